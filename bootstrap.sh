@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Get a Debian 12 machine from nothing to a first script run in the VM:
+#   1. build and test dependencies (apt),
+#   2. two test kernels (6.1 and the newest 6.12) with headers, and each
+#      installed kernel's vmlinux with DWARF at /usr/lib/debug/boot/,
+#   3. autoreconf / configure / make,
+#   4. a hello-world script run inside QEMU.
+# Safe to re-run: every step is skipped when its result is already there.
+set -Eeuo pipefail
+
+cd "$(dirname "$0")"
+
+say() { echo "bootstrap: $*"; }
+die() { echo "bootstrap: error: $*" >&2; exit 1; }
+step=starting
+trap 'echo "bootstrap: error: step \"$step\" failed (line $LINENO: $BASH_COMMAND)" >&2' ERR
+
+export DEBIAN_FRONTEND=noninteractive
+
+DEPS=(autoconf automake libtool pkg-config make gcc libc6-dev
+      libdw-dev libelf-dev elfutils libsqlite3-dev libnss3-dev
+      libavahi-client-dev qemu-system-x86 busybox-static cpio kmod bc
+      flex bison libssl-dev)
+KERNEL_PKGS=(linux-image-amd64 linux-headers-amd64)
+# The 6.12 series comes from bookworm-security; use it when apt knows it.
+KERNEL_612=(linux-image-6.12-amd64 linux-headers-6.12-amd64)
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+installed() {
+	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
+
+# apt-get update, only when the package lists are missing or a day old.
+apt_fresh=
+apt_update() {
+	[ -n "$apt_fresh" ] && return 0
+	if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' \
+			-mtime -1 2>/dev/null | head -n1)" ]; then
+		step="apt-get update"
+		say "apt-get update"
+		apt-get update -q
+	fi
+	apt_fresh=1
+}
+
+has_candidate() {
+	local c
+	c=$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ { print $2 }')
+	[ -n "$c" ] && [ "$c" != "(none)" ]
+}
+
+# ---- 1 + 2a: packages ----
+step="packages"
+want=("${DEPS[@]}" "${KERNEL_PKGS[@]}")
+if installed "${KERNEL_612[0]}" || has_candidate "${KERNEL_612[0]}"; then
+	want+=("${KERNEL_612[@]}")
+fi
+missing=()
+for p in "${want[@]}"; do
+	installed "$p" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	if ! is_root; then
+		echo "bootstrap: missing packages: ${missing[*]}" >&2
+		echo "bootstrap: run as root, or install them with:" >&2
+		echo "  apt-get update && apt-get install -y --no-install-recommends ${want[*]}" >&2
+		exit 1
+	fi
+	apt_update
+	# The 6.12 meta packages may only be known after the update.
+	if ! printf '%s\n' "${want[@]}" | grep -qx "${KERNEL_612[0]}" &&
+	   has_candidate "${KERNEL_612[0]}"; then
+		missing+=("${KERNEL_612[@]}")
+	fi
+	step="apt-get install"
+	say "installing ${missing[*]}"
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+	say "packages: all installed"
+fi
+
+# ---- 2b: kernels and their DWARF vmlinux ----
+# A release is usable when both its image and its kbuild tree are there.
+releases=()
+for b in /lib/modules/*/build; do
+	[ -e "$b" ] || continue
+	r=${b#/lib/modules/}
+	r=${r%/build}
+	[ -e "/boot/vmlinuz-$r" ] && releases+=("$r")
+done
+[ ${#releases[@]} -gt 0 ] || die "no kernel with headers installed (/lib/modules/*/build, /boot/vmlinuz-*)"
+say "test kernels: ${releases[*]}"
+
+dbgdir=/usr/lib/debug/boot
+for r in "${releases[@]}"; do
+	if [ -s "$dbgdir/vmlinux-$r" ]; then
+		say "vmlinux-$r: present"
+		continue
+	fi
+	if ! is_root; then
+		echo "bootstrap: $dbgdir/vmlinux-$r is missing; run this script as root to extract it from linux-image-$r-dbg" >&2
+		exit 1
+	fi
+	step="vmlinux-$r"
+	apt_update
+	tmpbase=${TMPDIR:-/var/tmp}
+	free_kb=$(df -Pk "$tmpbase" | awk 'NR == 2 { print $4 }')
+	[ "$free_kb" -ge 2500000 ] ||
+		die "vmlinux-$r: need 2.5 GB free in $tmpbase for the -dbg package (have $((free_kb / 1024)) MB; set TMPDIR)"
+	tmp=$(mktemp -d "$tmpbase/stap-dbg.XXXXXX")
+	# apt-get download drops privileges to _apt: let it write here.
+	chmod 755 "$tmp"
+	chown _apt "$tmp" 2>/dev/null || true
+	trap 'rm -rf "$tmp"' EXIT
+	say "vmlinux-$r: downloading linux-image-$r-dbg (about 1 GB)"
+	(cd "$tmp" && apt-get download -q "linux-image-$r-dbg")
+	say "vmlinux-$r: extracting"
+	deb=$(ls "$tmp"/*.deb)
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -x -C "$tmp" --wildcards './usr/lib/debug/boot/*'
+	[ -s "$tmp/usr/lib/debug/boot/vmlinux-$r" ] ||
+		die "linux-image-$r-dbg has no usr/lib/debug/boot/vmlinux-$r"
+	rm -f "$deb"
+	mkdir -p "$dbgdir"
+	mv "$tmp/usr/lib/debug/boot/vmlinux-$r" "$dbgdir/vmlinux-$r.part"
+	mv "$dbgdir/vmlinux-$r.part" "$dbgdir/vmlinux-$r"
+	rm -rf "$tmp"
+	trap - EXIT
+	say "vmlinux-$r: $(du -h "$dbgdir/vmlinux-$r" | cut -f1)"
+done
+
+if [ "${BOOTSTRAP_PROVISION_ONLY:-}" = 1 ]; then
+	say "provisioning done (BOOTSTRAP_PROVISION_ONLY=1)"
+	exit 0
+fi
+
+# ---- 3: build ----
+if [ ! -e configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt configure ]; then
+	step="autoreconf"
+	say "autoreconf -fi"
+	autoreconf -fi
+fi
+if [ ! -e Makefile ] || [ ! -e config.status ] || [ configure -nt config.status ]; then
+	step="configure"
+	say "./configure"
+	./configure
+fi
+step="make"
+say "make -j2"
+make -j2
+
+# ---- 4: first script, in the VM ----
+step="hello in the VM"
+say "running a first script in the VM"
+./stap --vm -e 'probe begin { printf("hello %s\n", "world"); exit() }'
+say "done"

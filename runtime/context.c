@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Per-CPU probe contexts and _stp_run_probe(), the wrapper around every
+ * probe hit: reentrancy check, session-state check, error reporting,
+ * output flush.
+ */
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include "stp_internal.h"
+
+atomic_t _stp_state = ATOMIC_INIT(STP_SESSION_STOPPED);
+atomic_t _stp_error_count = ATOMIC_INIT(0);
+atomic_t _stp_skip_count = ATOMIC_INIT(0);
+atomic_t _stp_exit_flag = ATOMIC_INIT(0);
+static atomic_t skip_limit_hit = ATOMIC_INIT(0);
+
+static DEFINE_PER_CPU(struct stp_cpu *, stp_cpus);
+
+int _stp_context_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct stp_cpu *sc;
+
+		sc = kvzalloc_node(sizeof(*sc), GFP_KERNEL, cpu_to_node(cpu));
+		if (!sc)
+			goto nomem;
+		per_cpu(stp_cpus, cpu) = sc;
+		if (stp_locals_size) {
+			sc->c.locals = kvzalloc_node(stp_locals_size, GFP_KERNEL,
+						     cpu_to_node(cpu));
+			if (!sc->c.locals)
+				goto nomem;
+		}
+	}
+	return 0;
+
+nomem:
+	_stp_context_exit();
+	return -ENOMEM;
+}
+
+void _stp_context_exit(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct stp_cpu *sc = per_cpu(stp_cpus, cpu);
+
+		if (!sc)
+			continue;
+		kvfree(sc->c.locals);
+		kvfree(sc);
+		per_cpu(stp_cpus, cpu) = NULL;
+	}
+}
+
+void _stp_stats_reset(void)
+{
+	atomic_set(&_stp_error_count, 0);
+	atomic_set(&_stp_skip_count, 0);
+	atomic_set(&_stp_exit_flag, 0);
+	atomic_set(&skip_limit_hit, 0);
+	_stp_relay_reset_stats();
+}
+
+bool _stp_session_failed(void)
+{
+	return atomic_read(&_stp_error_count) > 0 ||
+	       atomic_read(&skip_limit_hit);
+}
+
+int _stp_session_state(void)
+{
+	return atomic_read(&_stp_state);
+}
+
+void _stp_exit(void)
+{
+	/* ctl.c's timer turns this into STP_CTL_REQUEST_EXIT. */
+	atomic_set(&_stp_exit_flag, 1);
+}
+
+static void count_skip(void)
+{
+	if (atomic_inc_return(&_stp_skip_count) > MAXSKIPPED &&
+	    !atomic_xchg(&skip_limit_hit, 1)) {
+		_stp_ctl_sendf(STP_CTL_ERROR,
+			       "Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.");
+		_stp_exit();
+	}
+}
+
+static void report_error(struct stp_context *c)
+{
+	if (c->last_stmt)
+		_stp_ctl_sendf(STP_CTL_ERROR, "%s near %s", c->last_error,
+			       c->last_stmt);
+	else
+		_stp_ctl_sendf(STP_CTL_ERROR, "%s", c->last_error);
+	/* SystemTap semantics: more than MAXERRORS errors end the session. */
+	if (atomic_inc_return(&_stp_error_count) > MAXERRORS)
+		_stp_exit();
+}
+
+void _stp_run_probe(const struct stp_probe *p, struct pt_regs *regs)
+{
+	struct stp_cpu *sc;
+	struct stp_context *c;
+
+	if (atomic_read(&_stp_state) != p->state)
+		return;
+
+	preempt_disable();
+	sc = this_cpu_read(stp_cpus);
+	/*
+	 * An interrupt (or NMI) may hit a probe while this CPU already runs
+	 * one; the inner hit is skipped rather than clobbering the context.
+	 * cmpxchg_local is atomic against anything on this CPU.
+	 */
+	if (unlikely(!sc || cmpxchg_local(&sc->busy, 0, 1) != 0)) {
+		count_skip();
+		goto out;
+	}
+
+	c = &sc->c;
+	c->probe = p;
+	c->last_error = NULL;
+	c->last_stmt = NULL;
+	c->actions = 0;
+	c->nesting = 0;
+	c->regs = regs;
+
+	p->handler(c);
+
+	if (unlikely(c->last_error))
+		report_error(c);
+	_stp_print_flush(sc);
+	barrier();
+	WRITE_ONCE(sc->busy, 0);
+out:
+	preempt_enable();
+}
+
+void _stp_error(struct stp_context *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->error_buf, sizeof(c->error_buf), fmt, ap);
+	va_end(ap);
+	c->last_error = c->error_buf;
+}
+
+void _stp_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	_stp_ctl_vsendf(STP_CTL_WARNING, fmt, ap);
+	va_end(ap);
+}

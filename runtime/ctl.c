@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The .cmd control file: staprun writes START/EXIT, reads queued
+ * messages (see stp_ctl.h for the protocol).
+ *
+ * Probe context may queue messages but must not call wake_up() (it could
+ * run inside the scheduler), so a timer wakes readers instead and also
+ * turns an exit() request into STP_CTL_REQUEST_EXIT.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include "stp_internal.h"
+
+/*
+ * Slots only the session's own replies (STARTED, REQUEST_EXIT, the
+ * dropped-messages warning, EXIT_DONE) may use, so a flood of probe
+ * errors can never crowd them out.
+ */
+#define CTL_RESERVED 4
+#define CTL_TICK (HZ / 50 ? HZ / 50 : 1)
+
+struct stp_ctl_msg {
+	struct stp_ctl_hdr hdr;
+	char payload[STP_CTL_MAX_PAYLOAD];
+};
+
+static struct stp_ctl {
+	raw_spinlock_t lock;		/* protects ring, head, count */
+	struct stp_ctl_msg ring[STP_CTL_QUEUE];
+	unsigned int head, count;
+	atomic_t dropped;		/* probe messages lost to a full ring */
+	atomic_t exit_sent;
+	atomic_t open;			/* .cmd has one opener at a time */
+	bool stopping;			/* timer must not re-arm */
+	wait_queue_head_t wq;
+	struct timer_list timer;
+	struct mutex read_mutex;	/* serializes readers for bounce */
+	struct stp_ctl_msg bounce;	/* a message on its way to user space */
+	struct dentry *file;
+} ctl = {
+	.lock = __RAW_SPIN_LOCK_UNLOCKED(ctl.lock),
+	.wq = __WAIT_QUEUE_HEAD_INITIALIZER(ctl.wq),
+	.read_mutex = __MUTEX_INITIALIZER(ctl.read_mutex),
+};
+
+static bool is_session_reply(u32 type)
+{
+	return type == STP_CTL_STARTED || type == STP_CTL_EXIT_DONE ||
+	       type == STP_CTL_REQUEST_EXIT;
+}
+
+/* Claims a ring slot; the caller fills it and drops the lock. */
+static struct stp_ctl_msg *ring_claim(u32 type, bool reserved,
+				      unsigned long *flags)
+{
+	unsigned int limit = STP_CTL_QUEUE;
+	struct stp_ctl_msg *m;
+
+	if (!reserved)
+		limit -= CTL_RESERVED;
+	raw_spin_lock_irqsave(&ctl.lock, *flags);
+	if (ctl.count >= limit) {
+		raw_spin_unlock_irqrestore(&ctl.lock, *flags);
+		atomic_inc(&ctl.dropped);
+		return NULL;
+	}
+	m = &ctl.ring[(ctl.head + ctl.count) % STP_CTL_QUEUE];
+	ctl.count++;
+	m->hdr.type = type;
+	m->hdr.len = 0;
+	return m;
+}
+
+int _stp_ctl_send(u32 type, const void *data, u32 len)
+{
+	struct stp_ctl_msg *m;
+	unsigned long flags;
+
+	m = ring_claim(type, is_session_reply(type), &flags);
+	if (!m)
+		return -ENOSPC;
+	len = min_t(u32, len, STP_CTL_MAX_PAYLOAD);
+	memcpy(m->payload, data, len);
+	m->hdr.len = len;
+	raw_spin_unlock_irqrestore(&ctl.lock, flags);
+	return 0;
+}
+
+static __printf(3, 0) int ctl_vsendf(u32 type, bool reserved, const char *fmt,
+				     va_list ap)
+{
+	struct stp_ctl_msg *m;
+	unsigned long flags;
+	int n;
+
+	m = ring_claim(type, reserved, &flags);
+	if (!m)
+		return -ENOSPC;
+	/* Formatting under the lock avoids a big buffer on the stack. */
+	n = vscnprintf(m->payload, sizeof(m->payload), fmt, ap);
+	m->hdr.len = n;		/* text without its NUL, per stp_ctl.h */
+	raw_spin_unlock_irqrestore(&ctl.lock, flags);
+	return 0;
+}
+
+int _stp_ctl_vsendf(u32 type, const char *fmt, va_list ap)
+{
+	return ctl_vsendf(type, false, fmt, ap);
+}
+
+int _stp_ctl_sendf(u32 type, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = _stp_ctl_vsendf(type, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* Tells staprun, once, how many probe messages a full ring swallowed. */
+static __printf(1, 2) void report_dropped(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ctl_vsendf(STP_CTL_WARNING, true, fmt, ap);
+	va_end(ap);
+}
+
+void _stp_ctl_report_dropped(void)
+{
+	int n = atomic_xchg(&ctl.dropped, 0);
+
+	if (n)
+		report_dropped("%d error/warning messages were dropped (STP_CTL_QUEUE is %d)",
+			       n, STP_CTL_QUEUE);
+}
+
+static bool ring_empty(void)
+{
+	return READ_ONCE(ctl.count) == 0;
+}
+
+void _stp_ctl_wake(void)
+{
+	wake_up_interruptible(&ctl.wq);
+}
+
+static void ctl_tick(struct timer_list *t)
+{
+	struct stp_ctl *s = _stp_timer_container_of(s, t, timer);
+
+	if (atomic_read(&_stp_exit_flag) && !atomic_xchg(&s->exit_sent, 1))
+		_stp_ctl_send(STP_CTL_REQUEST_EXIT, NULL, 0);
+	if (!ring_empty())
+		wake_up_interruptible(&s->wq);
+	if (!READ_ONCE(s->stopping))
+		mod_timer(&s->timer, jiffies + CTL_TICK);
+}
+
+/* Moves the oldest message to ctl.bounce; false if the ring is empty. */
+static bool ring_pop(size_t room, size_t *msg_len)
+{
+	struct stp_ctl_msg *m;
+	unsigned long flags;
+	bool ok = false;
+
+	raw_spin_lock_irqsave(&ctl.lock, flags);
+	if (ctl.count) {
+		m = &ctl.ring[ctl.head];
+		*msg_len = sizeof(m->hdr) + m->hdr.len;
+		if (*msg_len <= room) {
+			memcpy(&ctl.bounce, m, *msg_len);
+			ctl.head = (ctl.head + 1) % STP_CTL_QUEUE;
+			ctl.count--;
+			ok = true;
+		}
+	}
+	raw_spin_unlock_irqrestore(&ctl.lock, flags);
+	return ok;
+}
+
+static ssize_t ctl_read(struct file *file, char __user *buf, size_t count,
+			loff_t *ppos)
+{
+	ssize_t done = 0;
+	size_t len;
+	int ret;
+
+	if (count < sizeof(struct stp_ctl_hdr) + STP_CTL_MAX_PAYLOAD)
+		return -EINVAL;	/* must hold any one message */
+
+	while (ring_empty()) {
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(ctl.wq, !ring_empty());
+		if (ret)
+			return ret;
+	}
+
+	mutex_lock(&ctl.read_mutex);
+	while (ring_pop(count - done, &len)) {
+		if (copy_to_user(buf + done, &ctl.bounce, len)) {
+			if (!done)
+				done = -EFAULT;
+			break;
+		}
+		done += len;
+	}
+	mutex_unlock(&ctl.read_mutex);
+	return done;
+}
+
+static ssize_t ctl_write(struct file *file, const char __user *buf,
+			 size_t count, loff_t *ppos)
+{
+	struct stp_ctl_hdr hdr;
+
+	if (count < sizeof(hdr) || copy_from_user(&hdr, buf, sizeof(hdr)))
+		return -EINVAL;
+	if (hdr.len != count - sizeof(hdr))
+		return -EINVAL;
+
+	switch (hdr.type) {
+	case STP_CTL_START:
+		_stp_session_start_cmd();
+		break;
+	case STP_CTL_EXIT:
+		_stp_session_stop_cmd(true);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return count;
+}
+
+static __poll_t ctl_poll(struct file *file, poll_table *wait)
+{
+	poll_wait(file, &ctl.wq, wait);
+	return (ring_empty() ? 0 : EPOLLIN | EPOLLRDNORM) |
+	       EPOLLOUT | EPOLLWRNORM;
+}
+
+static int ctl_open(struct inode *inode, struct file *file)
+{
+	if (atomic_cmpxchg(&ctl.open, 0, 1))
+		return -EBUSY;
+	return nonseekable_open(inode, file);
+}
+
+static void ring_clear(void)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctl.lock, flags);
+	ctl.head = 0;
+	ctl.count = 0;
+	raw_spin_unlock_irqrestore(&ctl.lock, flags);
+}
+
+static int ctl_release(struct inode *inode, struct file *file)
+{
+	/* staprun went away: stop the probes rather than run unobserved. */
+	_stp_session_stop_cmd(false);
+	ring_clear();
+	atomic_set(&ctl.open, 0);
+	return 0;
+}
+
+static const struct file_operations ctl_fops = {
+	.owner = THIS_MODULE,	/* an open .cmd pins the module */
+	.open = ctl_open,
+	.release = ctl_release,
+	.read = ctl_read,
+	.write = ctl_write,
+	.poll = ctl_poll,
+};
+
+int _stp_ctl_init(void)
+{
+	BUILD_BUG_ON(STP_CTL_QUEUE < 2 * CTL_RESERVED);
+
+	ctl.file = debugfs_create_file(".cmd", 0600, _stp_debugfs_dir, NULL,
+				       &ctl_fops);
+	if (IS_ERR_OR_NULL(ctl.file))
+		return ctl.file ? PTR_ERR(ctl.file) : -ENOMEM;
+	timer_setup(&ctl.timer, ctl_tick, 0);
+	mod_timer(&ctl.timer, jiffies + CTL_TICK);
+	return 0;
+}
+
+void _stp_ctl_exit(void)
+{
+	WRITE_ONCE(ctl.stopping, true);
+	_stp_timer_delete_sync(&ctl.timer);
+	debugfs_remove(ctl.file);
+}

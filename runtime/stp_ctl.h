@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Control-channel protocol between a probe module and staprun.
+ *
+ * This header is shared by kernel and user space, so it uses only
+ * fixed-width types.  All integers are host-endian: both ends run on the
+ * same machine.
+ *
+ * Files a loaded module creates under debugfs:
+ *   /sys/kernel/debug/systemtap/<module>/.cmd    control channel (rw)
+ *   /sys/kernel/debug/systemtap/<module>/trace0  relay data channel (r)
+ *
+ * Every message on .cmd, in either direction, is a struct stp_ctl_hdr
+ * followed by hdr.len payload bytes.  One write() carries exactly one
+ * message; one read() returns whole messages only (as many as fit).
+ *
+ * Session life cycle:
+ *   staprun                         module
+ *   finit_module()          ---->   init: debugfs dir, relay, .cmd
+ *   open .cmd, trace0
+ *   STP_CTL_START           ---->   register probes, run begin probes
+ *                           <----   STP_CTL_STARTED {status}
+ *   ... data on trace0, STP_CTL_ERROR/WARNING text on .cmd ...
+ *                           <----   STP_CTL_REQUEST_EXIT (script called
+ *                                   exit() or hit MAXERRORS)
+ *   STP_CTL_EXIT            ---->   unregister probes, run end probes,
+ *                                   flush output
+ *                           <----   STP_CTL_EXIT_DONE {status}
+ *   drain trace0, close files, delete_module()
+ *
+ * A signal to staprun (SIGINT, SIGTERM, SIGHUP) makes it send STP_CTL_EXIT.
+ * If .cmd is closed while the session runs (staprun was killed), the
+ * module stops its probes on its own so that nothing keeps running
+ * unobserved.
+ */
+#ifndef STP_CTL_H
+#define STP_CTL_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdint.h>
+typedef uint32_t __u32;
+typedef int32_t __s32;
+#endif
+
+#define STP_CTL_DEBUGFS_DIR "systemtap"
+
+enum stp_ctl_type {
+	/* staprun -> module */
+	STP_CTL_START = 1,	/* payload: none */
+	STP_CTL_EXIT = 2,	/* payload: none */
+
+	/* module -> staprun */
+	STP_CTL_STARTED = 100,	/* payload: struct stp_ctl_status */
+	STP_CTL_REQUEST_EXIT,	/* payload: none */
+	STP_CTL_EXIT_DONE,	/* payload: struct stp_ctl_status */
+	STP_CTL_ERROR,		/* payload: text, no NUL; printed "ERROR: ..." */
+	STP_CTL_WARNING,	/* payload: text, no NUL; printed "WARNING: ..." */
+	STP_CTL_SYSTEM,		/* payload: text; a line staprun prints as is
+				 * on stderr (run-time reports, e.g. skipped
+				 * probe counts) */
+};
+
+struct stp_ctl_hdr {
+	__u32 type;		/* enum stp_ctl_type */
+	__u32 len;		/* payload bytes that follow */
+};
+
+struct stp_ctl_status {
+	__s32 status;		/* 0 ok; nonzero: the session failed */
+	__u32 errors;		/* run-time errors seen */
+	__u32 skipped;		/* probe hits skipped (reentrancy, locks) */
+	__u32 lost_bytes;	/* output dropped because relay was full */
+};
+
+/* Longest payload either side sends; longer text is truncated. */
+#define STP_CTL_MAX_PAYLOAD 1024
+
+#endif /* STP_CTL_H */

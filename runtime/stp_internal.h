@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Declarations shared by the runtime's own .c files only; generated code
+ * sees stp_runtime.h and nothing else.
+ */
+#ifndef STP_INTERNAL_H
+#define STP_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/kernel.h>	/* va_list, __printf */
+#include <linux/timer.h>
+#include "stp_runtime.h"
+#include "stp_ctl.h"
+#include "stap_kfeatures.h"	/* generated: STAPCONF_* from kfeatures/ */
+
+/* ---- kernel API drift (see kfeatures/) ---- */
+#ifdef STAPCONF_TIMER_DELETE_SYNC
+#define _stp_timer_delete_sync(t) timer_delete_sync(t)
+#else
+#define _stp_timer_delete_sync(t) del_timer_sync(t)
+#endif
+#ifdef STAPCONF_TIMER_CONTAINER_OF
+#define _stp_timer_container_of(var, t, field) timer_container_of(var, t, field)
+#else
+#define _stp_timer_container_of(var, t, field) from_timer(var, t, field)
+#endif
+
+struct dentry;
+
+/*
+ * Everything one CPU needs to run a probe hit, allocated at module load.
+ * Only the hit that owns @busy touches the rest, so no lock is needed.
+ */
+struct stp_cpu {
+	struct stp_context c;
+	int busy;			/* 1 while a hit runs on this CPU */
+	size_t print_len;		/* bytes used in print_buf */
+	char print_buf[STP_PRINT_BUFSIZE];
+};
+
+/* module.c: the session state machine, driven by ctl.c */
+extern struct dentry *_stp_debugfs_dir;	/* systemtap/<module>/ */
+void _stp_session_start_cmd(void);
+void _stp_session_stop_cmd(bool reply);
+
+/* context.c */
+extern atomic_t _stp_state;		/* enum stp_session_state */
+extern atomic_t _stp_error_count;
+extern atomic_t _stp_skip_count;
+extern atomic_t _stp_exit_flag;		/* exit() was called */
+int _stp_context_init(void);
+void _stp_context_exit(void);
+void _stp_stats_reset(void);
+bool _stp_session_failed(void);
+
+/* ctl.c: message queue to staprun; _stp_ctl_send* work in any context */
+int _stp_ctl_init(void);
+void _stp_ctl_exit(void);
+int _stp_ctl_send(u32 type, const void *data, u32 len);
+__printf(2, 0) int _stp_ctl_vsendf(u32 type, const char *fmt, va_list ap);
+__printf(2, 3) int _stp_ctl_sendf(u32 type, const char *fmt, ...);
+void _stp_ctl_wake(void);		/* process context only */
+void _stp_ctl_report_dropped(void);	/* before EXIT_DONE */
+
+/* relay.c: the trace0 data channel */
+int _stp_relay_init(void);
+void _stp_relay_exit(void);
+void _stp_relay_write(const void *data, size_t len);
+void _stp_relay_flush(void);		/* process context */
+u32 _stp_relay_lost(void);
+void _stp_relay_reset_stats(void);
+
+/* print.c */
+void _stp_print_flush(struct stp_cpu *sc);
+
+#endif /* STP_INTERNAL_H */

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Every run-time limit in one place.  Each can be overridden from the
+ * stap command line with -D NAME=VALUE, which reaches here as a compiler
+ * define, so every default is guarded.
+ */
+#ifndef STP_LIMITS_H
+#define STP_LIMITS_H
+
+#ifndef MAXSTRINGLEN
+#define MAXSTRINGLEN 512	/* bytes in a string value, with its NUL */
+#endif
+#ifndef MAXACTION
+#define MAXACTION 1000		/* statements one probe hit may execute */
+#endif
+#ifndef MAXNESTING
+#define MAXNESTING 10		/* depth of script function calls */
+#endif
+#ifndef MAXMAPENTRIES
+#define MAXMAPENTRIES 2048	/* entries in an array without a size */
+#endif
+#ifndef MAXERRORS
+#define MAXERRORS 0		/* run-time errors tolerated before exit */
+#endif
+#ifndef MAXSKIPPED
+#define MAXSKIPPED 100		/* skipped probe hits tolerated before exit */
+#endif
+#ifndef MAXTRYLOCK
+#define MAXTRYLOCK 1000		/* attempts to take a global's lock */
+#endif
+#ifndef STP_PRINT_BUFSIZE
+#define STP_PRINT_BUFSIZE 8192	/* per-CPU buffer one probe hit prints into */
+#endif
+#ifndef STP_RELAY_SUBBUFS
+#define STP_RELAY_SUBBUFS 8	/* relay sub-buffers */
+#endif
+#ifndef STP_RELAY_BUFSIZE
+#define STP_RELAY_BUFSIZE (1 << 20)	/* total relay bytes; staprun -s N overrides */
+#endif
+#ifndef STP_CTL_QUEUE
+#define STP_CTL_QUEUE 64	/* control messages queued for staprun */
+#endif
+
+#endif /* STP_LIMITS_H */

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The interface between a generated probe module and the runtime.
+ *
+ * The translator emits one C file (stap_probe.c) that includes this
+ * header, defines the symbols in "provided by the generated code" below,
+ * and calls the runtime functions.  The runtime's own .c files are built
+ * as separate objects of the same module and include this header too.
+ *
+ * Probe context rules: nothing here allocates or sleeps when called from
+ * a probe handler; all memory is set up at module load.
+ */
+#ifndef STP_RUNTIME_H
+#define STP_RUNTIME_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include "stp_limits.h"
+
+/* Session states.  A probe runs only while the session is in its state. */
+enum stp_session_state {
+	STP_SESSION_STARTING,	/* begin probes run */
+	STP_SESSION_RUNNING,	/* ordinary probes run */
+	STP_SESSION_ERROR,	/* error probes run */
+	STP_SESSION_STOPPING,	/* end probes run */
+	STP_SESSION_STOPPED,
+};
+
+struct stp_context;
+
+/* One probe as the translator emitted it. */
+struct stp_probe {
+	const char *pp;		/* probe point as written, for pp() */
+	const char *loc;	/* "file:line:col" of the probe keyword */
+	void (*handler)(struct stp_context *c);
+	u8 state;		/* enum stp_session_state it runs in */
+};
+
+/*
+ * Per-CPU state of one running probe hit.  Preallocated, one per CPU;
+ * a probe that finds its CPU's context busy (reentrancy) is skipped.
+ */
+struct stp_context {
+	const struct stp_probe *probe;
+	const char *last_error;	/* non-NULL: the handler must unwind */
+	const char *last_stmt;	/* "operator '/' at f.stp:3:7" for errors */
+	long actions;		/* statements executed, against MAXACTION */
+	int nesting;		/* function call depth, against MAXNESTING */
+	struct pt_regs *regs;	/* registers at the probe, or NULL */
+	void *locals;		/* stp_locals_size bytes for the handler */
+	char error_buf[MAXSTRINGLEN];
+};
+
+/* ---- provided by the generated code ---- */
+
+/* Module load: set up globals (maps are preallocated here). 0 or -errno. */
+int stp_script_init(void);
+/* Module unload: free what stp_script_init set up. */
+void stp_script_exit(void);
+/*
+ * STP_CTL_START, process context: register probes, run begin probes
+ * (through _stp_run_probe).  0 or -errno; on failure the generated code
+ * has already unregistered what it registered.
+ */
+int stp_session_start(void);
+/*
+ * STP_CTL_EXIT, process context: unregister probes, run end probes, print
+ * the values of globals that were written but never read.
+ */
+void stp_session_stop(void);
+/* Bytes of per-CPU scratch each handler may use for its locals. */
+extern const size_t stp_locals_size;
+
+/* ---- provided by the runtime ---- */
+
+/*
+ * Run one probe hit: take this CPU's context (or count a skip), call
+ * p->handler, report any error, flush the print buffer.  Any context.
+ */
+void _stp_run_probe(const struct stp_probe *p, struct pt_regs *regs);
+
+/* Output into this hit's print buffer; flushed when the hit ends. */
+void _stp_print(struct stp_context *c, const char *s);
+void _stp_print_n(struct stp_context *c, const char *s, size_t len);
+void _stp_print_char(struct stp_context *c, char ch);
+__printf(2, 3) void _stp_printf(struct stp_context *c, const char *fmt, ...);
+
+/*
+ * Fail the current hit: format the message into c->error_buf and set
+ * c->last_error.  The runtime prints "ERROR: <msg> near <last_stmt>".
+ */
+__printf(2, 3) void _stp_error(struct stp_context *c, const char *fmt, ...);
+
+/* Warning from probe context: "WARNING: <msg>" on staprun's stderr. */
+__printf(1, 2) void _stp_warn(const char *fmt, ...);
+
+/* exit(): ask staprun to end the session (end probes then run). */
+void _stp_exit(void);
+
+/* Current session state (enum stp_session_state). */
+int _stp_session_state(void);
+
+#endif /* STP_RUNTIME_H */

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Loading and unloading the probe module, and mounting debugfs. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "staprun.h"
+#include "util.h"
+
+#define DEBUGFS "/sys/kernel/debug"
+#define DEBUGFS_MAGIC 0x64626720
+
+int mod_mount_debugfs(void)
+{
+	struct statfs st;
+
+	if (statfs(DEBUGFS, &st) == 0 && st.f_type == DEBUGFS_MAGIC)
+		return 0;
+	if (mount("debugfs", DEBUGFS, "debugfs", 0, NULL) < 0) {
+		int ret = -errno;
+
+		util_err("debugfs: cannot mount on %s: %s", DEBUGFS,
+			 strerror(-ret));
+		return ret;
+	}
+	if (staprun_verbose)
+		util_err("debugfs: mounted on %s", DEBUGFS);
+	return 0;
+}
+
+char *mod_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *name, *p;
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len > 3 && strcmp(base + len - 3, ".ko") == 0)
+		len -= 3;
+	name = xstrndup(base, len);
+	/* kbuild turns '-' into '_' in KBUILD_MODNAME. */
+	for (p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return name;
+}
+
+static void load_hint(const char *name, int err)
+{
+	switch (err) {
+	case EEXIST:
+		util_err("module %s is already loaded; remove it with 'staprun -d %s'",
+			 name, name);
+		break;
+	case ENOEXEC:
+		util_err("invalid module format: built for another kernel? see dmesg");
+		break;
+	case EPERM:
+		util_err("loading modules needs root (CAP_SYS_MODULE), and may be blocked by kernel lockdown or Secure Boot; see dmesg");
+		break;
+	case EKEYREJECTED:
+	case EBADMSG:
+		util_err("the kernel requires signed modules; see dmesg");
+		break;
+	case EINVAL:
+		util_err("the kernel rejected the module or a name=value parameter; see dmesg");
+		break;
+	default:
+		util_err("see dmesg for the kernel's reason");
+	}
+}
+
+/* init_module() for kernels without finit_module(). */
+static int load_from_memory(const char *path, const char *params)
+{
+	struct strbuf image = STRBUF_INIT;
+	int ret = read_file(path, &image);
+
+	if (ret)
+		goto out;
+	if (syscall(SYS_init_module, image.buf, image.len, params) < 0)
+		ret = -errno;
+out:
+	sb_free(&image);
+	return ret;
+}
+
+int mod_load(const char *path, const char *name, const char *params)
+{
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		util_err("module: cannot open %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (syscall(SYS_finit_module, fd, params, 0) < 0) {
+		ret = -errno;
+		if (ret == -ENOSYS)
+			ret = load_from_memory(path, params);
+	}
+	if (ret) {
+		util_err("module: cannot load %s: %s", path, strerror(-ret));
+		load_hint(name, -ret);
+		goto out;
+	}
+	if (staprun_verbose)
+		util_err("module: loaded %s", name);
+out:
+	close(fd);
+	return ret;
+}
+
+int mod_unload(const char *name)
+{
+	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	int tries, ret = 0;
+
+	/* The last reader may still be letting go of the module's files. */
+	for (tries = 1;; tries++) {
+		if (syscall(SYS_delete_module, name, O_NONBLOCK) == 0) {
+			ret = 0;
+			break;
+		}
+		ret = -errno;
+		if ((ret != -EAGAIN && ret != -EBUSY) || tries == 50)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	if (ret) {
+		util_err("module: cannot unload %s: %s%s", name, strerror(-ret),
+			 ret == -ENOENT ? " (not loaded)" : "");
+		return ret;
+	}
+	if (staprun_verbose)
+		util_err("module: unloaded %s", name);
+	return 0;
+}

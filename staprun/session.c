@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One session with a loaded module: START, copy trace0 to the output and
+ * .cmd messages to stderr, EXIT, drain.  See runtime/stp_ctl.h.
+ *
+ * START and EXIT block in the kernel while begin/end probes run, and
+ * those probes may print more than the relay buffer holds.  So commands
+ * are written from a short-lived thread while this thread keeps reading.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "staprun.h"
+#include "stp_ctl.h"
+#include "util.h"
+
+#define TICK_MS 100	/* relay wakes readers only when a sub-buffer fills */
+#define RELAY_CHUNK (256 * 1024)
+#define CTL_BUF (64 * 1024)
+
+struct session {
+	const char *name;
+	int cmd_fd, relay_fd, out_fd;
+	bool started;		/* STARTED {0} arrived */
+	bool exit_wanted;	/* REQUEST_EXIT, a signal, or broken output */
+	bool exit_sent;
+	bool done;		/* EXIT_DONE arrived, or START failed */
+	int status;		/* what staprun will exit with */
+	bool out_broken;
+	struct stp_ctl_status final;
+
+	/* the command writer thread */
+	pthread_t writer;
+	bool writer_running;
+	atomic_bool writer_done;
+	int writer_ret;
+	__u32 writer_cmd;
+};
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	got_signal = 1;
+}
+
+static void *writer_main(void *arg)
+{
+	struct session *s = arg;
+	struct stp_ctl_hdr hdr = { .type = s->writer_cmd, .len = 0 };
+	ssize_t n;
+
+	do
+		n = write(s->cmd_fd, &hdr, sizeof(hdr));
+	while (n < 0 && errno == EINTR);
+	s->writer_ret = n < 0 ? -errno : 0;
+	atomic_store(&s->writer_done, true);
+	return NULL;
+}
+
+static int writer_join(struct session *s)
+{
+	if (!s->writer_running)
+		return 0;
+	pthread_join(s->writer, NULL);
+	s->writer_running = false;
+	if (s->writer_ret)
+		util_err("ctl: cannot send command %u: %s", s->writer_cmd,
+			 strerror(-s->writer_ret));
+	return s->writer_ret;
+}
+
+static int send_cmd(struct session *s, __u32 cmd)
+{
+	sigset_t all, old;
+	int ret;
+
+	ret = writer_join(s);
+	if (ret)
+		return ret;
+	s->writer_cmd = cmd;
+	s->writer_ret = 0;
+	atomic_store(&s->writer_done, false);
+	/* Signals belong to this thread, which handles them. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = -pthread_create(&s->writer, NULL, writer_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		util_err("ctl: cannot start writer thread: %s", strerror(-ret));
+		return ret;
+	}
+	s->writer_running = true;
+	return 0;
+}
+
+static void write_output(struct session *s, const char *buf, size_t len)
+{
+	while (len && !s->out_broken) {
+		ssize_t n = write(s->out_fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			/* A closed pipe (stap ... | head) is no news. */
+			if (errno != EPIPE) {
+				util_err("output: write failed: %s",
+					 strerror(errno));
+				s->status = 1;
+			}
+			s->out_broken = true;
+			s->exit_wanted = true;
+			break;
+		}
+		buf += n;
+		len -= n;
+	}
+}
+
+/* Copies what trace0 has now; returns 0 or -errno. */
+static int read_relay(struct session *s)
+{
+	static char buf[RELAY_CHUNK];
+	ssize_t n;
+
+	for (;;) {
+		n = read(s->relay_fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n < 0) {
+			util_err("relay: read failed: %s", strerror(errno));
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		write_output(s, buf, n);
+	}
+	return 0;
+}
+
+static void print_text(const char *prefix, const char *text, __u32 len)
+{
+	/* One fprintf per message so lines from stderr stay whole. */
+	bool nl = len && text[len - 1] == '\n';
+
+	fprintf(stderr, "%s%.*s%s", prefix, (int)len, text, nl ? "" : "\n");
+}
+
+static void handle_status(struct session *s, const struct stp_ctl_hdr *h,
+			  const char *payload)
+{
+	struct stp_ctl_status st = { 0 };
+
+	memcpy(&st, payload, h->len < sizeof(st) ? h->len : sizeof(st));
+	if (h->type == STP_CTL_STARTED) {
+		if (st.status) {
+			util_err("ctl: module %s failed to start: %s", s->name,
+				 strerror(st.status < 0 ? -st.status : EIO));
+			s->status = 1;
+			s->done = true;
+			return;
+		}
+		s->started = true;
+		if (staprun_verbose)
+			util_err("ctl: session started");
+		return;
+	}
+	s->final = st;
+	if (st.status)
+		s->status = 1;
+	s->done = true;
+}
+
+static void handle_msg(struct session *s, const struct stp_ctl_hdr *h,
+		       const char *payload)
+{
+	switch (h->type) {
+	case STP_CTL_STARTED:
+	case STP_CTL_EXIT_DONE:
+		handle_status(s, h, payload);
+		break;
+	case STP_CTL_REQUEST_EXIT:
+		s->exit_wanted = true;
+		break;
+	case STP_CTL_ERROR:
+		print_text("ERROR: ", payload, h->len);
+		break;
+	case STP_CTL_WARNING:
+		print_text("WARNING: ", payload, h->len);
+		break;
+	case STP_CTL_SYSTEM:
+		print_text("", payload, h->len);
+		break;
+	default:
+		if (staprun_verbose)
+			util_err("ctl: ignoring message type %u", h->type);
+	}
+}
+
+static int read_ctl(struct session *s)
+{
+	static char buf[CTL_BUF];
+	struct stp_ctl_hdr h;
+	ssize_t n, off = 0;
+
+	n = read(s->cmd_fd, buf, sizeof(buf));
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+	if (n == 0)
+		return -EPIPE;
+	while (off + (ssize_t)sizeof(h) <= n) {
+		memcpy(&h, buf + off, sizeof(h));
+		off += sizeof(h);
+		if (h.len > n - off)
+			return -EPROTO;
+		handle_msg(s, &h, buf + off);
+		off += h.len;
+	}
+	return 0;
+}
+
+static int open_file(const char *name, const char *file, int flags)
+{
+	char *path = xasprintf("/sys/kernel/debug/%s/%s/%s",
+			       STP_CTL_DEBUGFS_DIR, name, file);
+	int fd = open(path, flags | O_CLOEXEC);
+
+	if (fd < 0) {
+		fd = -errno;
+		util_err("ctl: cannot open %s: %s", path, strerror(-fd));
+	}
+	free(path);
+	return fd;
+}
+
+static int run_loop(struct session *s)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = s->cmd_fd, .events = POLLIN },
+		{ .fd = s->relay_fd, .events = POLLIN },
+	};
+	int ret;
+
+	ret = send_cmd(s, STP_CTL_START);
+	while (!ret && !s->done) {
+		if (got_signal)
+			s->exit_wanted = true;
+		/* EXIT before STARTED would race with the begin probes. */
+		if (s->exit_wanted && s->started && !s->exit_sent) {
+			s->exit_sent = true;
+			ret = send_cmd(s, STP_CTL_EXIT);
+			if (ret)
+				break;
+		}
+		if (poll(pfd, 2, TICK_MS) < 0 && errno != EINTR) {
+			ret = -errno;
+			util_err("ctl: poll failed: %s", strerror(-ret));
+			break;
+		}
+		ret = read_relay(s);
+		if (ret)
+			break;
+		ret = read_ctl(s);
+		if (ret) {
+			util_err("ctl: reading %s/.cmd failed: %s", s->name,
+				 strerror(-ret));
+			break;
+		}
+		/* A failed command write shows only in the thread. */
+		if (s->writer_running && atomic_load(&s->writer_done))
+			ret = writer_join(s);
+	}
+	/* relay_flush() ran before EXIT_DONE: all output is readable now. */
+	if (!ret)
+		ret = read_relay(s);
+	if (writer_join(s) && !ret)
+		ret = -EIO;
+	return ret;
+}
+
+static void report(struct session *s)
+{
+	const struct stp_ctl_status *st = &s->final;
+
+	if (st->errors || st->skipped)
+		fprintf(stderr, "WARNING: Number of errors: %u, skipped probes: %u\n",
+			st->errors, st->skipped);
+	/* With the output gone, lost bytes are no news either. */
+	if (st->lost_bytes && !s->out_broken)
+		fprintf(stderr, "WARNING: %u bytes of output were lost because the relay buffer was full; try a bigger one with -s MB\n",
+			st->lost_bytes);
+}
+
+int session_run(const char *name, int out_fd)
+{
+	struct session s = { .name = name, .cmd_fd = -1, .relay_fd = -1,
+			     .out_fd = out_fd };
+	struct sigaction sa = { .sa_handler = on_signal };
+	int ret;
+
+	/* No SA_RESTART: a signal must interrupt poll(). */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	s.cmd_fd = open_file(name, ".cmd", O_RDWR | O_NONBLOCK);
+	if (s.cmd_fd < 0) {
+		ret = s.cmd_fd;
+		goto out;
+	}
+	s.relay_fd = open_file(name, "trace0", O_RDONLY | O_NONBLOCK);
+	if (s.relay_fd < 0) {
+		ret = s.relay_fd;
+		goto out;
+	}
+	ret = run_loop(&s);
+	if (!ret) {
+		report(&s);
+		ret = s.status;
+	}
+out:
+	/* Closing .cmd stops a session that is still running. */
+	if (s.relay_fd >= 0)
+		close(s.relay_fd);
+	if (s.cmd_fd >= 0)
+		close(s.cmd_fd);
+	return ret;
+}

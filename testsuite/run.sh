@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The test runner behind `make check`.  Groups:
+#   parseok/ parseko/   scripts stap -p1 must accept / reject
+#   semok/ semko/       scripts stap -p2 must accept / reject
+#   cli/                command-line behaviour (*.sh, each a test)
+#   run/                scripts run in a VM on every provisioned kernel;
+#                       NAME.stp with NAME.out (exact stdout), optional
+#                       NAME.err (exact stderr), NAME.rc (exit status),
+#                       NAME.args (extra stap options)
+# A NAME.err next to a *ko script is the exact expected stderr.
+# Ends with "N passed, N failed, N skipped".
+#
+# Environment: TESTS=glob (only matching test names), KERNELS="r1 r2"
+# (default: every provisioned kernel), KEEP=1 (keep the work directory).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+stap="$top/stap"
+suite="$top/testsuite"
+work=$(mktemp -d "${TMPDIR:-/tmp}/stap-check.XXXXXX")
+pass=0 fail=0 skip=0
+failed_names=()
+export NO_COLOR=1
+
+ok()   { pass=$((pass + 1)); echo "PASS: $1"; }
+bad()  { fail=$((fail + 1)); failed_names+=("$1"); echo "FAIL: $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<<"$2"; }
+skipped() { skip=$((skip + 1)); echo "SKIP: $1 ($2)"; }
+selected() { [[ -z "${TESTS:-}" || "$1" == $TESTS ]]; }
+
+# Expected stderr may mention the script's path: @SRC@ stands for it.
+expect_file() { sed "s|@SRC@|$2|g" "$1"; }
+
+run_pass_group() {	# dir pass want(ok|ko)
+	local dir=$1 p=$2 want=$3 f name out err rc
+	for f in "$suite/$dir"/*.stp; do
+		[ -e "$f" ] || continue
+		name="$dir/$(basename "$f" .stp)"
+		selected "$name" || continue
+		out=$("$stap" -p"$p" "$f" 2>"$work/err"); rc=$?
+		err=$(cat "$work/err")
+		if [ "$want" = ok ]; then
+			if [ $rc -ne 0 ]; then bad "$name" "exit $rc: $err"; continue; fi
+			if [ "$p" = 1 ]; then	# canonical form must be a fixed point
+				printf '%s\n' "$out" >"$work/re.stp"
+				local again; again=$("$stap" -p1 "$work/re.stp" 2>&1)
+				if [ "$again" != "$out" ]; then
+					bad "$name" "re-parsing -p1 output differs: $(diff <(echo "$out") <(echo "$again") | head -20)"
+					continue
+				fi
+			fi
+			ok "$name"
+		else
+			if [ $rc -ne 1 ]; then bad "$name" "expected exit 1, got $rc: $err"; continue; fi
+			if [ -z "$err" ]; then bad "$name" "no diagnostic printed"; continue; fi
+			if [ -f "${f%.stp}.err" ]; then
+				local exp; exp=$(expect_file "${f%.stp}.err" "$f")
+				if [ "$exp" != "$err" ]; then
+					bad "$name" "stderr differs:
+$(diff <(echo "$exp") <(echo "$err"))"
+					continue
+				fi
+			fi
+			ok "$name"
+		fi
+	done
+}
+
+run_cli() {
+	local f name out
+	for f in "$suite/cli"/*.sh; do
+		[ -e "$f" ] || continue
+		name="cli/$(basename "$f" .sh)"
+		selected "$name" || continue
+		out=$(cd "$work" && STAP="$stap" TOP="$top" bash "$f" 2>&1); rc=$?
+		case $rc in
+		0) ok "$name" ;;
+		77) skipped "$name" "$(tail -1 <<<"$out")" ;;
+		*) bad "$name" "$out" ;;
+		esac
+	done
+}
+
+provisioned_kernels() {
+	local r
+	for d in /lib/modules/*/build/Makefile; do
+		[ -e "$d" ] || continue
+		r=${d#/lib/modules/}; r=${r%/build/Makefile}
+		[ -e "/boot/vmlinuz-$r" ] && echo "$r"
+	done
+}
+
+build_one() {	# script release dir
+	local f=$1 r=$2 dir=$3 name args=()
+	name=$(basename "$f" .stp)
+	[ -f "${f%.stp}.args" ] && read -r -a args <"${f%.stp}.args"
+	(cd "$dir" && "$stap" -p4 -r "$r" -m "t_$name" "${args[@]}" "$f" >/dev/null 2>"$dir/t_$name.build-err") ||
+		echo "build failed" >"$dir/t_$name.build-failed"
+}
+export -f build_one
+export stap
+
+run_vm_group() {
+	local kernels r f name dir tests=()
+	for f in "$suite/run"/*.stp; do
+		[ -e "$f" ] || continue
+		selected "run/$(basename "$f" .stp)" && tests+=("$f")
+	done
+	[ ${#tests[@]} -gt 0 ] || return
+	kernels=${KERNELS:-$(provisioned_kernels)}
+	if [ -z "$kernels" ]; then
+		for f in "${tests[@]}"; do skipped "run/$(basename "$f" .stp)" "no provisioned kernel: run ./bootstrap.sh"; done
+		return
+	fi
+	if ! command -v qemu-system-x86_64 >/dev/null; then
+		for f in "${tests[@]}"; do skipped "run/$(basename "$f" .stp)" "qemu-system-x86_64 missing: run ./bootstrap.sh"; done
+		return
+	fi
+	for r in $kernels; do
+		dir="$work/vm-$r"; mkdir -p "$dir"
+		echo "== building ${#tests[@]} modules for $r"
+		printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} bash -c 'build_one "$1" "$2" "$3"' _ {} "$r" "$dir"
+		echo "== running them in one VM boot of $r"
+		"$stap" -r "$r" --vm-batch "$dir" --vm-timeout=$((60 + 10 * ${#tests[@]})) 2>"$dir/vm-err"
+		local vmrc=$?
+		for f in "${tests[@]}"; do
+			name=$(basename "$f" .stp)
+			local t="run/$name@$r" base="$dir/t_$name"
+			if [ -f "$base.build-failed" ]; then bad "$t" "build failed: $(cat "$base.build-err")"; continue; fi
+			if [ $vmrc -ne 0 ] || [ ! -f "$base.rc" ]; then bad "$t" "VM run failed: $(cat "$dir/vm-err")"; continue; fi
+			local want_rc=0; [ -f "${f%.stp}.rc" ] && want_rc=$(cat "${f%.stp}.rc")
+			local got_rc; got_rc=$(cat "$base.rc")
+			if ! cmp -s "${f%.stp}.out" "$base.out"; then
+				bad "$t" "stdout differs:
+$(diff "${f%.stp}.out" "$base.out" | head -20)
+stderr: $(head -5 "$base.err")"; continue
+			fi
+			if [ -f "${f%.stp}.err" ] && ! diff -q <(expect_file "${f%.stp}.err" "$f") "$base.err" >/dev/null; then
+				bad "$t" "stderr differs:
+$(diff <(expect_file "${f%.stp}.err" "$f") "$base.err" | head -20)"; continue
+			fi
+			if [ "$got_rc" != "$want_rc" ]; then bad "$t" "exit status $got_rc, expected $want_rc; stderr: $(head -5 "$base.err")"; continue; fi
+			ok "$t"
+		done
+		if [ -f "$dir/kernel-problem" ]; then
+			bad "kernel-log@$r" "$(head -40 "$dir/kernel-problem")"
+		elif [ $vmrc -eq 0 ]; then
+			ok "kernel-log@$r"
+		fi
+	done
+}
+
+[ -x "$stap" ] || { echo "stap is not built: run make"; echo "0 passed, 1 failed"; exit 1; }
+run_pass_group parseok 1 ok
+run_pass_group parseko 1 ko
+run_pass_group semok 2 ok
+run_pass_group semko 2 ko
+run_cli
+run_vm_group
+
+if [ -n "${KEEP:-}" ]; then echo "work directory kept: $work"; else rm -rf "$work"; fi
+if [ $fail -gt 0 ]; then echo "failed: ${failed_names[*]}"; fi
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * printf formats: checked at translation time and turned into the
+ * kernel's vsnprintf dialect by emit.c, so the module does no format
+ * parsing of its own.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "stap.h"
+
+static const char supported[] = "diuxXocs";
+
+struct fmt *fmt_parse(struct session *s, const struct node *lit)
+{
+	struct fmt *f = arena_alloc(&s->arena, sizeof(*f));
+	struct vec convs = VEC_INIT;
+	struct strbuf text = STRBUF_INIT;
+	const char *p = lit->str, *end = lit->str + lit->str_len;
+	int i;
+
+	while (p < end) {
+		struct fmt_conv *cv;
+		int nf = 0;
+
+		if (*p != '%') {
+			/* The kernel's vsnprintf sees this text as a format. */
+			sb_putc(&text, *p++);
+			continue;
+		}
+		if (p + 1 < end && p[1] == '%') {
+			sb_puts(&text, "%%");
+			p += 2;
+			continue;
+		}
+		cv = arena_alloc(&s->arena, sizeof(*cv));
+		cv->lit = arena_strdup(&s->arena, sb_str(&text));
+		sb_reset(&text);
+		p++;
+		while (p < end && strchr("-+ #0", *p) && nf < 5)
+			cv->flags[nf++] = *p++;
+		cv->width = cv->prec = -1;
+		if (p < end && *p == '*') {
+			cv->width = -2;
+			p++;
+			f->nargs++;
+		} else if (p < end && isdigit((unsigned char)*p)) {
+			cv->width = 0;
+			while (p < end && isdigit((unsigned char)*p))
+				cv->width = cv->width * 10 + (*p++ - '0');
+		}
+		if (p < end && *p == '.') {
+			p++;
+			cv->prec = 0;
+			if (p < end && *p == '*') {
+				cv->prec = -2;
+				p++;
+				f->nargs++;
+			} else {
+				while (p < end && isdigit((unsigned char)*p))
+					cv->prec = cv->prec * 10 + (*p++ - '0');
+			}
+		}
+		/* SystemTap accepts C's length modifiers and ignores them. */
+		while (p < end && strchr("hlLjzt", *p))
+			p++;
+		if (p >= end) {
+			diag_error(s, &lit->loc, "format string ends in the middle of a conversion");
+			goto fail;
+		}
+		if (!strchr(supported, *p)) {
+			if (strchr("pbBmM", *p))
+				diag_error(s, &lit->loc,
+					   "format conversion '%%%c' is not supported yet", *p);
+			else
+				diag_error(s, &lit->loc,
+					   "invalid format conversion '%%%c'", *p);
+			diag_hint(s, "conversions: %%d %%i %%u %%x %%X %%o %%c %%s %%%%");
+			goto fail;
+		}
+		cv->conv = *p++;
+		f->nargs++;
+		vec_push(&convs, cv);
+	}
+	struct fmt_conv *last = arena_alloc(&s->arena, sizeof(*last));
+
+	last->lit = arena_strdup(&s->arena, sb_str(&text));
+	vec_push(&convs, last);
+	f->n = convs.len;
+	f->convs = arena_alloc(&s->arena, sizeof(*f->convs) * (size_t)f->n);
+	for (i = 0; i < f->n; i++)
+		f->convs[i] = *(struct fmt_conv *)convs.items[i];
+	vec_free(&convs);
+	sb_free(&text);
+	return f;
+fail:
+	vec_free(&convs);
+	sb_free(&text);
+	return NULL;
+}

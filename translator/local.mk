@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+bin_PROGRAMS += stap
+stap_SOURCES = \
+	translator/main.c translator/stap.h \
+	translator/diag.c translator/lex.c translator/parse.c translator/ast.c \
+	translator/format.c translator/sem.c translator/emit.c \
+	translator/build.c translator/run.c translator/vm.c translator/vm.h \
+	translator/probes/probes.h translator/probes/probes.c \
+	translator/probes/begin_end.c \
+	common/util.c common/util.h
+stap_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/translator \
+	-DPKGDATADIR='"$(pkgdatadir)"' -DABS_SRCDIR='"$(abs_srcdir)"' \
+	-DABS_BUILDDIR='"$(abs_builddir)"'
+stap_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS)
+stap_LDADD = $(DW_LIBS)

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stap: the driver.  Options in, then the pipeline, one call per pass:
+ * parse (1), elaborate (2), translate to C (3), build the module (4), run
+ * it (5).  -pN stops after pass N.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stap.h"
+
+#ifndef PKGDATADIR
+#define PKGDATADIR "/usr/local/share/stap-ng"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: stap [options] SCRIPT.stp [ARG ...]\n"
+"       stap [options] -e 'SCRIPT' [ARG ...]\n"
+"\n"
+"Translates a SystemTap script into a kernel module, builds and runs it.\n"
+"\n"
+"Options:\n"
+"  -e SCRIPT       run SCRIPT given on the command line\n"
+"  -p NUM          stop after pass NUM: 1 parse, 2 elaborate, 3 translate\n"
+"                  to C, 4 build the module, 5 run (default)\n"
+"  -v              more verbose; repeat for more (-vv)\n"
+"  -k              keep the temporary directory and print its path\n"
+"  -g              guru mode: allow embedded C in the script\n"
+"  -m NAME         name the module NAME (pass 4 leaves NAME.ko here)\n"
+"  -r RELEASE      build for kernel RELEASE (/lib/modules/RELEASE/build)\n"
+"  -o FILE         send the script's output to FILE\n"
+"  -I DIR          also look for tapsets in DIR\n"
+"  -D NAME[=VAL]   define a C macro for the module (MAXACTION=..., ...)\n"
+"  --vm            run pass 5 in a QEMU VM booting the target kernel\n"
+"                  (default kernel: the newest provisioned one)\n"
+"  --vm-timeout=S  give the VM run S seconds (default 120)\n"
+"  -h, --help      show this help\n"
+"  -V, --version   show the version\n"
+"\n"
+"Arguments after the script are its $1/@1, $2/@2, ...\n");
+}
+
+enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH };
+
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "vm", no_argument, NULL, OPT_VM },
+	{ "vm-timeout", required_argument, NULL, OPT_VM_TIMEOUT },
+	{ "vm-batch", required_argument, NULL, OPT_VM_BATCH },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* SystemTap options we know but do not implement yet. */
+static const char later_opts[] = "cxlLsbtwuGdSPRCTFNU";
+
+static bool valid_module_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > 55)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(name[i] == '_' || (name[i] >= 'a' && name[i] <= 'z') ||
+		      (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (i > 0 && name[i] >= '0' && name[i] <= '9')))
+			return false;
+	return true;
+}
+
+static bool valid_define(const char *d)
+{
+	const char *p;
+
+	if (!((*d >= 'A' && *d <= 'Z') || (*d >= 'a' && *d <= 'z') || *d == '_'))
+		return false;
+	for (p = d; *p && *p != '='; p++)
+		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= '0' && *p <= '9')))
+			return false;
+	/* The value reaches make and the compiler: keep it to one word. */
+	for (; *p; p++)
+		if (*p == ' ' || *p == '\'' || *p == '"' || *p == '$' || *p == '\\' || *p == '#')
+			return false;
+	return true;
+}
+
+/* In-tree (./stap next to its sources) or installed. */
+static void find_paths(struct session *s)
+{
+	char *dir = exe_dir();
+	const char *env;
+
+#ifdef ABS_BUILDDIR
+	bool in_tree = !strcmp(dir, ABS_BUILDDIR);
+#else
+	bool in_tree = false;
+#endif
+	env = getenv("SYSTEMTAP_RUNTIME");
+	if (env && *env)
+		s->runtime_dir = env;
+#ifdef ABS_SRCDIR
+	else if (in_tree)
+		s->runtime_dir = ABS_SRCDIR "/runtime";
+#endif
+	else
+		s->runtime_dir = PKGDATADIR "/runtime";
+	env = getenv("SYSTEMTAP_TAPSET");
+	if (env && *env)
+		s->tapset_dir = env;
+#ifdef ABS_SRCDIR
+	else if (in_tree)
+		s->tapset_dir = ABS_SRCDIR "/tapsets";
+#endif
+	else
+		s->tapset_dir = PKGDATADIR "/tapsets";
+	/* In the build tree staprun is built in staprun/, the sources' dir. */
+	env = getenv("SYSTEMTAP_STAPRUN");
+	if (env && *env)
+		s->staprun = env;
+	else if (in_tree)
+		s->staprun = arena_printf(&s->arena, "%s/staprun/staprun", dir);
+	else
+		s->staprun = arena_printf(&s->arena, "%s/staprun", dir);
+	free(dir);
+}
+
+static void parse_options(struct session *s, int argc, char **argv)
+{
+	int c;
+	char *end;
+
+	s->last_pass = 5;
+	s->vm_timeout = 120;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+e:p:vkgm:r:o:I:D:hV" "c:x:lLs:btwuG:d:S:P:R:C:T:F:N:U",
+				long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			s->script_text = optarg;
+			break;
+		case 'p':
+			s->last_pass = (int)strtol(optarg, &end, 10);
+			if (*end || s->last_pass < 1 || s->last_pass > 5)
+				util_die("-p takes a pass number from 1 to 5, not '%s'", optarg);
+			break;
+		case 'v':
+			s->verbose++;
+			break;
+		case 'k':
+			s->keep_tmp = true;
+			break;
+		case 'g':
+			s->guru = true;
+			break;
+		case 'm':
+			if (!valid_module_name(optarg))
+				util_die("invalid module name '%s': use letters, digits and '_' "
+					 "(at most 55, not starting with a digit)", optarg);
+			s->module_name = optarg;
+			break;
+		case 'r':
+			s->release = optarg;
+			break;
+		case 'o':
+			s->output_file = optarg;
+			break;
+		case 'I':
+			vec_push(&s->include_dirs, optarg);
+			break;
+		case 'D':
+			if (!valid_define(optarg))
+				util_die("invalid -D '%s': expected NAME or NAME=VALUE, "
+					 "VALUE without spaces or quotes", optarg);
+			vec_push(&s->defines, optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("stap-ng %s, a SystemTap-compatible translator\n"
+			       "License: GPL-2.0-or-later\n", PACKAGE_VERSION);
+			exit(0);
+		case OPT_VM:
+			s->vm = true;
+			break;
+		case OPT_VM_TIMEOUT:
+			s->vm_timeout = (int)strtol(optarg, &end, 10);
+			if (*end || s->vm_timeout <= 0)
+				util_die("--vm-timeout takes a number of seconds, not '%s'", optarg);
+			break;
+		case OPT_VM_BATCH:
+			s->vm = true;
+			s->script_file = NULL;
+			s->tmpdir = optarg;	/* see main() */
+			s->last_pass = 0;
+			break;
+		case '?':
+		default:
+			if (optopt && strchr(later_opts, optopt))
+				util_die("option -%c is not supported yet", optopt);
+			if (optopt)
+				util_err("unknown option '-%c'", optopt);
+			else
+				util_err("unknown option '%s'", argv[optind - 1]);
+			fprintf(stderr, "hint: see stap --help\n");
+			exit(1);
+		}
+		if (c && strchr(later_opts, c))
+			util_die("option -%c is not supported yet", c);
+	}
+	if (s->last_pass == 0)
+		return;
+	if (!s->script_text) {
+		if (optind >= argc) {
+			util_err("no script given");
+			fprintf(stderr, "hint: stap SCRIPT.stp, or stap -e 'probe begin { ... }'; see stap --help\n");
+			exit(1);
+		}
+		s->script_file = argv[optind++];
+	}
+	for (; optind < argc; optind++)
+		vec_push(&s->args, argv[optind]);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Default module name: stable for the same script, options and kernel. */
+static const char *default_module_name(struct session *s)
+{
+	uint64_t h = HASH_INIT;
+	int i;
+
+	h = hash_bytes(h, s->user_file->text, s->user_file->len);
+	h = hash_bytes(h, s->release, strlen(s->release));
+	for (i = 0; i < s->defines.len; i++)
+		h = hash_bytes(h, s->defines.items[i], strlen(s->defines.items[i]));
+	for (i = 0; i < s->args.len; i++)
+		h = hash_bytes(h, s->args.items[i], strlen(s->args.items[i]) + 1);
+	return arena_printf(&s->arena, "stap_%012llx", (unsigned long long)(h >> 16));
+}
+
+static void pass_done(struct session *s, int pass, const char *what, long t0)
+{
+	if (s->verbose)
+		fprintf(stderr, "Pass %d: %s in %ldms.\n", pass, what, now_ms() - t0);
+}
+
+static void choose_release(struct session *s)
+{
+	static struct utsname u;
+
+	if (s->release)
+		return;
+	if (s->vm) {
+		char *r = run_newest_provisioned_release();
+
+		if (!r) {
+			util_err("--vm found no provisioned kernel (/boot/vmlinuz-R with "
+				 "/lib/modules/R/build)");
+			fprintf(stderr, "hint: run ./bootstrap.sh to install the test kernels\n");
+			exit(1);
+		}
+		s->release = arena_strdup(&s->arena, r);
+		free(r);
+		return;
+	}
+	uname(&u);
+	s->release = u.release;
+}
+
+static int finish(struct session *s, int status)
+{
+	if (s->tmpdir && s->last_pass > 2) {
+		if (s->keep_tmp)
+			fprintf(stderr, "Keeping temporary directory \"%s\"\n", s->tmpdir);
+		else
+			rm_rf(s->tmpdir);
+	}
+	arena_free(&s->arena);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct session sess = { 0 }, *s = &sess;
+	struct strbuf out = STRBUF_INIT;
+	long t0;
+	int status;
+
+	util_progname = "stap";
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	parse_options(s, argc, argv);
+	find_paths(s);
+	choose_release(s);
+	if (s->last_pass == 0)	/* --vm-batch */
+		return run_vm_batch(s, s->tmpdir);
+
+	/* Pass 1: parse. */
+	t0 = now_ms();
+	s->user_file = s->script_text ?
+		source_from_string(s, "<input>", s->script_text) :
+		source_load(s, s->script_file);
+	if (!s->user_file || parse_file(s, s->user_file, &s->user) < 0)
+		return finish(s, 1);
+	pass_done(s, 1, "parsed user script and 0 library scripts", t0);
+	if (s->last_pass == 1) {
+		ast_print_program(&out, &s->user);
+		fputs(sb_str(&out), stdout);
+		sb_free(&out);
+		return finish(s, 0);
+	}
+
+	/* Pass 2: elaborate. */
+	t0 = now_ms();
+	if (sem_elaborate(s) < 0)
+		return finish(s, 1);
+	pass_done(s, 2, "analyzed script", t0);
+	if (s->last_pass == 2) {
+		sem_print(s, &out);
+		fputs(sb_str(&out), stdout);
+		sb_free(&out);
+		return finish(s, 0);
+	}
+
+	/* Pass 3: translate to C. */
+	t0 = now_ms();
+	if (!s->module_name)
+		s->module_name = default_module_name(s);
+	s->tmpdir = make_temp_dir("stap");
+	if (!s->tmpdir)
+		util_die("cannot create a temporary directory: %s", strerror(errno));
+	if (emit_program(s) < 0)
+		return finish(s, 1);
+	pass_done(s, 3, "translated to C", t0);
+	if (s->last_pass == 3) {
+		fputs(sb_str(&s->c_code), stdout);
+		return finish(s, 0);
+	}
+
+	/* Pass 4: build the module. */
+	t0 = now_ms();
+	if (build_module(s) < 0)
+		return finish(s, 1);
+	pass_done(s, 4, arena_printf(&s->arena, "compiled C into \"%s.ko\"", s->module_name), t0);
+	if (s->last_pass == 4) {
+		char *dst = xasprintf("%s.ko", s->module_name);
+		int ret = copy_file(s->module_path, dst);
+
+		if (ret < 0) {
+			util_err("cannot write %s: %s", dst, strerror(-ret));
+			free(dst);
+			return finish(s, 1);
+		}
+		printf("%s\n", dst);
+		free(dst);
+		return finish(s, 0);
+	}
+
+	/* Pass 5: run. */
+	t0 = now_ms();
+	status = run_module(s);
+	pass_done(s, 5, status ? "run failed" : "run completed", t0);
+	return finish(s, status);
+}

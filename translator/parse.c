@@ -1,0 +1,1036 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 1b: recursive-descent parser from tokens to the AST.  Each parse
+ * function carries its grammar rule.  On an error the parser reports it,
+ * skips to a likely statement or declaration boundary and goes on, so one
+ * run shows several mistakes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stap.h"
+
+struct parser {
+	struct session *s;
+	struct srcfile *f;
+	struct token *tok;
+	struct program *prog;
+	int errors;
+};
+
+static struct node *expr(struct parser *p);
+static struct node *stmt(struct parser *p);
+static struct node *block(struct parser *p);
+static struct node *assignment(struct parser *p);
+
+/* Set when a parse function has reported an error and unwinds. */
+#define FAIL(p) ((p)->errors != 0)
+
+static const char *const keywords[] = {
+	"probe", "global", "function", "if", "else", "while", "for",
+	"foreach", "in", "break", "continue", "next", "return", "delete",
+	"try", "catch", "private",
+};
+
+static bool is_keyword(const struct token *t)
+{
+	size_t i;
+
+	if (t->kind != TK_IDENT)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(keywords); i++)
+		if (tok_is(t, keywords[i]))
+			return true;
+	return false;
+}
+
+static const char *tok_desc(struct parser *p, const struct token *t)
+{
+	switch (t->kind) {
+	case TK_EOF:
+		return "end of input";
+	case TK_STR:
+		return "string literal";
+	case TK_NUM:
+		return "number";
+	case TK_EMBEDDED:
+		return "embedded C block";
+	default:
+		return arena_printf(&p->s->arena, "'%.*s'", t->loc.len,
+				    t->text);
+	}
+}
+
+static void error_tok(struct parser *p, struct token *t, const char *fmt,
+		      const char *what)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_printf(&sb, fmt, what);
+	sb_printf(&sb, ", found %s", tok_desc(p, t));
+	if (!p->errors)
+		diag_error(p->s, &t->loc, "%s", sb_str(&sb));
+	sb_free(&sb);
+	p->errors++;
+}
+
+static bool peek(struct parser *p, const char *s)
+{
+	return tok_is(p->tok, s);
+}
+
+static bool accept(struct parser *p, const char *s)
+{
+	if (!peek(p, s))
+		return false;
+	p->tok = p->tok->next;
+	return true;
+}
+
+static struct token *expect(struct parser *p, const char *s)
+{
+	struct token *t = p->tok;
+
+	if (FAIL(p))
+		return t;
+	if (!accept(p, s)) {
+		error_tok(p, t, "expected '%s'", s);
+		return t;
+	}
+	return t;
+}
+
+static struct token *advance(struct parser *p)
+{
+	struct token *t = p->tok;
+
+	if (t->kind != TK_EOF)
+		p->tok = t->next;
+	return t;
+}
+
+static struct node *new_node(struct parser *p, enum node_kind kind,
+			     const struct token *t)
+{
+	struct node *n = arena_alloc(&p->s->arena, sizeof(*n));
+
+	n->kind = kind;
+	n->loc = t->loc;
+	return n;
+}
+
+static const char *ident_name(struct parser *p, struct token *t)
+{
+	return arena_strndup(&p->s->arena, t->text, t->loc.len);
+}
+
+static struct token *expect_ident(struct parser *p, const char *what)
+{
+	struct token *t = p->tok;
+
+	if (FAIL(p))
+		return t;
+	if (t->kind != TK_IDENT || is_keyword(t)) {
+		error_tok(p, t, "expected %s", what);
+		return t;
+	}
+	return advance(p);
+}
+
+/* ---- expressions ---- */
+
+/* members -> ( '->' ident | '[' expr ']' )* */
+static struct member *members(struct parser *p)
+{
+	struct member head = { 0 }, *tail = &head;
+
+	while (!FAIL(p) && (peek(p, "->") || peek(p, "["))) {
+		struct member *m = arena_alloc(&p->s->arena, sizeof(*m));
+		struct token *t = advance(p);
+
+		m->loc = t->loc;
+		if (tok_is(t, "->")) {
+			m->name = ident_name(p, expect_ident(p, "a member name after '->'"));
+		} else {
+			m->index = expr(p);
+			expect(p, "]");
+		}
+		tail = tail->next = m;
+	}
+	return head.next;
+}
+
+/* args -> '(' (expr (',' expr)*)? ')' */
+static struct node *call_args(struct parser *p, int *count)
+{
+	struct node head = { 0 }, *tail = &head;
+
+	*count = 0;
+	expect(p, "(");
+	if (accept(p, ")"))
+		return NULL;
+	do {
+		tail = tail->next = expr(p);
+		(*count)++;
+	} while (!FAIL(p) && accept(p, ","));
+	expect(p, ")");
+	return head.next;
+}
+
+static bool is_stat_op(const char *name)
+{
+	static const char *const ops[] = {
+		"count", "sum", "min", "max", "avg", "variance",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
+		if (!strcmp(name, ops[i]))
+			return true;
+	return false;
+}
+
+/* at_expr -> '@' name args members?  (@sum(x), @cast(p, "t")->f, @1) */
+static struct node *at_expr(struct parser *p)
+{
+	struct token *t = advance(p);
+	const char *name = t->str;
+	struct node *n;
+	int nargs;
+
+	if (name[0] >= '0' && name[0] <= '9') {
+		n = new_node(p, ND_ARG, t);
+		n->num = strtol(name, NULL, 10);
+		n->str_arg = true;
+		return n;
+	}
+	if (is_stat_op(name)) {
+		n = new_node(p, ND_STATOP, t);
+		n->str = name;
+		n->args = call_args(p, &nargs);
+		if (!FAIL(p) && (nargs < 1 || nargs > (strcmp(name, "variance") ? 1 : 2)))
+			diag_error(p->s, &t->loc, "@%s takes %s", name,
+				   strcmp(name, "variance") ? "one argument" :
+				   "one or two arguments"), p->errors++;
+		return n;
+	}
+	if (!strcmp(name, "hist_linear") || !strcmp(name, "hist_log")) {
+		n = new_node(p, ND_HIST, t);
+		n->str = name;
+		n->args = call_args(p, &nargs);
+		if (!FAIL(p) && nargs != (name[5] == 'l' && name[6] == 'i' ? 4 : 1))
+			diag_error(p->s, &t->loc, "@%s takes %s", name,
+				   name[6] == 'i' ? "four arguments (value, low, high, step)" :
+				   "one argument"), p->errors++;
+		return n;
+	}
+	if (!strcmp(name, "cast") || !strcmp(name, "var")) {
+		n = new_node(p, name[0] == 'c' ? ND_CAST : ND_ATVAR, t);
+		n->args = call_args(p, &nargs);
+		n->members = members(p);
+		return n;
+	}
+	if (!strcmp(name, "defined") || !strcmp(name, "entry")) {
+		n = new_node(p, name[0] == 'd' ? ND_DEFINED : ND_ENTRY, t);
+		expect(p, "(");
+		n->lhs = expr(p);
+		expect(p, ")");
+		return n;
+	}
+	if (!FAIL(p))
+		diag_error(p->s, &t->loc, "unknown operator '@%s'", name);
+	p->errors++;
+	return new_node(p, ND_NUM, t);
+}
+
+/* index -> '[' expr (',' expr)* ']' */
+static struct node *index_list(struct parser *p)
+{
+	struct node head = { 0 }, *tail = &head;
+
+	expect(p, "[");
+	do {
+		tail = tail->next = expr(p);
+	} while (!FAIL(p) && accept(p, ","));
+	expect(p, "]");
+	return head.next;
+}
+
+/*
+ * primary -> NUM | STR+ | '(' expr ')' | ident | ident args | ident index
+ *          | '$'name members | '$'N | '@'... | '$#' | '@#'
+ */
+static struct node *primary(struct parser *p)
+{
+	struct token *t = p->tok;
+	struct node *n;
+	int nargs;
+
+	if (FAIL(p))
+		return new_node(p, ND_NUM, t);
+	switch (t->kind) {
+	case TK_NUM:
+		n = new_node(p, ND_NUM, advance(p));
+		n->num = t->num;
+		return n;
+	case TK_STR: {
+		struct strbuf sb = STRBUF_INIT;
+
+		/* Adjacent literals join, as in C. */
+		n = new_node(p, ND_STR, t);
+		while (p->tok->kind == TK_STR) {
+			sb_add(&sb, p->tok->str, p->tok->str_len);
+			advance(p);
+		}
+		n->str = arena_strndup(&p->s->arena, sb_str(&sb), sb.len);
+		n->str_len = (int)sb.len;
+		sb_free(&sb);
+		return n;
+	}
+	case TK_DOLLAR:
+		advance(p);
+		if (t->str[0] >= '0' && t->str[0] <= '9') {
+			n = new_node(p, ND_ARG, t);
+			n->num = strtol(t->str, NULL, 10);
+			return n;
+		}
+		n = new_node(p, ND_TARGET, t);
+		n->str = t->str;
+		n->members = members(p);
+		return n;
+	case TK_ARGC:
+		n = new_node(p, ND_ARGC, advance(p));
+		n->str_arg = t->text[0] == '@';
+		return n;
+	case TK_AT:
+		return at_expr(p);
+	case TK_IDENT:
+		if (is_keyword(t))
+			break;
+		advance(p);
+		if (peek(p, "(")) {
+			n = new_node(p, ND_CALL, t);
+			n->str = ident_name(p, t);
+			n->args = call_args(p, &nargs);
+			n->num = nargs;
+			return n;
+		}
+		if (peek(p, "[")) {
+			n = new_node(p, ND_INDEX, t);
+			n->str = ident_name(p, t);
+			n->args = index_list(p);
+			return n;
+		}
+		n = new_node(p, ND_VAR, t);
+		n->str = ident_name(p, t);
+		return n;
+	case TK_PUNCT:
+		if (accept(p, "(")) {
+			n = expr(p);
+			expect(p, ")");
+			return n;
+		}
+		break;
+	default:
+		break;
+	}
+	error_tok(p, t, "expected %s", "an expression");
+	return new_node(p, ND_NUM, t);
+}
+
+/* crement -> primary ('++' | '--')? */
+static struct node *postfix(struct parser *p)
+{
+	struct node *n = primary(p);
+
+	while (!FAIL(p) && (peek(p, "++") || peek(p, "--"))) {
+		struct token *t = advance(p);
+		struct node *u = new_node(p, ND_UNARY, t);
+
+		u->op = tok_is(t, "++") ? OP_POSTINC : OP_POSTDEC;
+		u->lhs = n;
+		n = u;
+	}
+	return n;
+}
+
+/* unary -> ('!' | '~' | '-' | '+' | '++' | '--') unary | crement */
+static struct node *unary(struct parser *p)
+{
+	static const struct { const char *tok; enum op op; } ops[] = {
+		{ "!", OP_NOT }, { "~", OP_BITNOT }, { "-", OP_NEG },
+		{ "+", OP_PLUS }, { "++", OP_PREINC }, { "--", OP_PREDEC },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		if (peek(p, ops[i].tok)) {
+			struct token *t = advance(p);
+			struct node *n;
+
+			/* Fold "-9223372036854775808" so the minimum parses. */
+			if (ops[i].op == OP_NEG && p->tok->kind == TK_NUM) {
+				n = unary(p);
+				if (n->kind == ND_NUM) {
+					n->num = -n->num;
+					n->loc = t->loc;
+					return n;
+				}
+			} else {
+				n = unary(p);
+			}
+			struct node *u = new_node(p, ND_UNARY, t);
+
+			u->op = ops[i].op;
+			u->lhs = n;
+			return u;
+		}
+	}
+	return postfix(p);
+}
+
+struct binop_level {
+	const char *toks[6];
+	enum op ops[6];
+};
+
+/* Binary levels from tightest to loosest; see binary() below. */
+static const struct binop_level levels[] = {
+	{ { "*", "/", "%" }, { OP_MUL, OP_DIV, OP_MOD } },
+	{ { "+", "-" }, { OP_ADD, OP_SUB } },
+	{ { "." }, { OP_CONCAT } },
+	{ { "<<", ">>" }, { OP_SHL, OP_SHR } },
+	{ { "==", "!=", "<=", ">=", "<", ">" },
+	  { OP_EQ, OP_NE, OP_LE, OP_GE, OP_LT, OP_GT } },
+	/* level 5 is "in", handled in binary() */
+	{ { 0 }, { 0 } },
+	{ { "&" }, { OP_BITAND } },
+	{ { "^" }, { OP_BITXOR } },
+	{ { "|" }, { OP_BITOR } },
+	{ { "&&" }, { OP_AND } },
+	{ { "||" }, { OP_OR } },
+};
+#define IN_LEVEL 5
+
+/* Regular expression match sits with the comparisons. */
+static bool match_op(struct parser *p, enum op *op)
+{
+	if (peek(p, "=~"))
+		*op = OP_MATCH;
+	else if (peek(p, "!~"))
+		*op = OP_NOMATCH;
+	else
+		return false;
+	return true;
+}
+
+/*
+ * binary(L) -> binary(L-1) (op_L binary(L-1))*   left-associative
+ * in-level  -> binary(4) ('in' ident)?  and  '[' expr, ... ']' 'in' ident
+ */
+static struct node *binary(struct parser *p, int level)
+{
+	struct node *n;
+
+	if (level < 0)
+		return unary(p);
+	if (level == IN_LEVEL) {
+		/* "[a, b] in arr": a bracket here can only start a key list. */
+		if (peek(p, "[")) {
+			struct token *t = p->tok;
+			struct node *keys = index_list(p), *in;
+
+			in = new_node(p, ND_IN, t);
+			in->args = keys;
+			in->loc = p->tok->loc;
+			if (!FAIL(p) && !accept(p, "in"))
+				error_tok(p, p->tok, "expected %s", "'in' after a key list");
+			in->str = ident_name(p, expect_ident(p, "an array name after 'in'"));
+			return in;
+		}
+		n = binary(p, level - 1);
+		while (!FAIL(p) && peek(p, "in")) {
+			struct node *in = new_node(p, ND_IN, p->tok);
+
+			advance(p);
+			in->args = n;
+			in->str = ident_name(p, expect_ident(p, "an array name after 'in'"));
+			n = in;
+		}
+		return n;
+	}
+	n = binary(p, level - 1);
+	for (;;) {
+		const struct binop_level *L = &levels[level];
+		enum op op = OP_NONE;
+		int i;
+
+		if (FAIL(p))
+			return n;
+		for (i = 0; i < 6 && L->toks[i]; i++) {
+			if (peek(p, L->toks[i])) {
+				op = L->ops[i];
+				break;
+			}
+		}
+		if (op == OP_NONE && level == 4)
+			match_op(p, &op);
+		if (op == OP_NONE)
+			return n;
+		struct node *b = new_node(p, ND_BINARY, advance(p));
+
+		b->op = op;
+		b->lhs = n;
+		b->rhs = binary(p, level - 1);
+		n = b;
+	}
+}
+
+/* ternary -> logical_or ('?' expr ':' ternary)? */
+static struct node *ternary(struct parser *p)
+{
+	struct node *n = binary(p, (int)ARRAY_SIZE(levels) - 1);
+
+	if (!FAIL(p) && peek(p, "?")) {
+		struct node *t = new_node(p, ND_TERNARY, advance(p));
+
+		t->cond = n;
+		t->then = expr(p);
+		expect(p, ":");
+		t->els = ternary(p);
+		return t;
+	}
+	return n;
+}
+
+/* assignment -> ternary (assign_op assignment | '<<<' assignment)? */
+static struct node *assignment(struct parser *p)
+{
+	static const struct { const char *tok; enum op op; } ops[] = {
+		{ "=", OP_NONE }, { "+=", OP_ADD }, { "-=", OP_SUB },
+		{ "*=", OP_MUL }, { "/=", OP_DIV }, { "%=", OP_MOD },
+		{ "<<=", OP_SHL }, { ">>=", OP_SHR }, { "&=", OP_BITAND },
+		{ "|=", OP_BITOR }, { "^=", OP_BITXOR }, { ".=", OP_CONCAT },
+	};
+	struct node *n = ternary(p);
+	size_t i;
+
+	if (FAIL(p))
+		return n;
+	if (peek(p, "<<<")) {
+		struct node *a = new_node(p, ND_PUSH, advance(p));
+
+		a->lhs = n;
+		a->rhs = assignment(p);
+		return a;
+	}
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		if (peek(p, ops[i].tok)) {
+			struct node *a = new_node(p, ND_ASSIGN, advance(p));
+
+			a->op = ops[i].op;
+			a->lhs = n;
+			a->rhs = assignment(p);
+			return a;
+		}
+	}
+	return n;
+}
+
+static struct node *expr(struct parser *p)
+{
+	return assignment(p);
+}
+
+/* ---- statements ---- */
+
+/* Statements end with an optional ';'. */
+static void opt_semi(struct parser *p)
+{
+	accept(p, ";");
+}
+
+/*
+ * foreach -> 'foreach' '(' (ident '=')? keys 'in' ident sort? ('limit' expr)? ')' stmt
+ * keys    -> ident sort? | '[' ident sort? (',' ident sort?)* ']'
+ * sort    -> '+' | '-'        (after the array: '@'stat? sort, by value)
+ */
+static struct node *foreach_stmt(struct parser *p, struct token *kw)
+{
+	struct node *n = new_node(p, ND_FOREACH, kw);
+	struct node head = { 0 }, *tail = &head;
+	int k = 0;
+
+	expect(p, "(");
+	/* "v = [k] in a" binds the value too. */
+	if (p->tok->kind == TK_IDENT && tok_is(p->tok->next, "=")) {
+		n->value = new_node(p, ND_VAR, p->tok);
+		n->value->str = ident_name(p, advance(p));
+		advance(p);
+	}
+	bool bracket = accept(p, "[");
+
+	do {
+		struct token *t = expect_ident(p, "a loop variable name");
+		struct node *v = new_node(p, ND_VAR, t);
+
+		v->str = ident_name(p, t);
+		tail = tail->next = v;
+		k++;
+		if (peek(p, "+") || peek(p, "-")) {
+			if (n->sort_key && !FAIL(p)) {
+				diag_error(p->s, &p->tok->loc,
+					   "only one sort direction may be given in foreach");
+				p->errors++;
+			}
+			n->sort_key = k;
+			n->sort_dir = peek(p, "+") ? 1 : -1;
+			advance(p);
+		}
+	} while (bracket && !FAIL(p) && accept(p, ","));
+	if (bracket)
+		expect(p, "]");
+	n->keys = head.next;
+	if (!FAIL(p) && !accept(p, "in"))
+		error_tok(p, p->tok, "expected %s", "'in'");
+	n->array = new_node(p, ND_VAR, p->tok);
+	n->array->str = ident_name(p, expect_ident(p, "an array name"));
+	if (p->tok->kind == TK_AT && is_stat_op(p->tok->str)) {
+		n->sort_stat = advance(p)->str;
+		if (!peek(p, "+") && !peek(p, "-"))
+			error_tok(p, p->tok, "expected %s", "'+' or '-' after the statistic to sort by");
+	}
+	if (peek(p, "+") || peek(p, "-")) {
+		if (n->sort_key && !FAIL(p)) {
+			diag_error(p->s, &p->tok->loc,
+				   "only one sort direction may be given in foreach");
+			p->errors++;
+		}
+		n->sort_key = -1;
+		n->sort_dir = peek(p, "+") ? 1 : -1;
+		advance(p);
+	}
+	if (accept(p, "limit"))
+		n->limit = expr(p);
+	expect(p, ")");
+	n->body = stmt(p);
+	return n;
+}
+
+/*
+ * stmt -> block | ';' | 'if' '(' expr ')' stmt ('else' stmt)?
+ *       | 'while' '(' expr ')' stmt | 'for' '(' expr? ';' expr? ';' expr? ')' stmt
+ *       | foreach | 'break' | 'continue' | 'next' | 'return' expr?
+ *       | 'delete' expr | 'try' block 'catch' ('(' ident ')')? block | expr
+ */
+static struct node *stmt(struct parser *p)
+{
+	struct token *t = p->tok;
+	struct node *n;
+
+	if (FAIL(p))
+		return new_node(p, ND_NULL_STMT, t);
+	if (peek(p, "{"))
+		return block(p);
+	if (accept(p, ";"))
+		return new_node(p, ND_NULL_STMT, t);
+	if (accept(p, "if")) {
+		n = new_node(p, ND_IF, t);
+		expect(p, "(");
+		n->cond = expr(p);
+		expect(p, ")");
+		n->then = stmt(p);
+		if (accept(p, "else"))
+			n->els = stmt(p);
+		return n;
+	}
+	if (accept(p, "while")) {
+		n = new_node(p, ND_WHILE, t);
+		expect(p, "(");
+		n->cond = expr(p);
+		expect(p, ")");
+		n->body = stmt(p);
+		return n;
+	}
+	if (accept(p, "for")) {
+		n = new_node(p, ND_FOR, t);
+		expect(p, "(");
+		if (!peek(p, ";"))
+			n->init = expr(p);
+		expect(p, ";");
+		if (!peek(p, ";"))
+			n->cond = expr(p);
+		expect(p, ";");
+		if (!peek(p, ")"))
+			n->step = expr(p);
+		expect(p, ")");
+		n->body = stmt(p);
+		return n;
+	}
+	if (accept(p, "foreach"))
+		return foreach_stmt(p, t);
+	if (accept(p, "break") || accept(p, "continue") || accept(p, "next")) {
+		n = new_node(p, tok_is(t, "break") ? ND_BREAK :
+			     tok_is(t, "continue") ? ND_CONTINUE : ND_NEXT, t);
+		opt_semi(p);
+		return n;
+	}
+	if (accept(p, "return")) {
+		n = new_node(p, ND_RETURN, t);
+		if (!peek(p, ";") && !peek(p, "}"))
+			n->lhs = expr(p);
+		opt_semi(p);
+		return n;
+	}
+	if (accept(p, "delete")) {
+		n = new_node(p, ND_DELETE, t);
+		n->lhs = expr(p);
+		opt_semi(p);
+		return n;
+	}
+	if (accept(p, "try")) {
+		n = new_node(p, ND_TRY, t);
+		n->body = block(p);
+		if (!FAIL(p) && !accept(p, "catch"))
+			error_tok(p, p->tok, "expected %s", "'catch' after the try block");
+		if (accept(p, "(")) {
+			struct token *v = expect_ident(p, "a variable for the error message");
+
+			n->catch_var = new_node(p, ND_VAR, v);
+			n->catch_var->str = ident_name(p, v);
+			expect(p, ")");
+		}
+		n->els = block(p);
+		return n;
+	}
+	if (t->kind == TK_EMBEDDED) {
+		diag_error(p->s, &t->loc,
+			   "embedded C can only be a whole function body or at top level");
+		p->errors++;
+		return new_node(p, ND_NULL_STMT, t);
+	}
+	if (t->kind == TK_IDENT && is_keyword(t)) {
+		error_tok(p, t, "expected %s", "a statement");
+		return new_node(p, ND_NULL_STMT, t);
+	}
+	n = new_node(p, ND_EXPR_STMT, t);
+	n->lhs = expr(p);
+	opt_semi(p);
+	return n;
+}
+
+/* Skip to the end of the statement after an error, and go on. */
+static void recover_stmt(struct parser *p)
+{
+	int depth = 0;
+
+	p->errors = 0;
+	while (p->tok->kind != TK_EOF) {
+		if (peek(p, "{"))
+			depth++;
+		if (peek(p, "}")) {
+			if (depth-- == 0)
+				return;
+		}
+		if (peek(p, ";") && depth == 0) {
+			advance(p);
+			return;
+		}
+		advance(p);
+	}
+}
+
+/* block -> '{' stmt* '}' */
+static struct node *block(struct parser *p)
+{
+	struct node *b = new_node(p, ND_BLOCK, p->tok);
+	struct node head = { 0 }, *tail = &head;
+	struct token *open = p->tok;
+
+	expect(p, "{");
+	if (FAIL(p))
+		return b;
+	while (!peek(p, "}")) {
+		if (p->tok->kind == TK_EOF) {
+			diag_error(p->s, &open->loc,
+				   "unclosed '{': the file ended before its '}'");
+			p->errors++;
+			return b;
+		}
+		tail = tail->next = stmt(p);
+		if (FAIL(p))
+			recover_stmt(p);
+	}
+	advance(p);
+	b->body = head.next;
+	return b;
+}
+
+/* ---- declarations ---- */
+
+/* component -> name ('(' literal ')')?    name may hold '*' wildcards */
+static struct pp_comp *pp_component(struct parser *p)
+{
+	struct pp_comp *c = arena_alloc(&p->s->arena, sizeof(*c));
+	struct token *t = p->tok;
+	struct strbuf sb = STRBUF_INIT;
+	const char *end = t->text;
+
+	c->loc = t->loc;
+	/* Join touching identifier and '*' tokens: "sys*_read", "*". */
+	while ((p->tok->kind == TK_IDENT || peek(p, "*") || p->tok->kind == TK_NUM) &&
+	       (sb.len == 0 || p->tok->text == end)) {
+		sb_add(&sb, p->tok->text, p->tok->loc.len);
+		end = p->tok->text + p->tok->loc.len;
+		advance(p);
+	}
+	if (!sb.len) {
+		error_tok(p, t, "expected %s", "a probe point component");
+		sb_free(&sb);
+		return c;
+	}
+	c->name = arena_strndup(&p->s->arena, sb_str(&sb), sb.len);
+	c->loc.len = (int)sb.len;
+	sb_free(&sb);
+	if (accept(p, "(")) {
+		struct token *a = p->tok;
+
+		if (a->kind == TK_STR || a->kind == TK_NUM ||
+		    (tok_is(a, "-") && a->next->kind == TK_NUM)) {
+			c->arg = unary(p);
+		} else {
+			error_tok(p, a, "expected %s",
+				  "a string or number literal as probe point argument");
+		}
+		expect(p, ")");
+	}
+	return c;
+}
+
+/* probe_point -> component ('.' component)* ('?' | '!')* ('if' '(' expr ')')? */
+static struct probe_point *probe_point(struct parser *p)
+{
+	struct probe_point *pp = arena_alloc(&p->s->arena, sizeof(*pp));
+	struct pp_comp head = { 0 }, *tail = &head;
+
+	pp->loc = p->tok->loc;
+	do {
+		tail = tail->next = pp_component(p);
+	} while (!FAIL(p) && accept(p, "."));
+	for (;;) {
+		if (accept(p, "?"))
+			pp->optional = true;
+		else if (accept(p, "!"))
+			pp->optional = pp->sufficient = true;
+		else
+			break;
+	}
+	if (!FAIL(p) && accept(p, "if")) {
+		expect(p, "(");
+		pp->cond = expr(p);
+		expect(p, ")");
+	}
+	pp->comps = head.next;
+	return pp;
+}
+
+static struct probe_point *probe_points(struct parser *p)
+{
+	struct probe_point head = { 0 }, *tail = &head;
+
+	do {
+		tail = tail->next = probe_point(p);
+	} while (!FAIL(p) && accept(p, ","));
+	return head.next;
+}
+
+/* probe -> 'probe' points block | 'probe' points ('=' | '+=') points block */
+static void probe_decl(struct parser *p, struct token *kw)
+{
+	struct probe *pr = arena_alloc(&p->s->arena, sizeof(*pr));
+	struct probe_point *pts = probe_points(p);
+
+	pr->loc = kw->loc;
+	pr->file = p->f;
+	pr->privileged = p->f->is_tapset;
+	if (!FAIL(p) && (peek(p, "=") || peek(p, "+="))) {
+		pr->is_alias = true;
+		pr->alias_epilogue = peek(p, "+=");
+		advance(p);
+		pr->alias_names = pts;
+		pts = probe_points(p);
+	}
+	pr->points = pts;
+	pr->body = block(p);
+	if (FAIL(p))
+		return;
+	struct probe **pp = pr->is_alias ? &p->prog->aliases : &p->prog->probes;
+
+	while (*pp)
+		pp = &(*pp)->next;
+	*pp = pr;
+}
+
+static enum type type_annotation(struct parser *p)
+{
+	struct token *t;
+
+	if (!accept(p, ":"))
+		return TY_UNKNOWN;
+	t = expect_ident(p, "a type (long or string)");
+	if (tok_is(t, "long"))
+		return TY_LONG;
+	if (tok_is(t, "string"))
+		return TY_STRING;
+	if (!FAIL(p)) {
+		diag_error(p->s, &t->loc, "unknown type '%.*s'", t->loc.len,
+			   t->text);
+		diag_hint(p->s, "the types are 'long' and 'string'");
+		p->errors++;
+	}
+	return TY_UNKNOWN;
+}
+
+/* Pragmas in embedded C: comments the translator reads. */
+static void embedded_pragmas(struct func *fn, const char *code)
+{
+	fn->pure = strstr(code, "/* pure */") != NULL;
+	fn->unprivileged = strstr(code, "/* unprivileged */") != NULL;
+	fn->guru = strstr(code, "/* guru */") != NULL;
+}
+
+/* function -> 'function' ident (':' type)? '(' (param (',' param)*)? ')' (block | EMBEDDED) */
+static void function_decl(struct parser *p, struct token *kw, bool priv)
+{
+	struct func *fn = arena_alloc(&p->s->arena, sizeof(*fn));
+	struct param head = { 0 }, *tail = &head;
+	struct token *name = expect_ident(p, "a function name");
+
+	fn->loc = name->loc;
+	fn->name = ident_name(p, name);
+	fn->file = p->f;
+	fn->is_private = priv;
+	fn->type = type_annotation(p);
+	expect(p, "(");
+	if (!FAIL(p) && !peek(p, ")")) {
+		do {
+			struct param *pa = arena_alloc(&p->s->arena, sizeof(*pa));
+			struct token *t = expect_ident(p, "a parameter name");
+
+			pa->loc = t->loc;
+			pa->name = ident_name(p, t);
+			pa->type = type_annotation(p);
+			tail = tail->next = pa;
+			fn->nparams++;
+		} while (!FAIL(p) && accept(p, ","));
+	}
+	expect(p, ")");
+	fn->params = head.next;
+	if (!FAIL(p) && p->tok->kind == TK_EMBEDDED) {
+		struct token *t = advance(p);
+
+		fn->body = new_node(p, ND_EMBEDDED, t);
+		fn->body->str = t->str;
+		embedded_pragmas(fn, t->str);
+	} else {
+		fn->body = block(p);
+	}
+	if (FAIL(p))
+		return;
+	struct func **fp = &p->prog->funcs;
+
+	while (*fp)
+		fp = &(*fp)->next;
+	*fp = fn;
+}
+
+/* global -> 'global' gvar (',' gvar)* ';'?    gvar -> ident ('[' NUM ']')? ('=' literal)? */
+static void global_decl(struct parser *p, bool priv)
+{
+	do {
+		struct global *g = arena_alloc(&p->s->arena, sizeof(*g));
+		struct token *t = expect_ident(p, "a global variable name");
+
+		g->loc = t->loc;
+		g->name = ident_name(p, t);
+		g->file = p->f;
+		g->is_private = priv;
+		if (accept(p, "[")) {
+			struct token *n = p->tok;
+
+			g->is_array = true;
+			if (n->kind == TK_NUM) {
+				g->max_entries = n->num;
+				advance(p);
+			} else if (!FAIL(p)) {
+				error_tok(p, n, "expected %s", "the array's size (a number)");
+			}
+			expect(p, "]");
+		}
+		if (!FAIL(p) && accept(p, "=")) {
+			struct token *v = p->tok;
+
+			if (v->kind == TK_STR || v->kind == TK_NUM ||
+			    (tok_is(v, "-") && v->next->kind == TK_NUM))
+				g->init = unary(p);
+			else
+				error_tok(p, v, "expected %s",
+					  "a number or string literal as initial value");
+		}
+		if (FAIL(p))
+			return;
+		struct global **gp = &p->prog->globals;
+
+		while (*gp)
+			gp = &(*gp)->next;
+		*gp = g;
+	} while (accept(p, ","));
+	opt_semi(p);
+}
+
+static void recover_decl(struct parser *p)
+{
+	p->errors = 0;
+	while (p->tok->kind != TK_EOF && !peek(p, "probe") &&
+	       !peek(p, "global") && !peek(p, "function") &&
+	       !peek(p, "private") && p->tok->kind != TK_EMBEDDED)
+		advance(p);
+}
+
+/* file -> (probe | global | function | 'private' (global | function) | EMBEDDED)* */
+int parse_file(struct session *s, struct srcfile *f, struct program *out)
+{
+	struct parser p = { .s = s, .f = f, .prog = out };
+	int errors_before = s->errors;
+
+	p.tok = lex_file(s, f);
+	if (!p.tok)
+		return -1;
+	while (p.tok->kind != TK_EOF) {
+		struct token *t = p.tok;
+		bool priv = accept(&p, "private");
+
+		if (accept(&p, "probe") && !priv) {
+			probe_decl(&p, t);
+		} else if (accept(&p, "global")) {
+			global_decl(&p, priv);
+		} else if (accept(&p, "function")) {
+			function_decl(&p, t, priv);
+		} else if (p.tok->kind == TK_EMBEDDED && !priv) {
+			struct node *n = new_node(&p, ND_EMBEDDED, p.tok);
+			struct node **np = &out->embedded;
+
+			n->str = advance(&p)->str;
+			while (*np)
+				np = &(*np)->next;
+			*np = n;
+		} else {
+			error_tok(&p, p.tok, "expected %s", priv ?
+				  "'global' or 'function' after 'private'" :
+				  "'probe', 'global', 'function' or '%{'");
+		}
+		if (FAIL(&p))
+			recover_decl(&p);
+	}
+	return s->errors > errors_before ? -1 : 0;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The interface every probe family implements: recognise a probe point,
+ * check its arguments, and emit the C that registers it.  One file per
+ * family under probes/; pf_families[] in probes.c lists them.
+ */
+#ifndef PROBES_H
+#define PROBES_H
+
+#include "../stap.h"
+
+struct probe_family {
+	const char *name;	/* for -p2 listings and messages */
+	/*
+	 * Does this point belong to the family?  Returns 1 and fills rp
+	 * (pp, priority, family_data) if so, 0 if not, -1 after reporting
+	 * an error (bad argument).
+	 */
+	int (*resolve)(struct session *s, struct probe_point *pt,
+		       struct resolved_probe *rp);
+	/* Session state the family's probes run in (enum in stp_runtime.h). */
+	const char *state;
+	/*
+	 * Emit family-level C: declarations, then code inside
+	 * stp_session_start() and stp_session_stop().  probes holds this
+	 * family's resolved probes, in priority order.  Any may be NULL.
+	 */
+	void (*emit_decls)(struct session *s, struct strbuf *c, struct vec *probes);
+	void (*emit_start)(struct session *s, struct strbuf *c, struct vec *probes);
+	void (*emit_stop)(struct session *s, struct strbuf *c, struct vec *probes);
+};
+
+extern const struct probe_family *const pf_families[];
+extern const int pf_nfamilies;
+
+/* The point's component names joined with '.', arguments included. */
+char *pf_point_text(struct session *s, const struct probe_point *pt);
+/* The C name of a resolved probe's descriptor: "stp_probe_<id>". */
+#define PF_DESC_FMT "stp_probe_%d"
+
+#endif /* PROBES_H */

@@ -1,0 +1,844 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 2: elaboration.  Match probe points to probe families, resolve
+ * names (locals, globals, functions, built-ins), substitute command-line
+ * arguments, and infer a type for every expression and variable.
+ *
+ * Types are inferred by repeated passes over the whole program until
+ * nothing changes: a use can decide a variable's type before or after
+ * the use that needs it.  A last pass reports what stayed unknown and
+ * every conflict, pointing at both uses.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stap.h"
+#include "probes/probes.h"
+
+struct builtin_info {
+	const char *name;
+	enum builtin id;
+	enum type ret;
+	int min_args, max_args;		/* max -1: any number */
+};
+
+/* In step with enum builtin in stap.h. */
+static const struct builtin_info builtins[] = {
+	{ "printf", BI_PRINTF, TY_VOID, 1, -1 },
+	{ "sprintf", BI_SPRINTF, TY_STRING, 1, -1 },
+	{ "print", BI_PRINT, TY_VOID, 1, -1 },
+	{ "println", BI_PRINTLN, TY_VOID, 0, -1 },
+	{ "sprint", BI_SPRINT, TY_STRING, 1, -1 },
+	{ "sprintln", BI_SPRINTLN, TY_STRING, 0, -1 },
+	{ "exit", BI_EXIT, TY_VOID, 0, 0 },
+	{ "error", BI_ERROR, TY_VOID, 1, 1 },
+};
+
+struct sem {
+	struct session *s;
+	struct vec globals;	/* struct symbol * */
+	struct vec funcs;	/* struct func *, every defined one */
+	struct vec *locals;	/* the current body's frame */
+	struct func *func;	/* the current function, or NULL in a probe */
+	bool changed;		/* a type was decided in this pass */
+	bool final;		/* last pass: report what is unresolved */
+	int loop_depth;
+};
+
+static struct symbol *new_symbol(struct sem *S, enum sym_kind kind,
+				 const char *name, const struct srcloc *loc)
+{
+	struct symbol *sym = arena_alloc(&S->s->arena, sizeof(*sym));
+
+	sym->kind = kind;
+	sym->name = name;
+	sym->decl = *loc;
+	return sym;
+}
+
+static struct symbol *find_in(struct vec *v, const char *name)
+{
+	int i;
+
+	for (i = 0; v && i < v->len; i++) {
+		struct symbol *sym = v->items[i];
+
+		if (!strcmp(sym->name, name))
+			return sym;
+	}
+	return NULL;
+}
+
+static struct func *find_func(struct sem *S, const char *name)
+{
+	int i;
+
+	for (i = 0; i < S->funcs.len; i++) {
+		struct func *f = S->funcs.items[i];
+
+		if (!strcmp(f->name, name))
+			return f;
+	}
+	return NULL;
+}
+
+static const struct builtin_info *find_builtin(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(builtins); i++)
+		if (!strcmp(builtins[i].name, name))
+			return &builtins[i];
+	return NULL;
+}
+
+/*
+ * Decide *slot as t.  A conflict is reported in the final pass, naming
+ * where the first type came from.
+ */
+static void unify(struct sem *S, enum type *slot, struct srcloc *slot_loc,
+		  enum type t, const struct srcloc *loc, const char *what)
+{
+	if (t == TY_UNKNOWN || t == TY_VOID)
+		return;
+	if (*slot == TY_UNKNOWN) {
+		*slot = t;
+		if (slot_loc)
+			*slot_loc = *loc;
+		S->changed = true;
+		return;
+	}
+	if (*slot != t && S->final) {
+		diag_error(S->s, loc, "type mismatch: %s is used as %s here",
+			   what, type_name(t));
+		if (slot_loc && slot_loc->file)
+			diag_note(S->s, slot_loc, "but it is %s here",
+				  type_name(*slot));
+	}
+}
+
+static enum type expr(struct sem *S, struct node *n);
+static void stmt(struct sem *S, struct node *n);
+
+static void not_yet(struct sem *S, const struct srcloc *loc, const char *what)
+{
+	if (S->final)
+		diag_error(S->s, loc, "%s %s not supported yet", what,
+			   what[strlen(what) - 1] == 's' ? "are" : "is");
+}
+
+/* A value of type want is needed here. */
+static void expect_type(struct sem *S, struct node *n, enum type want,
+			const char *what)
+{
+	enum type t = expr(S, n);
+
+	if (!S->final || t == want)
+		return;
+	if (t == TY_UNKNOWN)
+		diag_error(S->s, &n->loc, "cannot infer the type of %s", what);
+	else if (t == TY_VOID)
+		diag_error(S->s, &n->loc, "%s has no value (the function returns nothing)",
+			   what);
+	else
+		diag_error(S->s, &n->loc, "%s must be %s, not %s", what,
+			   type_name(want), type_name(t));
+}
+
+static struct symbol *resolve_var(struct sem *S, struct node *n)
+{
+	struct symbol *sym = find_in(S->locals, n->str);
+
+	if (!sym)
+		sym = find_in(&S->globals, n->str);
+	if (!sym) {
+		sym = new_symbol(S, SYM_LOCAL, n->str, &n->loc);
+		sym->id = S->locals->len;
+		vec_push(S->locals, sym);
+	}
+	n->sym = sym;
+	return sym;
+}
+
+/* $1 / @1 / $# / @#: replaced by literals from the command line. */
+static enum type script_arg(struct sem *S, struct node *n)
+{
+	struct session *s = S->s;
+
+	if (n->kind == ND_ARGC) {
+		n->kind = ND_NUM;
+		n->num = s->args.len;
+		return n->type = TY_LONG;
+	}
+	if (n->num < 1 || n->num > s->args.len) {
+		diag_error(s, &n->loc,
+			   "command line argument index %" PRId64 " out of range [1-%d]",
+			   n->num, s->args.len);
+		diag_hint(s, "give the argument after the script: stap script.stp ARG");
+		n->kind = ND_NUM;
+		n->num = 0;
+		return n->type = TY_LONG;
+	}
+	const char *text = s->args.items[n->num - 1];
+
+	if (n->str_arg) {
+		n->kind = ND_STR;
+		n->str = text;
+		n->str_len = (int)strlen(text);
+		return n->type = TY_STRING;
+	}
+	char *end;
+	long long v = strtoll(text, &end, 0);
+
+	if (!*text || *end) {
+		diag_error(s, &n->loc,
+			   "command line argument $%" PRId64 " is '%s', not a number",
+			   n->num, text);
+		diag_hint(s, "use @%" PRId64 " to use an argument as a string", n->num);
+		v = 0;
+	}
+	n->kind = ND_NUM;
+	n->num = v;
+	return n->type = TY_LONG;
+}
+
+static enum type call(struct sem *S, struct node *n)
+{
+	const struct builtin_info *bi = find_builtin(n->str);
+	struct node *a;
+	int nargs = (int)n->num;
+
+	if (bi) {
+		n->builtin = bi->id;
+		if (nargs < bi->min_args || (bi->max_args >= 0 && nargs > bi->max_args)) {
+			if (S->final)
+				diag_error(S->s, &n->loc,
+					   "%s() takes %s%d argument%s, not %d", n->str,
+					   bi->max_args < 0 ? "at least " : "",
+					   bi->min_args, bi->min_args == 1 ? "" : "s", nargs);
+			return n->type = bi->ret;
+		}
+		if (bi->id == BI_PRINTF || bi->id == BI_SPRINTF) {
+			struct node *f = n->args;
+			int i = 0;
+
+			if (f->kind != ND_STR) {
+				expr(S, f);
+				if (S->final)
+					diag_error(S->s, &f->loc,
+						   "the format of %s() must be a string literal",
+						   n->str);
+				return n->type = bi->ret;
+			}
+			if (!n->fmt && S->final)
+				n->fmt = fmt_parse(S->s, f);
+			if (S->final && n->fmt && n->fmt->nargs != nargs - 1) {
+				diag_error(S->s, &f->loc,
+					   "format string expects %d argument%s, but %d %s given",
+					   n->fmt->nargs, n->fmt->nargs == 1 ? "" : "s",
+					   nargs - 1, nargs - 1 == 1 ? "is" : "are");
+				return n->type = bi->ret;
+			}
+			for (a = f->next; a; a = a->next, i++) {
+				enum type want = TY_LONG;
+
+				if (n->fmt) {
+					/* Walk to the conversion that takes arg i. */
+					int k = 0, c;
+
+					for (c = 0; c < n->fmt->n - 1; c++) {
+						struct fmt_conv *cv = &n->fmt->convs[c];
+						int take = 1 + (cv->width == -2) + (cv->prec == -2);
+
+						if (i < k + take) {
+							if (i == k + take - 1 && cv->conv == 's')
+								want = TY_STRING;
+							break;
+						}
+						k += take;
+					}
+					expect_type(S, a, want, want == TY_STRING ?
+						    "the argument for %s" : "the argument for a numeric conversion");
+				} else {
+					expr(S, a);
+				}
+			}
+			return n->type = bi->ret;
+		}
+		if (bi->id == BI_ERROR) {
+			expect_type(S, n->args, TY_STRING, "the error message");
+			return n->type = bi->ret;
+		}
+		for (a = n->args; a; a = a->next) {
+			enum type t = expr(S, a);
+
+			if (S->final && (t == TY_UNKNOWN || t == TY_VOID))
+				diag_error(S->s, &a->loc, "cannot print a value of unknown type");
+		}
+		return n->type = bi->ret;
+	}
+
+	struct func *f = find_func(S, n->str);
+
+	if (!f) {
+		if (S->final) {
+			const char **names = xcalloc((size_t)S->funcs.len + ARRAY_SIZE(builtins),
+						     sizeof(char *));
+			int k = 0, i;
+			const char *near;
+
+			for (i = 0; i < S->funcs.len; i++)
+				names[k++] = ((struct func *)S->funcs.items[i])->name;
+			for (i = 0; i < (int)ARRAY_SIZE(builtins); i++)
+				names[k++] = builtins[i].name;
+			diag_error(S->s, &n->loc, "unresolved function '%s'", n->str);
+			near = diag_closest(n->str, names, k);
+			if (near)
+				diag_hint(S->s, "did you mean '%s'?", near);
+			free(names);
+		}
+		for (a = n->args; a; a = a->next)
+			expr(S, a);
+		return n->type = TY_UNKNOWN;
+	}
+	n->func = f;
+	if (!f->used) {
+		f->used = true;
+		S->changed = true;
+	}
+	if (nargs != f->nparams) {
+		if (S->final) {
+			diag_error(S->s, &n->loc, "%s() takes %d argument%s, not %d",
+				   f->name, f->nparams, f->nparams == 1 ? "" : "s", nargs);
+			diag_note(S->s, &f->loc, "%s() is defined here", f->name);
+		}
+		return n->type = f->type;
+	}
+	struct param *p = f->params;
+
+	for (a = n->args; a; a = a->next, p = p->next) {
+		enum type t = expr(S, a);
+
+		unify(S, &p->sym->type, &p->sym->type_loc, t, &a->loc,
+		      arena_printf(&S->s->arena, "parameter '%s' of %s()", p->name, f->name));
+	}
+	return n->type = f->type == TY_UNKNOWN ? TY_UNKNOWN : f->type;
+}
+
+static enum type assign(struct sem *S, struct node *n)
+{
+	struct node *lhs = n->lhs;
+	enum type rt, lt;
+
+	if (lhs->kind != ND_VAR) {
+		expr(S, n->rhs);
+		if (S->final) {
+			if (lhs->kind == ND_INDEX)
+				not_yet(S, &lhs->loc, "arrays");
+			else if (lhs->kind == ND_TARGET)
+				not_yet(S, &lhs->loc, "target variables");
+			else
+				diag_error(S->s, &lhs->loc,
+					   "the left side of an assignment must be a variable");
+		}
+		return TY_UNKNOWN;
+	}
+	rt = expr(S, n->rhs);
+	struct symbol *sym = resolve_var(S, lhs);
+
+	sym->written = true;
+	if (n->op != OP_NONE)
+		sym->read = true;
+	if (n->op == OP_CONCAT)
+		rt = TY_STRING;
+	else if (n->op != OP_NONE)
+		rt = TY_LONG;
+	if (rt == TY_VOID && S->final)
+		diag_error(S->s, &n->rhs->loc, "the right side has no value");
+	unify(S, &sym->type, &sym->type_loc, rt, &n->rhs->loc,
+	      arena_printf(&S->s->arena, "variable '%s'", sym->name));
+	if (n->op != OP_NONE)
+		unify(S, &sym->type, &sym->type_loc,
+		      n->op == OP_CONCAT ? TY_STRING : TY_LONG, &n->loc,
+		      arena_printf(&S->s->arena, "variable '%s'", sym->name));
+	lt = sym->type;
+	lhs->type = lt;
+	if (S->final && lt != TY_UNKNOWN && rt != TY_UNKNOWN && lt != rt)
+		return lt;
+	return n->type = lt;
+}
+
+static enum type binary(struct sem *S, struct node *n)
+{
+	switch (n->op) {
+	case OP_CONCAT:
+		expect_type(S, n->lhs, TY_STRING, "the left operand of '.'");
+		expect_type(S, n->rhs, TY_STRING, "the right operand of '.'");
+		return n->type = TY_STRING;
+	case OP_MATCH:
+	case OP_NOMATCH:
+		not_yet(S, &n->loc, "regular expression matches");
+		expr(S, n->lhs);
+		expr(S, n->rhs);
+		return n->type = TY_LONG;
+	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
+		/* Strings or numbers, both sides alike. */
+		enum type l = expr(S, n->lhs), r = expr(S, n->rhs);
+
+		if (l == TY_UNKNOWN && r != TY_UNKNOWN && n->lhs->kind == ND_VAR)
+			unify(S, &n->lhs->sym->type, &n->lhs->sym->type_loc, r,
+			      &n->lhs->loc, "variable");
+		if (r == TY_UNKNOWN && l != TY_UNKNOWN && n->rhs->kind == ND_VAR)
+			unify(S, &n->rhs->sym->type, &n->rhs->sym->type_loc, l,
+			      &n->rhs->loc, "variable");
+		l = expr(S, n->lhs);
+		r = expr(S, n->rhs);
+		if (S->final && l != r) {
+			if (l == TY_UNKNOWN || r == TY_UNKNOWN)
+				diag_error(S->s, &n->loc, "cannot infer the types compared here");
+			else
+				diag_error(S->s, &n->loc,
+					   "comparison of %s with %s: both sides must be numbers or both strings",
+					   type_name(l), type_name(r));
+		}
+		return n->type = TY_LONG;
+	}
+	default:
+		expect_type(S, n->lhs, TY_LONG,
+			    arena_printf(&S->s->arena, "the left operand of '%s'", op_names[n->op]));
+		expect_type(S, n->rhs, TY_LONG,
+			    arena_printf(&S->s->arena, "the right operand of '%s'", op_names[n->op]));
+		return n->type = TY_LONG;
+	}
+}
+
+/* Give an untyped variable operand the type the operator needs. */
+static void want_var_type(struct sem *S, struct node *n, enum type t)
+{
+	if (n->kind == ND_VAR) {
+		struct symbol *sym = resolve_var(S, n);
+
+		unify(S, &sym->type, &sym->type_loc, t, &n->loc, "variable");
+	}
+}
+
+static enum type expr(struct sem *S, struct node *n)
+{
+	struct symbol *sym;
+
+	switch (n->kind) {
+	case ND_NUM:
+		return n->type = TY_LONG;
+	case ND_STR:
+		return n->type = TY_STRING;
+	case ND_ARG:
+	case ND_ARGC:
+		return script_arg(S, n);
+	case ND_VAR:
+		sym = resolve_var(S, n);
+		sym->read = true;
+		if (sym->kind == SYM_GLOBAL && sym->global->is_array) {
+			not_yet(S, &n->loc, "arrays");
+			return TY_UNKNOWN;
+		}
+		if (S->final && sym->type == TY_UNKNOWN && sym->kind != SYM_GLOBAL &&
+		    !sym->written && sym->kind == SYM_LOCAL) {
+			diag_error(S->s, &n->loc,
+				   "variable '%s' is never assigned, so its type is unknown",
+				   sym->name);
+			sym->type = TY_LONG;	/* one message per variable */
+		}
+		return n->type = sym->type;
+	case ND_CALL:
+		return call(S, n);
+	case ND_ASSIGN:
+		return assign(S, n);
+	case ND_BINARY:
+		if (n->op != OP_CONCAT && n->op < OP_EQ) {
+			want_var_type(S, n->lhs, TY_LONG);
+			want_var_type(S, n->rhs, TY_LONG);
+		} else if (n->op == OP_CONCAT) {
+			want_var_type(S, n->lhs, TY_STRING);
+			want_var_type(S, n->rhs, TY_STRING);
+		}
+		return binary(S, n);
+	case ND_UNARY:
+		if (n->op >= OP_PREINC) {
+			if (n->lhs->kind != ND_VAR) {
+				expr(S, n->lhs);
+				if (S->final)
+					diag_error(S->s, &n->lhs->loc,
+						   "'%s' needs a variable", op_names[n->op]);
+				return n->type = TY_LONG;
+			}
+			sym = resolve_var(S, n->lhs);
+			sym->read = sym->written = true;
+		}
+		want_var_type(S, n->lhs, TY_LONG);
+		expect_type(S, n->lhs, TY_LONG,
+			    arena_printf(&S->s->arena, "the operand of '%s'", op_names[n->op]));
+		return n->type = TY_LONG;
+	case ND_TERNARY: {
+		enum type a, b;
+
+		expect_type(S, n->cond, TY_LONG, "the condition");
+		a = expr(S, n->then);
+		b = expr(S, n->els);
+		if (a == TY_UNKNOWN)
+			want_var_type(S, n->then, b);
+		if (b == TY_UNKNOWN)
+			want_var_type(S, n->els, a);
+		if (S->final && a != b)
+			diag_error(S->s, &n->loc,
+				   "the two branches of '?:' have different types (%s and %s)",
+				   type_name(a), type_name(b));
+		return n->type = a;
+	}
+	case ND_INDEX:
+	case ND_IN:
+		not_yet(S, &n->loc, "arrays");
+		return TY_UNKNOWN;
+	case ND_STATOP:
+	case ND_HIST:
+	case ND_PUSH:
+		not_yet(S, &n->loc, "statistics");
+		return TY_UNKNOWN;
+	case ND_TARGET:
+	case ND_CAST:
+	case ND_ATVAR:
+	case ND_ENTRY:
+		not_yet(S, &n->loc, "target variables");
+		return TY_UNKNOWN;
+	case ND_DEFINED:
+		not_yet(S, &n->loc, "@defined");
+		return TY_UNKNOWN;
+	default:
+		return TY_UNKNOWN;
+	}
+}
+
+static void stmt_list(struct sem *S, struct node *n)
+{
+	for (; n; n = n->next)
+		stmt(S, n);
+}
+
+static void stmt(struct sem *S, struct node *n)
+{
+	switch (n->kind) {
+	case ND_BLOCK:
+		stmt_list(S, n->body);
+		break;
+	case ND_EXPR_STMT:
+		expr(S, n->lhs);
+		break;
+	case ND_NULL_STMT:
+		break;
+	case ND_IF:
+		want_var_type(S, n->cond, TY_LONG);
+		expect_type(S, n->cond, TY_LONG, "the condition");
+		stmt(S, n->then);
+		if (n->els)
+			stmt(S, n->els);
+		break;
+	case ND_WHILE:
+	case ND_FOR:
+		if (n->init)
+			expr(S, n->init);
+		if (n->cond) {
+			want_var_type(S, n->cond, TY_LONG);
+			expect_type(S, n->cond, TY_LONG, "the condition");
+		}
+		if (n->step)
+			expr(S, n->step);
+		S->loop_depth++;
+		stmt(S, n->body);
+		S->loop_depth--;
+		break;
+	case ND_BREAK:
+	case ND_CONTINUE:
+		if (!S->loop_depth && S->final)
+			diag_error(S->s, &n->loc, "'%s' outside of a loop",
+				   n->kind == ND_BREAK ? "break" : "continue");
+		break;
+	case ND_NEXT:
+		if (S->func && S->final)
+			diag_error(S->s, &n->loc, "'next' is only allowed in a probe body");
+		break;
+	case ND_RETURN:
+		if (!S->func) {
+			if (S->final)
+				diag_error(S->s, &n->loc,
+					   "'return' outside of a function: use 'next' to leave a probe");
+			break;
+		}
+		if (n->lhs) {
+			enum type t = expr(S, n->lhs);
+
+			if (t == TY_UNKNOWN)
+				want_var_type(S, n->lhs, S->func->type);
+			unify(S, &S->func->type, NULL, t, &n->lhs->loc,
+			      arena_printf(&S->s->arena, "the value %s() returns", S->func->name));
+		}
+		break;
+	case ND_FOREACH:
+		not_yet(S, &n->loc, "foreach loops");
+		break;
+	case ND_DELETE:
+		not_yet(S, &n->loc, "delete statements");
+		break;
+	case ND_TRY:
+		not_yet(S, &n->loc, "try/catch blocks");
+		break;
+	default:
+		break;
+	}
+}
+
+static void add_globals(struct sem *S, struct program *prog)
+{
+	struct global *g;
+
+	for (g = prog->globals; g; g = g->next) {
+		struct symbol *old = find_in(&S->globals, g->name), *sym;
+
+		if (old) {
+			diag_error(S->s, &g->loc, "global '%s' is declared twice", g->name);
+			diag_note(S->s, &old->decl, "first declared here");
+			continue;
+		}
+		sym = new_symbol(S, SYM_GLOBAL, g->name, &g->loc);
+		sym->global = g;
+		sym->id = S->globals.len;
+		g->sym = sym;
+		if (g->init) {
+			sym->type = g->init->kind == ND_STR ? TY_STRING : TY_LONG;
+			sym->type_loc = g->init->loc;
+			sym->written = true;
+		}
+		vec_push(&S->globals, sym);
+	}
+}
+
+static void add_funcs(struct sem *S, struct program *prog)
+{
+	struct func *f;
+
+	for (f = prog->funcs; f; f = f->next) {
+		struct func *old = find_func(S, f->name);
+		struct param *p;
+
+		if (old) {
+			diag_error(S->s, &f->loc, "function '%s' is defined twice", f->name);
+			diag_note(S->s, &old->loc, "first defined here");
+			continue;
+		}
+		if (find_builtin(f->name)) {
+			diag_error(S->s, &f->loc,
+				   "function '%s' has the name of a built-in function", f->name);
+			continue;
+		}
+		if (f->body->kind == ND_EMBEDDED && !S->s->guru && !f->file->is_tapset) {
+			diag_error(S->s, &f->body->loc,
+				   "embedded C is only allowed in guru mode");
+			diag_hint(S->s, "run stap with -g if you trust this code");
+		}
+		for (p = f->params; p; p = p->next) {
+			if (find_in(&f->locals, p->name)) {
+				diag_error(S->s, &p->loc, "parameter '%s' is declared twice", p->name);
+				continue;
+			}
+			p->sym = new_symbol(S, SYM_PARAM, p->name, &p->loc);
+			p->sym->type = p->type;
+			p->sym->type_loc = p->loc;
+			p->sym->written = true;
+			p->sym->id = f->locals.len;
+			vec_push(&f->locals, p->sym);
+		}
+		f->id = S->funcs.len;
+		vec_push(&S->funcs, f);
+	}
+}
+
+static int cmp_priority(const void *a, const void *b)
+{
+	const struct resolved_probe *x = *(void *const *)a, *y = *(void *const *)b;
+
+	if (x->priority != y->priority)
+		return x->priority < y->priority ? -1 : 1;
+	return x->id - y->id;
+}
+
+static void resolve_probes(struct sem *S, struct program *prog)
+{
+	struct session *s = S->s;
+	struct probe *pr;
+
+	for (pr = prog->probes; pr; pr = pr->next) {
+		struct probe_point *pt;
+		int matched = 0;
+
+		for (pt = pr->points; pt; pt = pt->next) {
+			struct resolved_probe *rp = arena_alloc(&s->arena, sizeof(*rp));
+			int i, r = 0;
+
+			rp->probe = pr;
+			rp->point = pt;
+			rp->body = pr->body;
+			rp->id = s->probes.len;
+			for (i = 0; i < pf_nfamilies && !r; i++) {
+				r = pf_families[i]->resolve(s, pt, rp);
+				if (r == 1)
+					rp->family = pf_families[i];
+			}
+			if (r < 0)
+				continue;
+			if (!r) {
+				if (pt->optional)
+					continue;
+				diag_error(s, &pt->loc, "unknown probe point '%s'",
+					   pf_point_text(s, pt));
+				const char *names[16];
+				int k;
+
+				for (k = 0; k < pf_nfamilies && k < 16; k++)
+					names[k] = pf_families[k]->name;
+				const char *near = diag_closest(pt->comps->name, names, k);
+
+				if (near)
+					diag_hint(s, "did you mean '%s'?", near);
+				else
+					diag_hint(s, "supported so far: begin, end, never (with begin(N)/end(N) priorities)");
+				continue;
+			}
+			if (pt->cond)
+				diag_error(s, &pt->cond->loc,
+					   "conditional probe points are not supported yet");
+			matched++;
+			vec_push(&s->probes, rp);
+		}
+		if (matched) {
+			pr->id = s->handlers.len;
+			vec_push(&s->handlers, pr);
+		}
+	}
+	qsort(s->probes.items, (size_t)s->probes.len, sizeof(void *), cmp_priority);
+}
+
+static void check_bodies(struct sem *S)
+{
+	struct session *s = S->s;
+	int i;
+
+	for (i = 0; i < s->handlers.len; i++) {
+		struct probe *pr = s->handlers.items[i];
+
+		S->locals = &pr->locals;
+		S->func = NULL;
+		stmt(S, pr->body);
+	}
+	for (i = 0; i < S->funcs.len; i++) {
+		struct func *f = S->funcs.items[i];
+
+		if (!f->used)
+			continue;
+		S->locals = &f->locals;
+		S->func = f;
+		if (f->body->kind == ND_BLOCK)
+			stmt(S, f->body);
+	}
+}
+
+int sem_elaborate(struct session *s)
+{
+	struct sem S = { .s = s };
+	int pass, i;
+
+	add_globals(&S, &s->user);
+	add_funcs(&S, &s->user);
+	resolve_probes(&S, &s->user);
+	if (s->errors)
+		return -1;
+	if (!s->probes.len) {
+		diag_error(s, NULL, "no probes found");
+		return -1;
+	}
+	for (pass = 0; pass < 50; pass++) {
+		S.changed = false;
+		check_bodies(&S);
+		if (!S.changed)
+			break;
+	}
+	S.final = true;
+	check_bodies(&S);
+	for (i = 0; i < S.globals.len; i++) {
+		struct symbol *g = S.globals.items[i];
+
+		if (g->type == TY_UNKNOWN && !g->global->is_array && (g->read || g->written))
+			diag_error(s, &g->decl, "cannot infer the type of global '%s'", g->name);
+		if (g->read || g->written)
+			vec_push(&s->globals, g);
+		else
+			diag_warn(s, &g->decl, "global '%s' is never used", g->name);
+	}
+	for (i = 0; i < S.funcs.len; i++) {
+		struct func *f = S.funcs.items[i];
+
+		if (!f->used)
+			continue;
+		if (f->type == TY_UNKNOWN)
+			f->type = TY_VOID;
+		vec_push(&s->funcs, f);
+	}
+	vec_free(&S.globals);
+	vec_free(&S.funcs);
+	return s->errors ? -1 : 0;
+}
+
+static void print_locals(struct strbuf *sb, struct vec *v)
+{
+	int i;
+
+	for (i = 0; i < v->len; i++) {
+		struct symbol *sym = v->items[i];
+
+		if (sym->kind == SYM_LOCAL)
+			sb_printf(sb, "  local %s:%s\n", sym->name, type_name(sym->type));
+	}
+}
+
+void sem_print(struct session *s, struct strbuf *sb)
+{
+	int i;
+
+	if (s->globals.len)
+		sb_puts(sb, "# globals\n");
+	for (i = 0; i < s->globals.len; i++) {
+		struct symbol *g = s->globals.items[i];
+
+		sb_printf(sb, "%s:%s\n", g->name, type_name(g->type));
+	}
+	if (s->funcs.len)
+		sb_puts(sb, "# functions\n");
+	for (i = 0; i < s->funcs.len; i++) {
+		struct func *f = s->funcs.items[i];
+		struct param *p;
+
+		sb_printf(sb, "%s:%s (", f->name, type_name(f->type));
+		for (p = f->params; p; p = p->next)
+			sb_printf(sb, "%s:%s%s", p->name, type_name(p->sym->type),
+				  p->next ? ", " : "");
+		sb_puts(sb, ")\n");
+		print_locals(sb, &f->locals);
+	}
+	sb_puts(sb, "# probes\n");
+	for (i = 0; i < s->probes.len; i++) {
+		struct resolved_probe *rp = s->probes.items[i];
+
+		sb_printf(sb, "%s /* <- %s:%d:%d */\n", rp->pp,
+			  rp->point->loc.file->name, rp->point->loc.line,
+			  rp->point->loc.col);
+		print_locals(sb, &rp->probe->locals);
+	}
+}

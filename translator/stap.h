@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The translator's one internal header: source files, tokens, the AST,
+ * the session that carries one translation, and each pass's entry point.
+ *
+ * Prefixes: lex_ (lex.c), parse_ (parse.c), sem_ (sem.c), emit_ (emit.c),
+ * build_ (build.c), run_ (run.c), diag_ (diag.c), probe families pf_.
+ */
+#ifndef STAP_H
+#define STAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "util.h"
+
+struct session;
+struct node;
+
+/* ---- sources and diagnostics (diag.c) ---- */
+
+struct srcfile {
+	const char *name;	/* as shown in messages: "<input>", "x.stp" */
+	const char *text;	/* NUL-terminated contents */
+	size_t len;
+	bool is_tapset;		/* from the tapset library: embedded C allowed */
+};
+
+struct srcloc {
+	const struct srcfile *file;
+	int line, col;		/* 1-based */
+	const char *at;		/* pointer into file->text */
+	int len;		/* length of the spot to underline */
+};
+
+/*
+ * "file:line:col: error: message", the source line, a caret under the
+ * spot.  Errors are counted in the session; each pass stops the pipeline
+ * if it saw any.
+ */
+void diag_error(struct session *s, const struct srcloc *loc, const char *fmt,
+		...) PRINTF_LIKE(3, 4);
+void diag_warn(struct session *s, const struct srcloc *loc, const char *fmt,
+	       ...) PRINTF_LIKE(3, 4);
+/* A "note:" or "hint:" line attached to the previous diagnostic. */
+void diag_note(struct session *s, const struct srcloc *loc, const char *fmt,
+	       ...) PRINTF_LIKE(3, 4);
+void diag_hint(struct session *s, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* The best "did you mean" among candidates, or NULL if none is close. */
+const char *diag_closest(const char *word, const char *const *cands, int n);
+
+/* ---- tokens (lex.c) ---- */
+
+enum tok_kind {
+	TK_IDENT,	/* name, and keywords: the parser tells them apart */
+	TK_NUM,		/* 42, 0x2a, 052 */
+	TK_STR,		/* "text": str holds it decoded */
+	TK_PUNCT,	/* operators and separators, longest match */
+	TK_DOLLAR,	/* $name, $$vars, $name$, $1 */
+	TK_AT,		/* @name (@sum, @cast, @define...), @1 */
+	TK_ARGC,	/* $# and @# */
+	TK_EMBEDDED,	/* %{ C code %}: str holds the code */
+	TK_EOF,
+};
+
+struct token {
+	enum tok_kind kind;
+	struct token *next;
+	struct srcloc loc;
+	const char *text;	/* loc.at, loc.len characters long */
+	int64_t num;		/* TK_NUM */
+	char *str;		/* TK_STR, TK_EMBEDDED, TK_DOLLAR/TK_AT name */
+	int str_len;		/* TK_STR: decoded length (may hold NULs) */
+};
+
+/* Tokenize a whole file into a list ending with TK_EOF. NULL on error. */
+struct token *lex_file(struct session *s, const struct srcfile *f);
+bool tok_is(const struct token *t, const char *punct_or_ident);
+
+/* ---- the AST ---- */
+
+enum type {
+	TY_UNKNOWN,
+	TY_LONG,
+	TY_STRING,
+	TY_STATS,	/* statistics aggregate: only <<< and @ops apply */
+	TY_VOID,	/* function with no return value */
+};
+
+/* Operators of ND_BINARY, ND_UNARY and ND_ASSIGN; op_names[] in ast.c
+ * must stay in step. */
+enum op {
+	OP_NONE,
+	OP_ADD,		/* + */
+	OP_SUB,		/* - */
+	OP_MUL,		/* * */
+	OP_DIV,		/* / */
+	OP_MOD,		/* % */
+	OP_SHL,		/* << */
+	OP_SHR,		/* >> */
+	OP_BITAND,	/* & */
+	OP_BITOR,	/* | */
+	OP_BITXOR,	/* ^ */
+	OP_AND,		/* && */
+	OP_OR,		/* || */
+	OP_EQ,		/* == */
+	OP_NE,		/* != */
+	OP_LT,		/* < */
+	OP_LE,		/* <= */
+	OP_GT,		/* > */
+	OP_GE,		/* >= */
+	OP_CONCAT,	/* . */
+	OP_MATCH,	/* =~ */
+	OP_NOMATCH,	/* !~ */
+	OP_NEG,		/* -x */
+	OP_PLUS,	/* +x */
+	OP_NOT,		/* !x */
+	OP_BITNOT,	/* ~x */
+	OP_PREINC,	/* ++x */
+	OP_PREDEC,	/* --x */
+	OP_POSTINC,	/* x++ */
+	OP_POSTDEC,	/* x-- */
+	OP__COUNT
+};
+extern const char *const op_names[OP__COUNT];
+
+/* Functions the translator implements itself (sem.c's table). */
+enum builtin {
+	BI_NONE,
+	BI_PRINTF,	/* printf(fmt, ...) */
+	BI_SPRINTF,	/* sprintf(fmt, ...) */
+	BI_PRINT,	/* print(v, ...) */
+	BI_PRINTLN,	/* println(v, ...) */
+	BI_SPRINT,	/* sprint(v, ...) */
+	BI_SPRINTLN,	/* sprintln(v, ...) */
+	BI_EXIT,	/* exit() */
+	BI_ERROR,	/* error(msg) */
+};
+
+/* A printf format, split into literal text and conversions (format.c). */
+struct fmt_conv {
+	const char *lit;	/* text before the conversion, '%' doubled */
+	char flags[6];		/* of "-+ #0" */
+	int width;		/* -1 none, -2 '*' */
+	int prec;		/* -1 none, -2 '*' */
+	char conv;		/* d i u x X o c s; 0 for the trailing text */
+};
+struct fmt {
+	struct fmt_conv *convs;
+	int n;			/* conversions + 1 (the last has conv 0) */
+	int nargs;		/* values it consumes, '*' included */
+};
+struct fmt *fmt_parse(struct session *s, const struct node *lit);
+
+enum node_kind {
+	/* expressions */
+	ND_NUM,		/* 42 */
+	ND_STR,		/* "text" */
+	ND_VAR,		/* name: a local, a global scalar or a whole array */
+	ND_INDEX,	/* name[e1, e2] */
+	ND_TARGET,	/* $var, $var->field[3], $$parms: target variable */
+	ND_ARG,		/* $1 (number) or @1 (string) */
+	ND_ARGC,	/* $# or @# */
+	ND_CALL,	/* f(e1, e2) */
+	ND_BINARY,	/* lhs op rhs */
+	ND_UNARY,	/* op operand, operand op (++/--) */
+	ND_ASSIGN,	/* lhs = rhs, lhs op= rhs (op OP_NONE for =) */
+	ND_TERNARY,	/* cond ? then : els */
+	ND_IN,		/* [e1, e2] in array, e1 in array */
+	ND_STATOP,	/* @count(x) @sum @min @max @avg @variance(x[, shift]) */
+	ND_HIST,	/* @hist_linear(x, lo, hi, step), @hist_log(x) */
+	ND_PUSH,	/* lhs <<< rhs */
+	ND_CAST,	/* @cast(e, "type"[, "module"]) then ->members */
+	ND_DEFINED,	/* @defined(e) */
+	ND_ENTRY,	/* @entry(e) */
+	ND_ATVAR,	/* @var("name@file"[, "module"]) */
+	/* statements */
+	ND_BLOCK,	/* { s1 s2 } */
+	ND_EXPR_STMT,	/* e; */
+	ND_NULL_STMT,	/* ; */
+	ND_IF,		/* if (cond) then else els */
+	ND_WHILE,	/* while (cond) body */
+	ND_FOR,		/* for (init; cond; step) body */
+	ND_FOREACH,	/* foreach ([k1, k2] in a- limit n) body */
+	ND_BREAK,	/* break */
+	ND_CONTINUE,	/* continue */
+	ND_NEXT,	/* next */
+	ND_RETURN,	/* return e */
+	ND_DELETE,	/* delete a[k], delete a, delete x */
+	ND_TRY,		/* try { } catch (msg) { } */
+	ND_EMBEDDED,	/* %{ C %} as a function body */
+};
+
+/* A member step after a target variable or @cast: ->name, .name, [e]. */
+struct member {
+	struct member *next;
+	struct srcloc loc;
+	const char *name;	/* NULL for an index */
+	struct node *index;
+};
+
+struct node {
+	enum node_kind kind;
+	struct srcloc loc;	/* the token that names the construct */
+	enum type type;		/* filled in by sem */
+	enum op op;
+	struct node *next;	/* next in a list (block, args, indexes) */
+
+	int64_t num;		/* ND_NUM, ND_ARG (argument number) */
+	const char *str;	/* ND_STR (decoded), names, @op name,
+				 * ND_EMBEDDED code */
+	int str_len;		/* ND_STR: decoded length */
+	bool str_arg;		/* ND_ARG/ND_ARGC: @ form (string) */
+
+	struct node *lhs, *rhs;	/* binary, assign, push, index base */
+	struct node *cond, *then, *els;
+	struct node *init, *step, *body;
+	struct node *args;	/* call arguments, indexes, hist params */
+	struct member *members;	/* ND_TARGET, ND_CAST, ND_ATVAR */
+
+	/* ND_FOREACH */
+	struct node *keys;	/* the loop variables, ND_VAR list */
+	struct node *value;	/* v in "foreach (v = [k] in a)", or NULL */
+	struct node *array;	/* ND_VAR, or ND_STATOP/ND_INDEX? no: a name */
+	int sort_key;		/* 0: none; -1: by value; k>0: by key k */
+	int sort_dir;		/* +1 ascending, -1 descending */
+	const char *sort_stat;	/* "sum" in "a[k]@sum-" (sort by stat op) */
+	struct node *limit;
+
+	/* ND_TRY */
+	struct node *catch_var;	/* ND_VAR or NULL */
+
+	/* sem results */
+	struct symbol *sym;	/* ND_VAR, ND_INDEX, ND_FOREACH array */
+	struct func *func;	/* ND_CALL of a script function */
+	enum builtin builtin;	/* ND_CALL of a built-in */
+	struct fmt *fmt;	/* printf-family format, parsed */
+	int id;			/* per-kind numbering for emitted C */
+};
+
+/* probe point component: kernel . function("vfs_*") . return */
+struct pp_comp {
+	struct pp_comp *next;
+	struct srcloc loc;
+	const char *name;	/* "function", "*" allowed in aliases */
+	struct node *arg;	/* ND_NUM / ND_STR literal, or NULL */
+};
+
+struct probe_point {
+	struct probe_point *next;
+	struct srcloc loc;
+	struct pp_comp *comps;
+	bool optional;		/* ? */
+	bool sufficient;	/* ! */
+	struct node *cond;	/* "if (expr)" on the point */
+};
+
+struct probe {
+	struct probe *next;
+	struct srcloc loc;	/* the "probe" keyword */
+	struct probe_point *points;
+	struct node *body;	/* ND_BLOCK */
+	struct srcfile *file;
+	/* aliases: probe name = points { prologue } / += { epilogue } */
+	bool is_alias;
+	bool alias_epilogue;	/* += */
+	struct probe_point *alias_names;
+	bool privileged;	/* from a tapset file */
+	/* sem results */
+	struct vec locals;	/* struct symbol *: the handler's frame */
+	int id;			/* handler number in the emitted C */
+};
+
+struct param {
+	struct param *next;
+	struct srcloc loc;
+	const char *name;
+	enum type type;		/* from ":long"/":string", else TY_UNKNOWN */
+	struct symbol *sym;
+};
+
+struct func {
+	struct func *next;
+	struct srcloc loc;
+	const char *name;
+	enum type type;		/* declared (":long") or inferred */
+	struct param *params;
+	int nparams;
+	struct node *body;	/* ND_BLOCK or ND_EMBEDDED */
+	bool is_private;
+	bool used;
+	const struct srcfile *file;
+	int id;
+	struct vec locals;	/* struct symbol *: params first, then locals */
+	/* embedded C pragmas */
+	bool pure, unprivileged, guru;
+};
+
+struct global {
+	struct global *next;
+	struct srcloc loc;
+	const char *name;
+	struct node *init;	/* literal initialiser or NULL */
+	int64_t max_entries;	/* "global a[1000]", 0 if none */
+	bool is_array;		/* declared with [...] */
+	bool is_private;
+	const struct srcfile *file;
+	struct symbol *sym;
+};
+
+/* Everything a script file (or tapset file) defines. */
+struct program {
+	struct probe *probes;
+	struct probe *aliases;
+	struct func *funcs;
+	struct global *globals;
+	struct node *embedded;	/* top-level %{ %} blocks, ND_EMBEDDED list */
+};
+
+/* ---- symbols (sem.c) ---- */
+
+enum sym_kind { SYM_LOCAL, SYM_GLOBAL, SYM_PARAM };
+
+struct symbol {
+	enum sym_kind kind;
+	const char *name;
+	enum type type;		/* value type */
+	int arity;		/* number of index types; 0 for a scalar */
+	enum type key_types[9];
+	struct srcloc decl;	/* first declaration or use */
+	struct srcloc type_loc;	/* where the type was decided */
+	struct global *global;	/* SYM_GLOBAL */
+	bool read, written;
+	int id;
+};
+
+/* ---- the session ---- */
+
+struct script_arg {
+	const char *text;
+};
+
+struct session {
+	struct arena arena;	/* everything of this translation */
+	/* options */
+	int last_pass;		/* -p N; 5 by default */
+	int verbose;		/* -v count */
+	bool keep_tmp;		/* -k */
+	bool guru;		/* -g */
+	bool vm;		/* --vm */
+	const char *module_name;	/* -m */
+	const char *release;	/* -r, or the running kernel */
+	const char *output_file;	/* -o */
+	const char *script_file;	/* the script's path, or NULL for -e */
+	const char *script_text;	/* -e text */
+	struct vec defines;	/* -D NAME[=VALUE] */
+	struct vec include_dirs;	/* -I DIR */
+	struct vec args;	/* $1.. after the script */
+	const char *runtime_dir;
+	const char *tapset_dir;
+	const char *staprun;
+	const char *tmpdir;
+	int vm_timeout;
+
+	/* state */
+	int errors, warnings;
+	struct srcfile *user_file;
+	struct program user;	/* the user's script */
+	struct vec tapset_files;	/* parsed tapset programs */
+	/* resolved program: what is emitted */
+	struct vec probes;	/* struct resolved_probe *, one per point */
+	struct vec handlers;	/* struct probe *: bodies to emit */
+	struct vec funcs;	/* struct func *, used ones */
+	struct vec globals;	/* struct symbol *, used globals */
+	struct strbuf c_code;	/* pass 3 output */
+	char *module_path;	/* pass 4 output */
+};
+
+/* A probe after alias expansion and probe-point resolution. */
+struct resolved_probe {
+	const struct probe_family *family;
+	struct probe *probe;		/* the user's probe (body source) */
+	struct probe_point *point;	/* the point that matched */
+	const char *pp;			/* canonical probe point text */
+	struct node *body;		/* prologues + body + epilogues */
+	int64_t priority;		/* begin(N)/end(N) ordering */
+	int id;
+	struct vec locals;		/* struct symbol *, for the C frame */
+	void *family_data;
+};
+
+/* ---- passes ---- */
+
+/* Pass 1: parse the user's script. 0 or -1 (diagnostics printed). */
+int parse_file(struct session *s, struct srcfile *f, struct program *out);
+struct srcfile *source_load(struct session *s, const char *path);
+struct srcfile *source_from_string(struct session *s, const char *name,
+				   const char *text);
+/* -p1 output: the program in canonical form. */
+void ast_print_program(struct strbuf *sb, const struct program *p);
+void ast_print_expr(struct strbuf *sb, const struct node *n);
+const char *type_name(enum type t);
+
+/* Pass 2: load tapsets, resolve probes, functions, globals, types. */
+int sem_elaborate(struct session *s);
+void sem_print(struct session *s, struct strbuf *sb);	/* -p2 listing */
+
+/* Pass 3: generate the module's C into s->c_code. */
+int emit_program(struct session *s);
+
+/* Pass 4: build NAME.ko with kbuild in s->tmpdir; sets s->module_path. */
+int build_module(struct session *s);
+/* The kernel build tree for a release, or NULL with a message. */
+char *build_kernel_tree(struct session *s, const char *release);
+
+/* Pass 5: run the module on this host or in a VM. Returns exit status. */
+int run_module(struct session *s);
+
+/* Newest release with /boot/vmlinuz-R and /lib/modules/R/build. */
+char *run_newest_provisioned_release(void);
+/* --vm-batch DIR: every module in DIR in one boot; see run.c. */
+int run_vm_batch(struct session *s, const char *dir);
+
+#endif /* STAP_H */

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Pass 5 inside a throwaway QEMU (TCG) virtual machine that boots a real
+ * kernel, for hosts that cannot load modules and for the VM test suite.
+ * One boot runs any number of jobs, one after another.
+ */
+#ifndef VM_H
+#define VM_H
+
+#include <stddef.h>
+
+struct vm_job {
+	const char *name;	/* unique, [A-Za-z0-9_.-]+ */
+	const char *module;	/* host path of the .ko to run */
+	char **staprun_args;	/* extra staprun options, NULL-terminated, or NULL */
+	/* results, filled in by vm_run() (caller frees out and err) */
+	char *out;		/* the job's stdout, exactly as written */
+	size_t out_len;
+	char *err;		/* the job's stderr */
+	size_t err_len;
+	int status;		/* staprun exit status; -1 if it never finished */
+};
+
+struct vm_config {
+	const char *release;	/* kernel release, e.g. "6.1.0-56-amd64" */
+	const char *kernel;	/* NULL: /boot/vmlinuz-<release> */
+	const char *staprun;	/* host path of the staprun binary */
+	const char **files;	/* extra host files copied in at the same path
+				 * with their shared libraries; NULL-terminated
+				 * or NULL */
+	int timeout_s;		/* whole VM; 0: a default scaled by job count */
+	int cpus;		/* 0: 2 */
+	int mem_mb;		/* 0: 1024 */
+	int verbose;		/* print QEMU command line and boot progress */
+	int stream;		/* with one job: copy its stdout/stderr to ours
+				 * as it arrives instead of buffering */
+};
+
+struct vm_result {
+	int booted;		/* the guest's init started */
+	int timed_out;		/* killed at timeout_s */
+	int kernel_problem;	/* oops, BUG, WARNING or panic in the log */
+	char *problem;		/* the offending kernel log lines, or NULL */
+	char *console;		/* whole serial console log (caller frees) */
+};
+
+/*
+ * Boot cfg->release, run each job's module with staprun, collect results.
+ * Returns 0 if the VM ran all jobs to completion (look at each job's
+ * status and at res->kernel_problem), or a negative errno with a message
+ * already printed ("qemu-system-x86_64 not found: run ./bootstrap.sh").
+ */
+int vm_run(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
+	   struct vm_result *res);
+
+void vm_result_free(struct vm_result *res);
+
+#endif /* VM_H */
