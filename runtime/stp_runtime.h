@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include "stp_limits.h"
+#include "stp_map.h"
 
 /* Session states.  A probe runs only while the session is in its state. */
 enum stp_session_state {

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Associative arrays, statistics and global-variable locks: the interface
+ * generated code uses (through stp_runtime.h, which includes this).
+ *
+ * Everything is preallocated when the module loads (_stp_map_new,
+ * _stp_stat_new from stp_script_init); nothing here allocates or sleeps
+ * in probe context.  Callers hold the global's lock (_stp_lock_globals)
+ * around every call, except _stp_map_stat_add/_stp_stat_add, which only
+ * need the lock for reading: statistics are per CPU and combined when
+ * read.
+ */
+#ifndef STP_MAP_H
+#define STP_MAP_H
+
+#include <linux/types.h>
+#include <linux/spinlock.h>
+
+#define STP_MAX_KEYS 9
+
+enum stp_type {
+	STP_LONG = 1,
+	STP_STRING = 2,
+	STP_STAT = 3,
+};
+
+/* One key as the caller passes it; the map copies strings it keeps. */
+union stp_key {
+	int64_t l;
+	const char *s;
+};
+
+enum stp_hist_kind {
+	STP_HIST_NONE,
+	STP_HIST_LINEAR,	/* @hist_linear(v, start, stop, interval) */
+	STP_HIST_LOG,		/* @hist_log(v) */
+};
+
+struct stp_hist_spec {
+	u8 kind;		/* enum stp_hist_kind */
+	int64_t start, stop, interval;	/* linear only */
+};
+
+/* Statistic extractors, as in @count(x) ... @variance(x). */
+enum stp_stat_op {
+	STP_STAT_COUNT,
+	STP_STAT_SUM,
+	STP_STAT_MIN,
+	STP_STAT_MAX,
+	STP_STAT_AVG,
+	STP_STAT_VARIANCE,
+};
+
+struct stp_stat;		/* an aggregate: count, sum, min, max, ... */
+struct stp_stat_var;		/* a scalar statistics global (per CPU) */
+struct stp_map;			/* an associative array */
+struct stp_map_entry;		/* one element, for iteration */
+
+struct stp_map_desc {
+	const char *name;	/* the script's name, for messages */
+	u8 nkeys;		/* 1..STP_MAX_KEYS */
+	u8 key_types[STP_MAX_KEYS];	/* STP_LONG or STP_STRING */
+	u8 value_type;		/* STP_LONG, STP_STRING or STP_STAT */
+	u32 max_entries;	/* "global a[N]", else MAXMAPENTRIES */
+	struct stp_hist_spec hist;	/* STP_STAT values with a histogram */
+};
+
+/* ---- module load / unload ---- */
+struct stp_map *_stp_map_new(const struct stp_map_desc *d);	/* NULL: -ENOMEM */
+void _stp_map_free(struct stp_map *m);
+struct stp_stat_var *_stp_stat_new(const struct stp_hist_spec *h);
+void _stp_stat_free(struct stp_stat_var *sv);
+
+/* ---- arrays of longs and strings ---- */
+/* A missing element reads as 0 or "". */
+int64_t _stp_map_get_long(struct stp_map *m, const union stp_key *k);
+const char *_stp_map_get_str(struct stp_map *m, const union stp_key *k);
+/* 0, or -E2BIG if the element is new and the map is full. */
+int _stp_map_set_long(struct stp_map *m, const union stp_key *k, int64_t v);
+int _stp_map_set_str(struct stp_map *m, const union stp_key *k, const char *v);
+/* a[k] += delta; the new value in *result.  0 or -E2BIG. */
+int _stp_map_add_long(struct stp_map *m, const union stp_key *k,
+		      int64_t delta, int64_t *result);
+bool _stp_map_exists(struct stp_map *m, const union stp_key *k);
+void _stp_map_delete(struct stp_map *m, const union stp_key *k);
+void _stp_map_clear(struct stp_map *m);
+/* Number of elements (for a statistics map: with any CPU's data). */
+int _stp_map_size(struct stp_map *m);
+
+/* ---- statistics ---- */
+/* a[k] <<< v.  0 or -E2BIG. */
+int _stp_map_stat_add(struct stp_map *m, const union stp_key *k, int64_t v);
+/* The element's aggregate over all CPUs, or NULL if it has no data. */
+const struct stp_stat *_stp_map_get_stat(struct stp_map *m,
+					 const union stp_key *k);
+void _stp_stat_add(struct stp_stat_var *sv, int64_t v);	/* s <<< v */
+const struct stp_stat *_stp_stat_get(struct stp_stat_var *sv);	/* never NULL */
+void _stp_stat_clear(struct stp_stat_var *sv);		/* delete s */
+/*
+ * Extract @count/@sum/... from an aggregate (NULL: empty).  @count and
+ * @sum of an empty aggregate are 0; the others fail the probe with
+ * SystemTap's "empty aggregate" error and return 0.  variance_shift is
+ * @variance's optional second argument (0 if absent).
+ */
+struct stp_context;
+int64_t _stp_stat_extract(struct stp_context *c, const struct stp_stat *st,
+			  enum stp_stat_op op, int variance_shift);
+/* print(@hist_linear(...)) / print(@hist_log(...)) in SystemTap's layout. */
+void _stp_stat_print_hist(struct stp_context *c, const struct stp_stat *st,
+			  const struct stp_hist_spec *h);
+
+/* ---- iteration (foreach) ---- */
+/*
+ * Fill order[] (room for the map's max_entries) with the elements,
+ * sorted: sort_by 0 unsorted, -1 by value (for statistics maps by
+ * stat_op of the aggregate), k > 0 by key k (1-based); dir +1 ascending,
+ * -1 descending.  Ties sort by the keys, ascending, so output is stable.
+ * limit > 0 keeps the first limit.  Returns the number of elements.
+ * Statistics maps are aggregated first; the entries are the aggregates.
+ */
+int _stp_map_sort(struct stp_map *m, struct stp_map_entry **order,
+		  int sort_by, int dir, enum stp_stat_op stat_op, int64_t limit);
+int64_t _stp_map_entry_key_long(const struct stp_map_entry *e, int i);
+const char *_stp_map_entry_key_str(const struct stp_map_entry *e, int i);
+int64_t _stp_map_entry_long(const struct stp_map_entry *e);
+const char *_stp_map_entry_str(const struct stp_map_entry *e);
+const struct stp_stat *_stp_map_entry_stat(const struct stp_map_entry *e);
+
+/* ---- global-variable locks ---- */
+struct stp_lock_req {
+	rwlock_t *lock;		/* one per global, DEFINE_RWLOCK in the script */
+	bool write;
+};
+/*
+ * Take every lock in reqs (sorted by the translator, so no deadlock),
+ * each with at most MAXTRYLOCK attempts.  On failure release what was
+ * taken, count a skipped probe and return false: the hit does not run.
+ */
+bool _stp_lock_globals(const struct stp_lock_req *reqs, int n);
+void _stp_unlock_globals(const struct stp_lock_req *reqs, int n);
+
+#endif /* STP_MAP_H */
