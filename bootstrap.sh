@@ -38,7 +38,7 @@ apt_fresh=
 apt_update() {
 	[ -n "$apt_fresh" ] && return 0
 	if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' \
-			-mtime -1 2>/dev/null | head -n1)" ]; then
+			-mtime -1 -print -quit 2>/dev/null)" ]; then
 		step="apt-get update"
 		say "apt-get update"
 		apt-get update -q
@@ -89,7 +89,9 @@ for b in /lib/modules/*/build; do
 	[ -e "$b" ] || continue
 	r=${b#/lib/modules/}
 	r=${r%/build}
-	[ -e "/boot/vmlinuz-$r" ] && releases+=("$r")
+	if [ -e "/boot/vmlinuz-$r" ]; then
+		releases+=("$r")
+	fi
 done
 [ ${#releases[@]} -gt 0 ] || die "no kernel with headers installed (/lib/modules/*/build, /boot/vmlinuz-*)"
 say "test kernels: ${releases[*]}"

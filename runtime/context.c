@@ -83,7 +83,8 @@ void _stp_exit(void)
 	atomic_set(&_stp_exit_flag, 1);
 }
 
-static void count_skip(void)
+/* A hit that did not run: reentrancy, or a global's lock not taken. */
+void _stp_count_skip(void)
 {
 	if (atomic_inc_return(&_stp_skip_count) > MAXSKIPPED &&
 	    !atomic_xchg(&skip_limit_hit, 1)) {
@@ -109,19 +110,28 @@ void _stp_run_probe(const struct stp_probe *p, struct pt_regs *regs)
 {
 	struct stp_cpu *sc;
 	struct stp_context *c;
+	unsigned long flags;
 
 	if (atomic_read(&_stp_state) != p->state)
 		return;
 
-	preempt_disable();
+	/*
+	 * Interrupts off for the whole hit, as in SystemTap: a probe in an
+	 * interrupt handler must never spin on a global's lock (or a map's
+	 * insert lock) that the interrupted probe on this CPU holds, and
+	 * per-CPU statistics rely on staying on this CPU.  This also
+	 * disables preemption.
+	 */
+	local_irq_save(flags);
 	sc = this_cpu_read(stp_cpus);
 	/*
-	 * An interrupt (or NMI) may hit a probe while this CPU already runs
-	 * one; the inner hit is skipped rather than clobbering the context.
+	 * An NMI, or a probe on a function the handler itself calls, may
+	 * hit while this CPU already runs one; the inner hit is skipped
+	 * rather than clobbering the context.
 	 * cmpxchg_local is atomic against anything on this CPU.
 	 */
 	if (unlikely(!sc || cmpxchg_local(&sc->busy, 0, 1) != 0)) {
-		count_skip();
+		_stp_count_skip();
 		goto out;
 	}
 
@@ -141,7 +151,7 @@ void _stp_run_probe(const struct stp_probe *p, struct pt_regs *regs)
 	barrier();
 	WRITE_ONCE(sc->busy, 0);
 out:
-	preempt_enable();
+	local_irq_restore(flags);
 }
 
 void _stp_error(struct stp_context *c, const char *fmt, ...)

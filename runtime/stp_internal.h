@@ -52,6 +52,7 @@ int _stp_context_init(void);
 void _stp_context_exit(void);
 void _stp_stats_reset(void);
 bool _stp_session_failed(void);
+void _stp_count_skip(void);		/* a probe hit that did not run */
 
 /* ctl.c: message queue to staprun; _stp_ctl_send* work in any context */
 int _stp_ctl_init(void);

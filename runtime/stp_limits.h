@@ -28,6 +28,12 @@
 #ifndef MAXTRYLOCK
 #define MAXTRYLOCK 1000		/* attempts to take a global's lock */
 #endif
+#ifndef TRYLOCKDELAY
+#define TRYLOCKDELAY 10		/* ns between attempts at a global's lock */
+#endif
+#ifndef HIST_ELISION
+#define HIST_ELISION 2		/* empty buckets kept around '~' in histograms */
+#endif
 #ifndef STP_PRINT_BUFSIZE
 #define STP_PRINT_BUFSIZE 8192	/* per-CPU buffer one probe hit prints into */
 #endif

@@ -36,8 +36,15 @@ enum stp_hist_kind {
 	STP_HIST_LOG,		/* @hist_log(v) */
 };
 
+/*
+ * How a statistic accumulates: its histogram, and @variance's bit shift.
+ * The shift scales values while they are added (SystemTap allows one
+ * shift per global for that reason), so it lives here rather than only
+ * in _stp_stat_extract's argument.
+ */
 struct stp_hist_spec {
 	u8 kind;		/* enum stp_hist_kind */
+	u8 variance_shift;	/* @variance(x, N)'s N, 0..62; 0 if unused */
 	int64_t start, stop, interval;	/* linear only */
 };
 
@@ -51,6 +58,7 @@ enum stp_stat_op {
 	STP_STAT_VARIANCE,
 };
 
+struct stp_context;
 struct stp_stat;		/* an aggregate: count, sum, min, max, ... */
 struct stp_stat_var;		/* a scalar statistics global (per CPU) */
 struct stp_map;			/* an associative array */
@@ -100,14 +108,29 @@ void _stp_stat_clear(struct stp_stat_var *sv);		/* delete s */
  * Extract @count/@sum/... from an aggregate (NULL: empty).  @count and
  * @sum of an empty aggregate are 0; the others fail the probe with
  * SystemTap's "empty aggregate" error and return 0.  variance_shift is
- * @variance's optional second argument (0 if absent).
+ * @variance's optional second argument (0 if absent); it must equal the
+ * stp_hist_spec.variance_shift the statistic was created with, which is
+ * the one used.  @avg truncates; @variance of one sample is 0.
  */
-struct stp_context;
 int64_t _stp_stat_extract(struct stp_context *c, const struct stp_stat *st,
 			  enum stp_stat_op op, int variance_shift);
-/* print(@hist_linear(...)) / print(@hist_log(...)) in SystemTap's layout. */
+/*
+ * print(@hist_linear(...)) / print(@hist_log(...)) in SystemTap's layout.
+ * An empty aggregate (NULL or no samples) fails with "empty aggregate"
+ * and prints nothing, as SystemTap does.
+ */
 void _stp_stat_print_hist(struct stp_context *c, const struct stp_stat *st,
 			  const struct stp_hist_spec *h);
+/*
+ * @hist_linear(...)[i] / @hist_log(...)[i] and foreach over buckets.
+ * Linear: 0 counts samples below start, 1..N the buckets from start to
+ * stop, N+1 those above; log: 0..127, 64 being the value 0 (SystemTap's
+ * numbering).  An empty aggregate fails with "empty aggregate", an index
+ * outside 0..buckets-1 with "histogram index out of range"; both return 0.
+ */
+int _stp_stat_hist_buckets(const struct stp_hist_spec *h);
+int64_t _stp_stat_hist_count(struct stp_context *c, const struct stp_stat *st,
+			     int64_t i);
 
 /* ---- iteration (foreach) ---- */
 /*
@@ -120,6 +143,11 @@ void _stp_stat_print_hist(struct stp_context *c, const struct stp_stat *st,
  */
 int _stp_map_sort(struct stp_map *m, struct stp_map_entry **order,
 		  int sort_by, int dir, enum stp_stat_op stat_op, int64_t limit);
+/*
+ * Unsorted iteration is in insertion order (an element deleted and set
+ * again moves to the end), so foreach output is reproducible.  Entries
+ * stay valid until the map is next modified.  Key index i is 0-based.
+ */
 int64_t _stp_map_entry_key_long(const struct stp_map_entry *e, int i);
 const char *_stp_map_entry_key_str(const struct stp_map_entry *e, int i);
 int64_t _stp_map_entry_long(const struct stp_map_entry *e);

@@ -10,30 +10,12 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "stap.h"
+#include "emit.h"
 #include "probes/probes.h"
-
-struct emitter {
-	struct session *s;
-	struct strbuf *out;	/* the body being written */
-	struct strbuf frame;	/* the body's frame struct fields */
-	int ntemps;
-	int nlabels;
-	int brk, cont;		/* labels of the innermost loop */
-	struct func *func;	/* NULL in a probe body */
-	int indent;
-	const struct srcloc *loc;	/* statement being emitted, for #line */
-	const struct srcfile *qfile;	/* file whose quoted name is qname */
-	const char *qname;
-};
 
 static const char *quote(struct emitter *E, const char *s);
 
-static const char *expr(struct emitter *E, struct node *n);
-static void stmt(struct emitter *E, struct node *n);
-
-static void line(struct emitter *E, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static void line(struct emitter *E, const char *fmt, ...)
+void emit_line(struct emitter *E, const char *fmt, ...)
 {
 	va_list ap;
 	int i;
@@ -55,7 +37,7 @@ static void line(struct emitter *E, const char *fmt, ...)
 }
 
 /* A C string literal holding any bytes. */
-static void c_string(struct strbuf *sb, const char *s, int len)
+void emit_c_string(struct strbuf *sb, const char *s, int len)
 {
 	int i;
 
@@ -80,21 +62,21 @@ static const char *quote(struct emitter *E, const char *s)
 	struct strbuf sb = STRBUF_INIT;
 	const char *q;
 
-	c_string(&sb, s, (int)strlen(s));
+	emit_c_string(&sb, s, (int)strlen(s));
 	q = arena_strdup(&E->s->arena, sb_str(&sb));
 	sb_free(&sb);
 	return q;
 }
 
 /* "operator '/' at file:line:col", as errors name their spot. */
-static const char *where(struct emitter *E, const char *what,
+const char *emit_where(struct emitter *E, const char *what,
 			 const struct srcloc *loc)
 {
 	return quote(E, arena_printf(&E->s->arena, "%s at %s:%d:%d", what,
 				     loc->file->name, loc->line, loc->col));
 }
 
-static const char *new_temp(struct emitter *E, enum type t)
+const char *emit_temp(struct emitter *E, enum type t)
 {
 	int id = E->ntemps++;
 
@@ -105,9 +87,9 @@ static const char *new_temp(struct emitter *E, enum type t)
 	return arena_printf(&E->s->arena, "l->t%d", id);
 }
 
-static void check_error(struct emitter *E)
+void emit_check_error(struct emitter *E)
 {
-	line(E, "if (unlikely(c->last_error)) goto out;");
+	emit_line(E, "if (unlikely(c->last_error)) goto %s;", E->err);
 }
 
 static const char *var_ref(struct emitter *E, struct symbol *sym)
@@ -118,13 +100,13 @@ static const char *var_ref(struct emitter *E, struct symbol *sym)
 }
 
 /* Store value v of type t into the variable (strings are copied). */
-static void store(struct emitter *E, const char *dst, enum type t,
+void emit_store(struct emitter *E, const char *dst, enum type t,
 		  const char *v)
 {
 	if (t == TY_STRING)
-		line(E, "strscpy(%s, %s, MAXSTRINGLEN);", dst, v);
+		emit_line(E, "strscpy(%s, %s, MAXSTRINGLEN);", dst, v);
 	else
-		line(E, "%s = %s;", dst, v);
+		emit_line(E, "%s = %s;", dst, v);
 }
 
 /* Append the format text and arguments for printing a value. */
@@ -159,14 +141,14 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		sb_printf(fmt, "%%%s", cv->flags);
 		if (cv->width == -2) {
 			sb_putc(fmt, '*');
-			sb_printf(args, ", (int)%s", expr(E, a));
+			sb_printf(args, ", (int)%s", emit_expr(E, a));
 			a = a->next;
 		} else if (cv->width >= 0) {
 			sb_printf(fmt, "%d", cv->width);
 		}
 		if (cv->prec == -2) {
 			sb_puts(fmt, ".*");
-			sb_printf(args, ", (int)%s", expr(E, a));
+			sb_printf(args, ", (int)%s", emit_expr(E, a));
 			a = a->next;
 		} else if (cv->prec >= 0) {
 			sb_printf(fmt, ".%d", cv->prec);
@@ -174,20 +156,20 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		switch (cv->conv) {
 		case 's':
 			sb_putc(fmt, 's');
-			sb_printf(args, ", %s", expr(E, a));
+			sb_printf(args, ", %s", emit_expr(E, a));
 			break;
 		case 'c':
 			sb_putc(fmt, 'c');
-			sb_printf(args, ", (int)%s", expr(E, a));
+			sb_printf(args, ", (int)%s", emit_expr(E, a));
 			break;
 		case 'd':
 		case 'i':
 			sb_puts(fmt, "lld");
-			sb_printf(args, ", (long long)%s", expr(E, a));
+			sb_printf(args, ", (long long)%s", emit_expr(E, a));
 			break;
 		default:
 			sb_printf(fmt, "ll%c", cv->conv);
-			sb_printf(args, ", (unsigned long long)%s", expr(E, a));
+			sb_printf(args, ", (unsigned long long)%s", emit_expr(E, a));
 		}
 		a = a->next;
 	}
@@ -206,36 +188,60 @@ static const char *builtin_call(struct emitter *E, struct node *n)
 		break;
 	case BI_PRINT:
 	case BI_PRINTLN:
+		for (a = n->args; a; a = a->next)
+			if (a->kind == ND_HIST)
+				break;
+		if (a) {
+			/* A histogram prints itself: print each value in turn. */
+			for (a = n->args; a; a = a->next) {
+				if (a->kind == ND_HIST) {
+					emit_print_hist(E, a);
+				} else {
+					struct strbuf f1 = STRBUF_INIT, a1 = STRBUF_INIT, q = STRBUF_INIT;
+
+					print_value(&f1, &a1, a->type, emit_expr(E, a));
+					emit_c_string(&q, sb_str(&f1), (int)f1.len);
+					emit_line(E, "_stp_printf(c, %s%s);", sb_str(&q), sb_str(&a1));
+					sb_free(&f1);
+					sb_free(&a1);
+					sb_free(&q);
+				}
+			}
+			if (n->builtin == BI_PRINTLN)
+				emit_line(E, "_stp_print_char(c, '\\n');");
+			goto done;
+		}
+		/* fall through */
 	case BI_SPRINT:
 	case BI_SPRINTLN:
 		for (a = n->args; a; a = a->next)
-			print_value(&fmt, &args, a->type, expr(E, a));
+			print_value(&fmt, &args, a->type, emit_expr(E, a));
 		if (n->builtin == BI_PRINTLN || n->builtin == BI_SPRINTLN)
 			sb_puts(&fmt, "\n");
 		break;
 	case BI_EXIT:
-		line(E, "_stp_exit();");
+		emit_line(E, "_stp_exit();");
 		goto done;
 	case BI_ERROR:
-		line(E, "c->last_stmt = %s;", where(E, "identifier 'error'", &n->loc));
-		line(E, "_stp_error(c, \"%%s\", %s);", expr(E, n->args));
-		line(E, "goto out;");
+		emit_line(E, "c->last_stmt = %s;", emit_where(E, "identifier 'error'", &n->loc));
+		emit_line(E, "_stp_error(c, \"%%s\", %s);", emit_expr(E, n->args));
+		emit_line(E, "goto %s;", E->err);
 		goto done;
 	default:
 		break;
 	}
 	struct strbuf q = STRBUF_INIT;
 
-	c_string(&q, sb_str(&fmt), (int)fmt.len);
+	emit_c_string(&q, sb_str(&fmt), (int)fmt.len);
 	if (n->builtin == BI_PRINTF || n->builtin == BI_PRINT ||
 	    n->builtin == BI_PRINTLN) {
 		if (!args.len && !strchr(sb_str(&fmt), '%'))
-			line(E, "_stp_print_n(c, %s, %zu);", sb_str(&q), fmt.len);
+			emit_line(E, "_stp_print_n(c, %s, %zu);", sb_str(&q), fmt.len);
 		else
-			line(E, "_stp_printf(c, %s%s);", sb_str(&q), sb_str(&args));
+			emit_line(E, "_stp_printf(c, %s%s);", sb_str(&q), sb_str(&args));
 	} else {
-		result = new_temp(E, TY_STRING);
-		line(E, "snprintf(%s, MAXSTRINGLEN, %s%s);", result, sb_str(&q),
+		result = emit_temp(E, TY_STRING);
+		emit_line(E, "snprintf(%s, MAXSTRINGLEN, %s%s);", result, sb_str(&q),
 		     sb_str(&args));
 	}
 	sb_free(&q);
@@ -256,31 +262,30 @@ static const char *func_call(struct emitter *E, struct node *n)
 	const char *result = "0";
 
 	for (a = n->args; a; a = a->next)
-		vals[i++] = expr(E, a);
-	line(E, "if (unlikely(c->nesting + 1 > MAXNESTING)) {");
-	line(E, "\tc->last_stmt = %s;", where(E, arena_printf(&E->s->arena,
+		vals[i++] = emit_expr(E, a);
+	emit_line(E, "if (unlikely(c->nesting + 1 > MAXNESTING)) {");
+	emit_line(E, "\tc->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
 						"identifier '%s'", f->name), &n->loc));
-	line(E, "\t_stp_error(c, \"MAXNESTING exceeded\");");
-	line(E, "\tgoto out;");
-	line(E, "}");
-	line(E, "{");
+	emit_line(E, "\t_stp_error(c, \"MAXNESTING exceeded\");");
+	emit_line(E, "\tgoto %s;", E->err);
+	emit_line(E, "}");
+	emit_line(E, "{");
 	E->indent++;
-	line(E, "struct frame_f%d *callee = &((union stp_frame *)c->locals)[c->nesting + 1].f%d;",
+	emit_line(E, "struct frame_f%d *callee = &((union stp_frame *)c->locals)[c->nesting + 1].f%d;",
 	     f->id, f->id);
-	line(E, "memset(callee, 0, sizeof(*callee));");
 	for (p = f->params, i = 0; p; p = p->next, i++)
-		store(E, arena_printf(&E->s->arena, "callee->v_%s", p->name),
+		emit_store(E, arena_printf(&E->s->arena, "callee->v_%s", p->name),
 		      p->sym->type, vals[i]);
-	line(E, "c->nesting++;");
-	line(E, "func_%d(c);", f->id);
-	line(E, "c->nesting--;");
+	emit_line(E, "c->nesting++;");
+	emit_line(E, "func_%d(c);", f->id);
+	emit_line(E, "c->nesting--;");
 	if (f->type == TY_LONG || f->type == TY_STRING) {
-		result = new_temp(E, f->type);
-		store(E, result, f->type, "callee->retval");
+		result = emit_temp(E, f->type);
+		emit_store(E, result, f->type, "callee->retval");
 	}
 	E->indent--;
-	line(E, "}");
-	check_error(E);
+	emit_line(E, "}");
+	emit_check_error(E);
 	return result;
 }
 
@@ -288,24 +293,24 @@ static const char *assign(struct emitter *E, struct node *n)
 {
 	struct symbol *sym = n->lhs->sym;
 	const char *dst = var_ref(E, sym);
-	const char *v = expr(E, n->rhs);
+	const char *v = emit_expr(E, n->rhs);
 
 	if (n->op == OP_NONE) {
-		store(E, dst, sym->type, v);
+		emit_store(E, dst, sym->type, v);
 	} else if (n->op == OP_CONCAT) {
-		line(E, "{ size_t len = strnlen(%s, MAXSTRINGLEN); strscpy(%s + len, %s, MAXSTRINGLEN - len); }",
+		emit_line(E, "{ size_t len = strnlen(%s, MAXSTRINGLEN); strscpy(%s + len, %s, MAXSTRINGLEN - len); }",
 		     dst, dst, v);
 	} else if (n->op == OP_DIV || n->op == OP_MOD) {
-		line(E, "%s = stp_%s(c, %s, %s, %s);", dst,
+		emit_line(E, "%s = stp_%s(c, %s, %s, %s);", dst,
 		     n->op == OP_DIV ? "div" : "mod", dst, v,
-		     where(E, arena_printf(&E->s->arena, "operator '%s='",
+		     emit_where(E, arena_printf(&E->s->arena, "operator '%s='",
 					   op_names[n->op]), &n->loc));
-		check_error(E);
+		emit_check_error(E);
 	} else if (n->op == OP_SHL || n->op == OP_SHR) {
-		line(E, "%s = stp_%s(%s, %s);", dst, n->op == OP_SHL ? "shl" : "shr",
+		emit_line(E, "%s = stp_%s(%s, %s);", dst, n->op == OP_SHL ? "shl" : "shr",
 		     dst, v);
 	} else {
-		line(E, "%s %s= %s;", dst, op_names[n->op], v);
+		emit_line(E, "%s %s= %s;", dst, op_names[n->op], v);
 	}
 	return dst;
 }
@@ -316,40 +321,40 @@ static const char *binary(struct emitter *E, struct node *n)
 	const char *l, *r, *t;
 
 	if (n->op == OP_AND || n->op == OP_OR) {
-		t = new_temp(E, TY_LONG);
-		l = expr(E, n->lhs);
-		line(E, "%s = %s;", t, n->op == OP_AND ? "0" : "1");
-		line(E, "if (%s(%s)) {", n->op == OP_AND ? "" : "!", l);
+		t = emit_temp(E, TY_LONG);
+		l = emit_expr(E, n->lhs);
+		emit_line(E, "%s = %s;", t, n->op == OP_AND ? "0" : "1");
+		emit_line(E, "if (%s(%s)) {", n->op == OP_AND ? "" : "!", l);
 		E->indent++;
-		r = expr(E, n->rhs);
-		line(E, "%s = (%s) != 0;", t, r);
+		r = emit_expr(E, n->rhs);
+		emit_line(E, "%s = (%s) != 0;", t, r);
 		E->indent--;
-		line(E, "}");
+		emit_line(E, "}");
 		return t;
 	}
-	l = expr(E, n->lhs);
+	l = emit_expr(E, n->lhs);
 	/* Keep the left value if the right side has effects of its own. */
 	if (n->lhs->kind == ND_VAR && n->rhs->kind != ND_NUM &&
 	    n->rhs->kind != ND_STR && n->rhs->kind != ND_VAR) {
-		t = new_temp(E, n->lhs->type);
-		store(E, t, n->lhs->type, l);
+		t = emit_temp(E, n->lhs->type);
+		emit_store(E, t, n->lhs->type, l);
 		l = t;
 	}
-	r = expr(E, n->rhs);
+	r = emit_expr(E, n->rhs);
 	switch (n->op) {
 	case OP_CONCAT:
-		t = new_temp(E, TY_STRING);
-		line(E, "strscpy(%s, %s, MAXSTRINGLEN);", t, l);
-		line(E, "{ size_t len = strnlen(%s, MAXSTRINGLEN); strscpy(%s + len, %s, MAXSTRINGLEN - len); }",
+		t = emit_temp(E, TY_STRING);
+		emit_line(E, "strscpy(%s, %s, MAXSTRINGLEN);", t, l);
+		emit_line(E, "{ size_t len = strnlen(%s, MAXSTRINGLEN); strscpy(%s + len, %s, MAXSTRINGLEN - len); }",
 		     t, t, r);
 		return t;
 	case OP_DIV:
 	case OP_MOD:
-		t = new_temp(E, TY_LONG);
-		line(E, "%s = stp_%s(c, %s, %s, %s);", t,
+		t = emit_temp(E, TY_LONG);
+		emit_line(E, "%s = stp_%s(c, %s, %s, %s);", t,
 		     n->op == OP_DIV ? "div" : "mod", l, r,
-		     where(E, arena_printf(A, "operator '%s'", op_names[n->op]), &n->loc));
-		check_error(E);
+		     emit_where(E, arena_printf(A, "operator '%s'", op_names[n->op]), &n->loc));
+		emit_check_error(E);
 		return t;
 	case OP_SHL:
 	case OP_SHR:
@@ -370,30 +375,32 @@ static const char *unary(struct emitter *E, struct node *n)
 	struct arena *A = &E->s->arena;
 	const char *v;
 
+	if (n->op >= OP_PREINC && n->lhs->kind == ND_INDEX)
+		return emit_index_crement(E, n);
 	switch (n->op) {
 	case OP_PREINC:
 	case OP_PREDEC:
 		v = var_ref(E, n->lhs->sym);
-		line(E, "%s%s;", op_names[n->op], v);
+		emit_line(E, "%s%s;", op_names[n->op], v);
 		return v;
 	case OP_POSTINC:
 	case OP_POSTDEC: {
-		const char *t = new_temp(E, TY_LONG);
+		const char *t = emit_temp(E, TY_LONG);
 
 		v = var_ref(E, n->lhs->sym);
-		line(E, "%s = %s%s;", t, v, op_names[n->op]);
+		emit_line(E, "%s = %s%s;", t, v, op_names[n->op]);
 		return t;
 	}
 	case OP_NOT:
-		return arena_printf(A, "((int64_t)!(%s))", expr(E, n->lhs));
+		return arena_printf(A, "((int64_t)!(%s))", emit_expr(E, n->lhs));
 	case OP_NEG:
-		return arena_printf(A, "((int64_t)-(uint64_t)(%s))", expr(E, n->lhs));
+		return arena_printf(A, "((int64_t)-(uint64_t)(%s))", emit_expr(E, n->lhs));
 	default:
-		return arena_printf(A, "(%s(%s))", op_names[n->op], expr(E, n->lhs));
+		return arena_printf(A, "(%s(%s))", op_names[n->op], emit_expr(E, n->lhs));
 	}
 }
 
-static const char *expr(struct emitter *E, struct node *n)
+const char *emit_expr(struct emitter *E, struct node *n)
 {
 	struct arena *A = &E->s->arena;
 
@@ -406,7 +413,7 @@ static const char *expr(struct emitter *E, struct node *n)
 		struct strbuf sb = STRBUF_INIT;
 		const char *q;
 
-		c_string(&sb, n->str, n->str_len);
+		emit_c_string(&sb, n->str, n->str_len);
 		q = arena_strdup(A, sb_str(&sb));
 		sb_free(&sb);
 		return q;
@@ -416,24 +423,34 @@ static const char *expr(struct emitter *E, struct node *n)
 	case ND_CALL:
 		return n->builtin ? builtin_call(E, n) : func_call(E, n);
 	case ND_ASSIGN:
+		if (n->lhs->kind == ND_INDEX)
+			return emit_index_assign(E, n);
 		return assign(E, n);
+	case ND_INDEX:
+		return emit_index_read(E, n);
+	case ND_PUSH:
+		return emit_push(E, n);
+	case ND_IN:
+		return emit_in(E, n);
+	case ND_STATOP:
+		return emit_statop(E, n);
 	case ND_BINARY:
 		return binary(E, n);
 	case ND_UNARY:
 		return unary(E, n);
 	case ND_TERNARY: {
-		const char *t = new_temp(E, n->type);
-		const char *cond = expr(E, n->cond);
+		const char *t = emit_temp(E, n->type);
+		const char *cond = emit_expr(E, n->cond);
 
-		line(E, "if (%s) {", cond);
+		emit_line(E, "if (%s) {", cond);
 		E->indent++;
-		store(E, t, n->type, expr(E, n->then));
+		emit_store(E, t, n->type, emit_expr(E, n->then));
 		E->indent--;
-		line(E, "} else {");
+		emit_line(E, "} else {");
 		E->indent++;
-		store(E, t, n->type, expr(E, n->els));
+		emit_store(E, t, n->type, emit_expr(E, n->els));
 		E->indent--;
-		line(E, "}");
+		emit_line(E, "}");
 		return t;
 	}
 	default:
@@ -442,9 +459,9 @@ static const char *expr(struct emitter *E, struct node *n)
 	}
 }
 
-static void count_action(struct emitter *E, const struct srcloc *loc)
+void emit_action(struct emitter *E, const struct srcloc *loc)
 {
-	line(E, "STP_ACTION(%s);", where(E, "statement", loc));
+	emit_line(E, "STP_ACTION(%s, %s);", emit_where(E, "statement", loc), E->err);
 }
 
 static void loop(struct emitter *E, struct node *n)
@@ -454,79 +471,110 @@ static void loop(struct emitter *E, struct node *n)
 
 	E->brk = E->cont = id;
 	if (n->init)
-		expr(E, n->init);
-	line(E, "for (;;) {");
+		emit_expr(E, n->init);
+	emit_line(E, "for (;;) {");
 	E->indent++;
-	count_action(E, &n->loc);
+	emit_action(E, &n->loc);
 	if (n->cond)
-		line(E, "if (!(%s)) break;", expr(E, n->cond));
-	stmt(E, n->body);
+		emit_line(E, "if (!(%s)) break;", emit_expr(E, n->cond));
+	emit_stmt(E, n->body);
 	E->indent--;
-	line(E, "cont_%d: __attribute__((unused));", id);
+	emit_line(E, "cont_%d: __attribute__((unused));", id);
 	E->indent++;
 	if (n->step)
-		expr(E, n->step);
+		emit_expr(E, n->step);
 	E->indent--;
-	line(E, "}");
+	emit_line(E, "}");
 	E->brk = saved_brk;
 	E->cont = saved_cont;
 }
 
-static void stmt(struct emitter *E, struct node *n)
+/*
+ * try { } catch (msg) { }: errors inside jump to the catch label instead
+ * of leaving the probe; the catch clears the error and goes on.
+ */
+static void try_catch(struct emitter *E, struct node *n)
+{
+	const char *saved = E->err;
+	int id = E->nlabels++;
+
+	E->err = arena_printf(&E->s->arena, "catch_%d", id);
+	emit_stmt(E, n->body);
+	E->err = saved;
+	emit_line(E, "goto try_end_%d;", id);
+	emit_line(E, "catch_%d: __attribute__((unused));", id);
+	if (n->catch_var)
+		emit_line(E, "strscpy(l->v_%s, c->last_error, MAXSTRINGLEN);", n->catch_var->str);
+	emit_line(E, "c->last_error = NULL;");
+	emit_line(E, "c->last_stmt = NULL;");
+	emit_stmt(E, n->els);
+	emit_line(E, "try_end_%d: ;", id);
+}
+
+void emit_stmt(struct emitter *E, struct node *n)
 {
 	const struct srcloc *saved = E->loc;
 	struct node *k;
 
 	if (n->kind != ND_BLOCK && n->kind != ND_NULL_STMT) {
 		E->loc = &n->loc;
-		count_action(E, &n->loc);
+		emit_action(E, &n->loc);
 	}
 	switch (n->kind) {
 	case ND_BLOCK:
 		for (k = n->body; k; k = k->next)
-			stmt(E, k);
+			emit_stmt(E, k);
 		break;
 	case ND_EXPR_STMT: {
-		const char *v = expr(E, n->lhs);
+		const char *v = emit_expr(E, n->lhs);
 
 		/* A bare value is evaluated for its effects only. */
 		if (n->lhs->type == TY_LONG && strcmp(v, "0") && n->lhs->kind != ND_ASSIGN &&
 		    n->lhs->kind != ND_CALL)
-			line(E, "(void)%s;", v);
+			emit_line(E, "(void)%s;", v);
 		break;
 	}
 	case ND_NULL_STMT:
 		break;
 	case ND_IF:
-		line(E, "if (%s) {", expr(E, n->cond));
+		emit_line(E, "if (%s) {", emit_expr(E, n->cond));
 		E->indent++;
-		stmt(E, n->then);
+		emit_stmt(E, n->then);
 		E->indent--;
 		if (n->els) {
-			line(E, "} else {");
+			emit_line(E, "} else {");
 			E->indent++;
-			stmt(E, n->els);
+			emit_stmt(E, n->els);
 			E->indent--;
 		}
-		line(E, "}");
+		emit_line(E, "}");
 		break;
 	case ND_WHILE:
 	case ND_FOR:
 		loop(E, n);
 		break;
 	case ND_BREAK:
-		line(E, "break;");
+		emit_line(E, "break;");
 		break;
 	case ND_CONTINUE:
-		line(E, "goto cont_%d;", E->cont);
+		emit_line(E, "goto cont_%d;", E->cont);
 		break;
 	case ND_NEXT:
-		line(E, "goto out;");
+		emit_line(E, "goto out;");
 		break;
 	case ND_RETURN:
 		if (n->lhs)
-			store(E, "l->retval", E->func->type, expr(E, n->lhs));
-		line(E, "goto out;");
+			emit_store(E, "l->retval", E->func->type, emit_expr(E, n->lhs));
+		emit_line(E, "goto out;");
+		break;
+	case ND_FOREACH:
+		emit_foreach(E, n);
+		break;
+	case ND_DELETE:
+		emit_delete(E, n);
+		break;
+	case ND_TRY:
+		try_catch(E, n);
 		break;
 	default:
 		break;
@@ -549,55 +597,118 @@ static void frame_vars(struct strbuf *sb, struct vec *locals)
 	}
 }
 
+/*
+ * A function whose body is C: its parameters and return value are
+ * reached through SystemTap's STAP_ARG_name / STAP_RETVALUE macros.
+ */
+static void emit_embedded_func(struct session *s, struct strbuf *frames,
+			       struct strbuf *code, const char *cname, struct func *f)
+{
+	struct param *p;
+	const struct srcloc *loc = &f->body->loc;
+
+	sb_printf(frames, "struct frame_f%d {\n", f->id);
+	frame_vars(frames, &f->locals);
+	if (f->type == TY_LONG || f->type == TY_STRING)
+		sb_printf(frames, f->type == TY_STRING ?
+			  "\tchar retval[MAXSTRINGLEN];\n" : "\tint64_t retval;\n");
+	sb_puts(frames, "\tchar unused;\n};\n");
+
+	sb_printf(code, "static void %s(struct stp_context *c)\n{\n", cname);
+	sb_printf(code, "\tstruct frame_f%d *l = &((union stp_frame *)c->locals)[c->nesting].f%d;\n",
+		  f->id, f->id);
+	for (p = f->params; p; p = p->next)
+		sb_printf(code, "#define STAP_ARG_%s (l->v_%s)\n", p->name, p->name);
+	if (f->type == TY_STRING)
+		sb_puts(code, "#define STAP_RETVALUE (l->retval)\n"
+			"#define STAP_RETURN(v) do { strscpy(l->retval, (v), MAXSTRINGLEN); goto out; } while (0)\n");
+	else if (f->type == TY_LONG)
+		sb_puts(code, "#define STAP_RETVALUE (l->retval)\n"
+			"#define STAP_RETURN(v) do { l->retval = (v); goto out; } while (0)\n");
+	sb_puts(code, "#define STAP_ERROR(...) do { _stp_error(c, __VA_ARGS__); goto out; } while (0)\n"
+		"#define CONTEXT c\n\t{\n");
+	sb_printf(code, "#line %d \"%s\"\n", loc->line, loc->file->name);
+	/* The code starts right after "%{" on that line. */
+	for (int i = 1; i < loc->col + 2; i++)
+		sb_putc(code, ' ');
+	sb_puts(code, f->body->str);
+	sb_puts(code, "\n\t}\n");
+	sb_puts(code, "\tgoto out;\nout: __attribute__((unused));\n\t(void)l;\n");
+	for (p = f->params; p; p = p->next)
+		sb_printf(code, "#undef STAP_ARG_%s\n", p->name);
+	if (f->type == TY_STRING || f->type == TY_LONG)
+		sb_puts(code, "#undef STAP_RETVALUE\n#undef STAP_RETURN\n");
+	sb_puts(code, "#undef STAP_ERROR\n#undef CONTEXT\n}\n\n");
+}
+
+/* Top-level %{ %} of the script and of every library file it uses. */
+static void emit_toplevel_embedded(struct session *s, struct strbuf *c)
+{
+	const struct node *e;
+	int i;
+
+	for (e = s->user.embedded; e; e = e->next) {
+		if (!s->guru) {
+			diag_error(s, &e->loc, "embedded C is only allowed in guru mode");
+			diag_hint(s, "run stap with -g if you trust this code");
+			continue;
+		}
+		sb_printf(c, "#line %d \"%s\"\n%s\n", e->loc.line, e->loc.file->name, e->str);
+	}
+	for (i = 0; i < s->tapset_files.len; i++) {
+		struct program *p = s->tapset_files.items[i];
+		bool used = false;
+
+		for (struct func *f = p->funcs; f && !used; f = f->next)
+			used = f->used;
+		for (e = used ? p->embedded : NULL; e; e = e->next)
+			sb_printf(c, "#line %d \"%s\"\n%s\n", e->loc.line, e->loc.file->name, e->str);
+	}
+}
+
 static void emit_body(struct session *s, struct strbuf *frames,
 		      struct strbuf *code, const char *cname,
 		      const char *frame_name, struct vec *locals,
 		      struct func *f, struct node *body)
 {
 	struct strbuf out = STRBUF_INIT;
-	struct emitter E = { .s = s, .out = &out, .func = f, .indent = 1 };
+	struct emitter E = { .s = s, .out = &out, .func = f, .indent = 1, .err = "out" };
 
 	sb_printf(&E.frame, "struct frame_%s {\n", frame_name);
 	frame_vars(&E.frame, locals);
 	if (f && (f->type == TY_LONG || f->type == TY_STRING))
 		sb_printf(&E.frame, f->type == TY_STRING ?
 			  "\tchar retval[MAXSTRINGLEN];\n" : "\tint64_t retval;\n");
-	stmt(&E, body);
+	emit_stmt(&E, body);
 	sb_puts(&E.frame, "\tchar unused;\n};\n");
 	sb_add(frames, E.frame.buf, E.frame.len);
+
+	const char *locks = arena_printf(&s->arena, "locks_%s", frame_name);
+	int nlocks = f ? 0 : emit_locks(s, code, locks, body);
 
 	sb_printf(code, "static void %s(struct stp_context *c)\n{\n", cname);
 	sb_printf(code, "\tstruct frame_%s *l = &((union stp_frame *)c->locals)[c->nesting].%s;\n\n",
 		  frame_name, frame_name);
-	if (!f)
-		sb_puts(code, "\tmemset(l, 0, sizeof(*l));\n");
+	/* Script variables start as 0 and ""; temporaries need nothing. */
+	for (int i = 0; i < locals->len; i++) {
+		struct symbol *sym = locals->items[i];
+
+		if (sym->kind == SYM_PARAM)
+			continue;
+		if (sym->type == TY_STRING)
+			sb_printf(code, "\tl->v_%s[0] = '\\0';\n", sym->name);
+		else
+			sb_printf(code, "\tl->v_%s = 0;\n", sym->name);
+	}
+	if (nlocks)
+		sb_printf(code, "\tif (!_stp_lock_globals(%s, %d))\n\t\treturn;\n", locks, nlocks);
 	sb_add(code, out.buf, out.len);
-	sb_puts(code, "out: __attribute__((unused));\n\t(void)l;\n}\n\n");
+	sb_puts(code, "out: __attribute__((unused));\n");
+	if (nlocks)
+		sb_printf(code, "\t_stp_unlock_globals(%s, %d);\n", locks, nlocks);
+	sb_puts(code, "\t(void)l;\n}\n\n");
 	sb_free(&out);
 	sb_free(&E.frame);
-}
-
-static void emit_globals(struct session *s, struct strbuf *c)
-{
-	int i;
-
-	for (i = 0; i < s->globals.len; i++) {
-		struct symbol *g = s->globals.items[i];
-		struct node *init = g->global->init;
-
-		if (g->type == TY_STRING) {
-			sb_printf(c, "static char g_%s[MAXSTRINGLEN]", g->name);
-			if (init) {
-				sb_puts(c, " = ");
-				c_string(c, init->str, init->str_len);
-			}
-		} else {
-			sb_printf(c, "static int64_t g_%s", g->name);
-			if (init)
-				sb_printf(c, " = %" PRId64 "LL", init->num);
-		}
-		sb_puts(c, ";\n");
-	}
 }
 
 /* Helpers every module gets; small enough to inline. */
@@ -606,11 +717,11 @@ static const char prelude[] =
 	"#include <linux/string.h>\n"
 	"#include \"stp_runtime.h\"\n\n"
 	"/* Count a statement against MAXACTION; every body has an out label. */\n"
-	"#define STP_ACTION(where) do { \\\n"
+	"#define STP_ACTION(where, label) do { \\\n"
 	"\tif (unlikely(++c->actions > MAXACTION)) { \\\n"
 	"\t\tc->last_stmt = (where); \\\n"
 	"\t\t_stp_error(c, \"MAXACTION exceeded\"); \\\n"
-	"\t\tgoto out; \\\n"
+	"\t\tgoto label; \\\n"
 	"\t} \\\n"
 	"} while (0)\n\n"
 	"static inline int64_t stp_div(struct stp_context *c, int64_t a, int64_t b,\n"
@@ -667,12 +778,14 @@ int emit_program(struct session *s)
 	sb_puts(c, "// SPDX-License-Identifier: GPL-2.0-or-later\n");
 	sb_printf(c, "/* Generated by stap from %s. */\n", s->user_file->name);
 	sb_puts(c, prelude);
+	emit_toplevel_embedded(s, c);
 	for (i = 0; i < s->funcs.len; i++) {
 		struct func *f = s->funcs.items[i];
 		char *cname = arena_printf(&s->arena, "func_%d", f->id);
 
 		if (f->body->kind == ND_EMBEDDED) {
-			diag_error(s, &f->body->loc, "embedded C functions are not supported yet");
+			sb_printf(c, "static void %s(struct stp_context *c);\n", cname);
+			emit_embedded_func(s, &frames, &code, cname, f);
 			continue;
 		}
 		sb_printf(c, "static void %s(struct stp_context *c);\n", cname);
@@ -686,7 +799,7 @@ int emit_program(struct session *s)
 			  arena_printf(&s->arena, "p%d", pr->id), &pr->locals, NULL,
 			  pr->body);
 	}
-	emit_globals(s, c);
+	emit_global_decls(s, c);
 	sb_add(c, sb_str(&frames), frames.len);
 	sb_puts(c, "\nunion stp_frame {\n");
 	for (i = 0; i < s->funcs.len; i++) {
@@ -706,19 +819,19 @@ int emit_program(struct session *s)
 		struct srcloc *loc = &rp->probe->loc;
 		struct strbuf pp = STRBUF_INIT, at = STRBUF_INIT;
 
-		c_string(&pp, rp->pp, (int)strlen(rp->pp));
+		emit_c_string(&pp, rp->pp, (int)strlen(rp->pp));
 		sb_printf(&at, "%s:%d:%d", loc->file->name, loc->line, loc->col);
 		sb_printf(c, "static const struct stp_probe " PF_DESC_FMT " = {\n"
 			  "\t.pp = %s,\n\t.loc = ", rp->id, sb_str(&pp));
-		c_string(c, sb_str(&at), (int)at.len);
+		emit_c_string(c, sb_str(&at), (int)at.len);
 		sb_printf(c, ",\n\t.handler = probe_%d,\n\t.state = %s,\n};\n\n",
 			  rp->probe->id, rp->family->state);
 		sb_free(&pp);
 		sb_free(&at);
 	}
 	emit_family(s, c, 0);
-	sb_puts(c, "int stp_script_init(void)\n{\n\treturn 0;\n}\n\n");
-	sb_puts(c, "void stp_script_exit(void)\n{\n}\n\n");
+	emit_global_exit(s, c);
+	emit_global_init(s, c);
 	sb_puts(c, "int stp_session_start(void)\n{\n");
 	emit_family(s, c, 1);
 	sb_puts(c, "\treturn 0;\n}\n\n");

@@ -2,11 +2,13 @@
 bin_PROGRAMS += stap
 stap_SOURCES = \
 	translator/main.c translator/stap.h \
-	translator/diag.c translator/lex.c translator/parse.c translator/ast.c \
-	translator/format.c translator/sem.c translator/emit.c \
+	translator/diag.c translator/lex.c translator/preprocess.c \
+	translator/parse.c translator/ast.c \
+	translator/format.c translator/sem.c translator/emit.c translator/emit.h \
+	translator/emit_map.c \
 	translator/build.c translator/run.c translator/vm.c translator/vm.h \
 	translator/probes/probes.h translator/probes/probes.c \
-	translator/probes/begin_end.c \
+	translator/probes/begin_end.c translator/probes/timer.c \
 	common/util.c common/util.h
 stap_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/translator \
 	-DPKGDATADIR='"$(pkgdatadir)"' -DABS_SRCDIR='"$(abs_srcdir)"' \

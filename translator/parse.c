@@ -1003,7 +1003,7 @@ int parse_file(struct session *s, struct srcfile *f, struct program *out)
 	struct parser p = { .s = s, .f = f, .prog = out };
 	int errors_before = s->errors;
 
-	p.tok = lex_file(s, f);
+	p.tok = pp_run(s, lex_file(s, f));
 	if (!p.tok)
 		return -1;
 	while (p.tok->kind != TK_EOF) {

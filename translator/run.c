@@ -81,11 +81,12 @@ static int run_vm(struct session *s)
 	int ret, status;
 
 	ret = vm_run(&cfg, &job, 1, &res);
-	if (ret < 0) {
+	/* A timeout or an oops is reported through res as well as ret. */
+	if (ret < 0 && !res.timed_out && !res.kernel_problem) {
 		vm_result_free(&res);
 		return 1;
 	}
-	if (s->output_file) {
+	if (s->output_file && job.out) {
 		if (write_file(s->output_file, job.out, job.out_len) < 0) {
 			util_err("cannot write %s: %s", s->output_file, strerror(errno));
 			status = 1;
@@ -209,7 +210,8 @@ int run_vm_batch(struct session *s, const char *dir)
 		jobs[i].module = xasprintf("%s/%s.ko", dir, (char *)names.items[i]);
 	}
 	ret = vm_run(&cfg, jobs, names.len, &res);
-	for (i = 0; ret == 0 && i < names.len; i++) {
+	/* After a timeout or an oops, what the jobs wrote so far still counts. */
+	for (i = 0; (ret == 0 || res.timed_out || res.kernel_problem) && i < names.len; i++) {
 		char *base = xasprintf("%s/%s", dir, jobs[i].name);
 		char *p, rc[16];
 
@@ -225,7 +227,7 @@ int run_vm_batch(struct session *s, const char *dir)
 		free(p);
 		free(base);
 	}
-	if (ret == 0 && (res.kernel_problem || res.timed_out)) {
+	if (res.kernel_problem || res.timed_out) {
 		char *p = xasprintf("%s/kernel-problem", dir);
 		const char *what = res.timed_out ? "VM timed out\n" : res.problem;
 

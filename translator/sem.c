@@ -9,6 +9,7 @@
  * the use that needs it.  A last pass reports what stayed unknown and
  * every conflict, pointing at both uses.
  */
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,8 @@ struct sem {
 	bool changed;		/* a type was decided in this pass */
 	bool final;		/* last pass: report what is unresolved */
 	int loop_depth;
+	struct vec iterating;	/* struct symbol *: arrays foreach walks now */
+	struct vec aliases;	/* struct probe *: every alias definition */
 };
 
 static struct symbol *new_symbol(struct sem *S, enum sym_kind kind,
@@ -120,6 +123,7 @@ static void unify(struct sem *S, enum type *slot, struct srcloc *slot_loc,
 
 static enum type expr(struct sem *S, struct node *n);
 static void stmt(struct sem *S, struct node *n);
+static void want_var_type(struct sem *S, struct node *n, enum type t);
 
 static void not_yet(struct sem *S, const struct srcloc *loc, const char *what)
 {
@@ -273,8 +277,15 @@ static enum type call(struct sem *S, struct node *n)
 		for (a = n->args; a; a = a->next) {
 			enum type t = expr(S, a);
 
-			if (S->final && (t == TY_UNKNOWN || t == TY_VOID))
+			if (!S->final)
+				continue;
+			if (t == TY_UNKNOWN || t == TY_VOID)
 				diag_error(S->s, &a->loc, "cannot print a value of unknown type");
+			else if (t == TY_STATS && a->kind != ND_HIST)
+				diag_error(S->s, &a->loc, "a statistic is printed through @count, "
+					   "@sum, ... or @hist_linear/@hist_log");
+			else if (a->kind == ND_HIST && bi->id != BI_PRINT && bi->id != BI_PRINTLN)
+				diag_error(S->s, &a->loc, "a histogram can only be printed with print or println");
 		}
 		return n->type = bi->ret;
 	}
@@ -326,47 +337,272 @@ static enum type call(struct sem *S, struct node *n)
 	return n->type = f->type == TY_UNKNOWN ? TY_UNKNOWN : f->type;
 }
 
+
+/* The global array a name refers to, or NULL (reported in the final pass). */
+static struct symbol *resolve_array(struct sem *S, const char *name,
+				    const struct srcloc *loc, struct node *n)
+{
+	struct symbol *sym = find_in(&S->globals, name);
+
+	if (!sym || find_in(S->locals, name)) {
+		if (S->final) {
+			diag_error(S->s, loc, "'%s' is not a global array", name);
+			diag_hint(S->s, "arrays must be declared at top level: global %s", name);
+		}
+		return NULL;
+	}
+	if (!sym->is_array) {
+		sym->is_array = true;
+		S->changed = true;
+	}
+	if (n)
+		n->sym = sym;
+	return sym;
+}
+
+/* Check an index list against the array's arity and key types. */
+static void index_keys(struct sem *S, struct symbol *sym, struct node *keys,
+		       const struct srcloc *loc)
+{
+	struct node *k;
+	int n = 0;
+
+	for (k = keys; k; k = k->next)
+		n++;
+	if (!sym->arity) {
+		sym->arity = n;
+		S->changed = true;
+	} else if (sym->arity != n && S->final) {
+		diag_error(S->s, loc, "array '%s' is used with %d index%s here, but with %d elsewhere",
+			   sym->name, n, n == 1 ? "" : "es", sym->arity);
+		return;
+	}
+	if (n > 9) {
+		if (S->final)
+			diag_error(S->s, loc, "array '%s' has %d indexes; at most 9 are allowed",
+				   sym->name, n);
+		return;
+	}
+	n = 0;
+	for (k = keys; k; k = k->next, n++) {
+		enum type t = expr(S, k);
+
+		if (t == TY_UNKNOWN && sym->key_types[n] != TY_UNKNOWN)
+			want_var_type(S, k, sym->key_types[n]);
+		if (t == TY_STATS || t == TY_VOID) {
+			if (S->final)
+				diag_error(S->s, &k->loc, "an array index must be a number or a string");
+			continue;
+		}
+		unify(S, (enum type *)&sym->key_types[n], NULL, t, &k->loc,
+		      arena_printf(&S->s->arena, "index %d of array '%s'", n + 1, sym->name));
+	}
+}
+
+/* Writing to an array foreach is walking is refused, as SystemTap does. */
+static void check_not_iterating(struct sem *S, struct symbol *sym,
+				const struct srcloc *loc)
+{
+	for (int i = 0; S->final && i < S->iterating.len; i++)
+		if (S->iterating.items[i] == sym)
+			diag_error(S->s, loc,
+				   "array '%s' cannot be modified inside a foreach over it",
+				   sym->name);
+}
+
+/*
+ * The variable or array element an assignment, ++/--, <<< or delete
+ * writes.  Returns its symbol (whose type is the value type), or NULL.
+ */
+static struct symbol *lvalue(struct sem *S, struct node *n, bool read_too)
+{
+	struct symbol *sym;
+
+	if (n->kind == ND_VAR) {
+		sym = resolve_var(S, n);
+		if (sym->is_array && S->final)
+			diag_error(S->s, &n->loc, "array '%s' is used without an index",
+				   sym->name);
+	} else if (n->kind == ND_INDEX) {
+		sym = resolve_array(S, n->str, &n->loc, n);
+		if (!sym)
+			return NULL;
+		index_keys(S, sym, n->args, &n->loc);
+		check_not_iterating(S, sym, &n->loc);
+	} else {
+		expr(S, n);
+		if (S->final) {
+			if (n->kind == ND_TARGET)
+				not_yet(S, &n->loc, "target variables");
+			else
+				diag_error(S->s, &n->loc, "this cannot be assigned to: "
+					   "expected a variable or an array element");
+		}
+		return NULL;
+	}
+	sym->written = true;
+	if (read_too)
+		sym->read = true;
+	return sym;
+}
+
+/* The statistic @count(x), @hist_log(x), ... read: a global scalar or element. */
+static struct symbol *stat_operand(struct sem *S, struct node *n)
+{
+	struct symbol *sym;
+
+	if (n->kind == ND_INDEX) {
+		sym = resolve_array(S, n->str, &n->loc, n);
+		if (sym)
+			index_keys(S, sym, n->args, &n->loc);
+	} else if (n->kind == ND_VAR) {
+		sym = resolve_var(S, n);
+		if (sym->kind != SYM_GLOBAL) {
+			if (S->final)
+				diag_error(S->s, &n->loc,
+					   "statistics must be global: declare 'global %s'", sym->name);
+			return NULL;
+		}
+	} else {
+		expr(S, n);
+		if (S->final)
+			diag_error(S->s, &n->loc, "expected a statistics variable or array element");
+		return NULL;
+	}
+	if (!sym)
+		return NULL;
+	sym->read = true;
+	unify(S, &sym->type, &sym->type_loc, TY_STATS, &n->loc,
+	      arena_printf(&S->s->arena, "'%s'", sym->name));
+	n->type = TY_STATS;
+	return sym;
+}
+
+static enum type hist(struct sem *S, struct node *n)
+{
+	struct symbol *sym = stat_operand(S, n->args);
+	struct node *a;
+
+	for (a = n->args->next; a; a = a->next) {
+		if (a->kind == ND_UNARY && a->op == OP_NEG && a->lhs->kind == ND_NUM) {
+			a->kind = ND_NUM;
+			a->num = -a->lhs->num;
+		}
+		if (a->kind != ND_NUM && S->final)
+			diag_error(S->s, &a->loc, "@%s parameters must be number literals", n->str);
+	}
+	if (S->final && n->str[5] == 'l' && n->args->next) {
+		struct node *lo = n->args->next, *hi = lo->next, *step = hi->next;
+
+		if (lo->kind == ND_NUM && hi->kind == ND_NUM && step->kind == ND_NUM) {
+			if (step->num <= 0)
+				diag_error(S->s, &step->loc, "@hist_linear interval must be positive");
+			else if (hi->num <= lo->num)
+				diag_error(S->s, &hi->loc, "@hist_linear stop must be greater than start");
+			else if ((hi->num - lo->num) / step->num > 1000)
+				diag_error(S->s, &step->loc,
+					   "@hist_linear has %" PRId64 " buckets; at most 1000 are allowed",
+					   (hi->num - lo->num) / step->num);
+		}
+	}
+	if (sym) {
+		if (!sym->hist) {
+			sym->hist = n;
+		} else if (S->final && sym->hist != n) {
+			struct strbuf a1 = STRBUF_INIT, a2 = STRBUF_INIT;
+
+			ast_print_expr(&a1, sym->hist);
+			ast_print_expr(&a2, n);
+			/* Same buckets: the print is of the same histogram. */
+			if (strcmp(sb_str(&a1) + strcspn(sb_str(&a1), ","),
+				   sb_str(&a2) + strcspn(sb_str(&a2), ",")) ||
+			    strcmp(sym->hist->str, n->str)) {
+				diag_error(S->s, &n->loc,
+					   "'%s' is given two different histograms", sym->name);
+				diag_note(S->s, &sym->hist->loc, "the first is here");
+			}
+			sb_free(&a1);
+			sb_free(&a2);
+		}
+	}
+	return n->type = TY_STATS;
+}
+
+static enum type statop(struct sem *S, struct node *n)
+{
+	stat_operand(S, n->args);
+	if (n->args->next) {
+		struct node *shift = n->args->next;
+
+		if (shift->kind != ND_NUM || shift->num < 0 || shift->num > 62) {
+			if (S->final)
+				diag_error(S->s, &shift->loc,
+					   "@variance's second argument must be a number from 0 to 62");
+		}
+	}
+	return n->type = TY_LONG;
+}
+
+static enum type push(struct sem *S, struct node *n)
+{
+	struct symbol *sym;
+
+	expect_type(S, n->rhs, TY_LONG, "the value given to <<<");
+	want_var_type(S, n->rhs, TY_LONG);
+	if (n->lhs->kind == ND_VAR && (sym = resolve_var(S, n->lhs)) &&
+	    sym->kind != SYM_GLOBAL) {
+		if (S->final)
+			diag_error(S->s, &n->lhs->loc,
+				   "statistics must be global: declare 'global %s'", sym->name);
+		return TY_VOID;
+	}
+	sym = lvalue(S, n->lhs, false);
+	if (sym)
+		unify(S, &sym->type, &sym->type_loc, TY_STATS, &n->loc,
+		      arena_printf(&S->s->arena, "'%s'", sym->name));
+	n->lhs->type = TY_STATS;
+	return n->type = TY_VOID;
+}
+
+static enum type in_expr(struct sem *S, struct node *n)
+{
+	struct symbol *sym = resolve_array(S, n->str, &n->loc, n);
+
+	if (sym) {
+		sym->read = true;
+		index_keys(S, sym, n->args, &n->loc);
+	} else {
+		for (struct node *k = n->args; k; k = k->next)
+			expr(S, k);
+	}
+	return n->type = TY_LONG;
+}
+
 static enum type assign(struct sem *S, struct node *n)
 {
-	struct node *lhs = n->lhs;
-	enum type rt, lt;
+	enum type rt = expr(S, n->rhs);
+	struct symbol *sym = lvalue(S, n->lhs, n->op != OP_NONE);
+	const char *what;
 
-	if (lhs->kind != ND_VAR) {
-		expr(S, n->rhs);
-		if (S->final) {
-			if (lhs->kind == ND_INDEX)
-				not_yet(S, &lhs->loc, "arrays");
-			else if (lhs->kind == ND_TARGET)
-				not_yet(S, &lhs->loc, "target variables");
-			else
-				diag_error(S->s, &lhs->loc,
-					   "the left side of an assignment must be a variable");
-		}
+	if (!sym)
 		return TY_UNKNOWN;
-	}
-	rt = expr(S, n->rhs);
-	struct symbol *sym = resolve_var(S, lhs);
-
-	sym->written = true;
-	if (n->op != OP_NONE)
-		sym->read = true;
+	what = arena_printf(&S->s->arena, "%s '%s'", n->lhs->kind == ND_INDEX ?
+			    "array" : "variable", sym->name);
 	if (n->op == OP_CONCAT)
 		rt = TY_STRING;
 	else if (n->op != OP_NONE)
 		rt = TY_LONG;
 	if (rt == TY_VOID && S->final)
 		diag_error(S->s, &n->rhs->loc, "the right side has no value");
-	unify(S, &sym->type, &sym->type_loc, rt, &n->rhs->loc,
-	      arena_printf(&S->s->arena, "variable '%s'", sym->name));
-	if (n->op != OP_NONE)
-		unify(S, &sym->type, &sym->type_loc,
-		      n->op == OP_CONCAT ? TY_STRING : TY_LONG, &n->loc,
-		      arena_printf(&S->s->arena, "variable '%s'", sym->name));
-	lt = sym->type;
-	lhs->type = lt;
-	if (S->final && lt != TY_UNKNOWN && rt != TY_UNKNOWN && lt != rt)
-		return lt;
-	return n->type = lt;
+	if (rt == TY_STATS && S->final)
+		diag_error(S->s, &n->rhs->loc, "a statistic cannot be assigned; use <<< to add values");
+	if (n->rhs->type == TY_UNKNOWN && sym->type != TY_UNKNOWN)
+		want_var_type(S, n->rhs, sym->type);
+	unify(S, &sym->type, &sym->type_loc, rt, &n->rhs->loc, what);
+	if (sym->type == TY_STATS && S->final)
+		diag_error(S->s, &n->loc, "statistics '%s' only take <<<", sym->name);
+	n->lhs->type = sym->type;
+	return n->type = sym->type;
 }
 
 static enum type binary(struct sem *S, struct node *n)
@@ -438,10 +674,16 @@ static enum type expr(struct sem *S, struct node *n)
 	case ND_VAR:
 		sym = resolve_var(S, n);
 		sym->read = true;
-		if (sym->kind == SYM_GLOBAL && sym->global->is_array) {
-			not_yet(S, &n->loc, "arrays");
+		if (sym->is_array || (sym->kind == SYM_GLOBAL && sym->global->is_array)) {
+			if (S->final)
+				diag_error(S->s, &n->loc, "array '%s' is used without an index",
+					   sym->name);
 			return TY_UNKNOWN;
 		}
+		if (sym->type == TY_STATS && S->final)
+			diag_error(S->s, &n->loc,
+				   "statistic '%s' is read with @count, @sum, @min, @max, @avg, ...",
+				   sym->name);
 		if (S->final && sym->type == TY_UNKNOWN && sym->kind != SYM_GLOBAL &&
 		    !sym->written && sym->kind == SYM_LOCAL) {
 			diag_error(S->s, &n->loc,
@@ -465,15 +707,11 @@ static enum type expr(struct sem *S, struct node *n)
 		return binary(S, n);
 	case ND_UNARY:
 		if (n->op >= OP_PREINC) {
-			if (n->lhs->kind != ND_VAR) {
-				expr(S, n->lhs);
-				if (S->final)
-					diag_error(S->s, &n->lhs->loc,
-						   "'%s' needs a variable", op_names[n->op]);
-				return n->type = TY_LONG;
-			}
-			sym = resolve_var(S, n->lhs);
-			sym->read = sym->written = true;
+			sym = lvalue(S, n->lhs, true);
+			if (sym)
+				unify(S, &sym->type, &sym->type_loc, TY_LONG, &n->loc,
+				      arena_printf(&S->s->arena, "'%s'", sym->name));
+			return n->type = TY_LONG;
 		}
 		want_var_type(S, n->lhs, TY_LONG);
 		expect_type(S, n->lhs, TY_LONG,
@@ -496,14 +734,24 @@ static enum type expr(struct sem *S, struct node *n)
 		return n->type = a;
 	}
 	case ND_INDEX:
+		sym = resolve_array(S, n->str, &n->loc, n);
+		if (!sym)
+			return TY_UNKNOWN;
+		sym->read = true;
+		index_keys(S, sym, n->args, &n->loc);
+		if (sym->type == TY_STATS && S->final)
+			diag_error(S->s, &n->loc,
+				   "statistic '%s' is read with @count, @sum, @min, @max, @avg, ...",
+				   sym->name);
+		return n->type = sym->type;
 	case ND_IN:
-		not_yet(S, &n->loc, "arrays");
-		return TY_UNKNOWN;
+		return in_expr(S, n);
 	case ND_STATOP:
+		return statop(S, n);
 	case ND_HIST:
+		return hist(S, n);
 	case ND_PUSH:
-		not_yet(S, &n->loc, "statistics");
-		return TY_UNKNOWN;
+		return push(S, n);
 	case ND_TARGET:
 	case ND_CAST:
 	case ND_ATVAR:
@@ -516,6 +764,105 @@ static enum type expr(struct sem *S, struct node *n)
 	default:
 		return TY_UNKNOWN;
 	}
+}
+
+/* foreach ([k1, k2] in a- limit n), foreach (v = [k] in a), foreach (k in a) */
+static void foreach_stmt(struct sem *S, struct node *n)
+{
+	struct symbol *sym = resolve_array(S, n->array->str, &n->array->loc, n);
+	struct node *k;
+	int i = 0, nkeys = 0;
+
+	for (k = n->keys; k; k = k->next)
+		nkeys++;
+	if (sym) {
+		sym->read = true;
+		n->array->sym = sym;
+		if (!sym->arity) {
+			sym->arity = nkeys;
+			S->changed = true;
+		} else if (sym->arity != nkeys && S->final) {
+			diag_error(S->s, &n->array->loc,
+				   "foreach has %d key variable%s but array '%s' has %d index%s",
+				   nkeys, nkeys == 1 ? "" : "s", sym->name, sym->arity,
+				   sym->arity == 1 ? "" : "es");
+		}
+		for (k = n->keys; k && i < 9; k = k->next, i++) {
+			struct symbol *v = resolve_var(S, k);
+
+			if (v->kind == SYM_GLOBAL) {
+				if (S->final)
+					diag_error(S->s, &k->loc,
+						   "foreach key variable '%s' must be local, not global",
+						   v->name);
+				continue;
+			}
+			v->written = true;
+			unify(S, &v->type, &v->type_loc, sym->key_types[i], &n->array->loc,
+			      arena_printf(&S->s->arena, "variable '%s'", v->name));
+			unify(S, (enum type *)&sym->key_types[i], NULL, v->type, &k->loc,
+			      arena_printf(&S->s->arena, "index %d of array '%s'", i + 1, sym->name));
+			k->type = v->type;
+		}
+		if (n->value) {
+			struct symbol *v = resolve_var(S, n->value);
+
+			v->written = true;
+			if (sym->type == TY_STATS) {
+				if (S->final)
+					diag_error(S->s, &n->value->loc,
+						   "the value of statistics array '%s' cannot be bound; "
+						   "use @count(%s[...]) and the like", sym->name, sym->name);
+			} else {
+				unify(S, &v->type, &v->type_loc, sym->type, &n->array->loc,
+				      arena_printf(&S->s->arena, "variable '%s'", v->name));
+				unify(S, &sym->type, &sym->type_loc, v->type, &n->value->loc,
+				      arena_printf(&S->s->arena, "array '%s'", sym->name));
+			}
+			n->value->type = v->type;
+		}
+		if (n->sort_stat && sym->type != TY_STATS && S->final)
+			diag_error(S->s, &n->array->loc,
+				   "sorting by @%s needs a statistics array", n->sort_stat);
+	}
+	if (n->limit) {
+		want_var_type(S, n->limit, TY_LONG);
+		expect_type(S, n->limit, TY_LONG, "the limit");
+	}
+	S->loop_depth++;
+	if (sym)
+		vec_push(&S->iterating, sym);
+	stmt(S, n->body);
+	if (sym)
+		S->iterating.len--;
+	S->loop_depth--;
+}
+
+/* delete a[k], delete a (every element), delete x (back to 0 or "") */
+static void delete_stmt(struct sem *S, struct node *n)
+{
+	struct node *t = n->lhs;
+	struct symbol *sym;
+
+	if (t->kind == ND_VAR) {
+		sym = resolve_var(S, t);
+		if (sym->kind == SYM_GLOBAL && (sym->is_array || sym->global->is_array)) {
+			resolve_array(S, t->str, &t->loc, t);
+			check_not_iterating(S, sym, &t->loc);
+		}
+		sym->written = true;
+		t->type = sym->type;
+		return;
+	}
+	if (t->kind == ND_INDEX) {
+		sym = lvalue(S, t, false);
+		if (sym)
+			t->type = sym->type;
+		return;
+	}
+	expr(S, t);
+	if (S->final)
+		diag_error(S->s, &t->loc, "delete takes a variable, an array or an array element");
 }
 
 static void stmt_list(struct sem *S, struct node *n)
@@ -583,13 +930,22 @@ static void stmt(struct sem *S, struct node *n)
 		}
 		break;
 	case ND_FOREACH:
-		not_yet(S, &n->loc, "foreach loops");
+		foreach_stmt(S, n);
 		break;
 	case ND_DELETE:
-		not_yet(S, &n->loc, "delete statements");
+		delete_stmt(S, n);
 		break;
 	case ND_TRY:
-		not_yet(S, &n->loc, "try/catch blocks");
+		stmt(S, n->body);
+		if (n->catch_var) {
+			struct symbol *sym = resolve_var(S, n->catch_var);
+
+			sym->written = true;
+			unify(S, &sym->type, &sym->type_loc, TY_STRING, &n->catch_var->loc,
+			      arena_printf(&S->s->arena, "variable '%s'", sym->name));
+			n->catch_var->type = TY_STRING;
+		}
+		stmt(S, n->els);
 		break;
 	default:
 		break;
@@ -604,6 +960,8 @@ static void add_globals(struct sem *S, struct program *prog)
 		struct symbol *old = find_in(&S->globals, g->name), *sym;
 
 		if (old) {
+			if (g->file->is_tapset && !old->global->file->is_tapset)
+				continue;
 			diag_error(S->s, &g->loc, "global '%s' is declared twice", g->name);
 			diag_note(S->s, &old->decl, "first declared here");
 			continue;
@@ -630,6 +988,9 @@ static void add_funcs(struct sem *S, struct program *prog)
 		struct param *p;
 
 		if (old) {
+			/* A script's own function overrides the library's. */
+			if (f->file->is_tapset && !old->file->is_tapset)
+				continue;
 			diag_error(S->s, &f->loc, "function '%s' is defined twice", f->name);
 			diag_note(S->s, &old->loc, "first defined here");
 			continue;
@@ -661,6 +1022,12 @@ static void add_funcs(struct sem *S, struct program *prog)
 	}
 }
 
+static void add_aliases(struct sem *S, struct program *prog)
+{
+	for (struct probe *a = prog->aliases; a; a = a->next)
+		vec_push(&S->aliases, a);
+}
+
 static int cmp_priority(const void *a, const void *b)
 {
 	const struct resolved_probe *x = *(void *const *)a, *y = *(void *const *)b;
@@ -670,59 +1037,175 @@ static int cmp_priority(const void *a, const void *b)
 	return x->id - y->id;
 }
 
-static void resolve_probes(struct sem *S, struct program *prog)
+/* Does the point a script uses name this alias (wildcards either side)? */
+static bool alias_matches(const struct probe_point *use, const struct probe_point *name)
+{
+	const struct pp_comp *u = use->comps, *a = name->comps;
+
+	for (; u && a; u = u->next, a = a->next) {
+		if (fnmatch(u->name, a->name, 0) && fnmatch(a->name, u->name, 0))
+			return false;
+		if (!u->arg != !a->arg)
+			return false;
+		if (u->arg) {
+			struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+			bool same;
+
+			ast_print_expr(&x, u->arg);
+			ast_print_expr(&y, a->arg);
+			same = !strcmp(sb_str(&x), sb_str(&y));
+			sb_free(&x);
+			sb_free(&y);
+			if (!same)
+				return false;
+		}
+	}
+	return !u && !a;
+}
+
+/* { first; second } as a new block, for alias prologues and epilogues. */
+static struct node *join_blocks(struct sem *S, struct node *first, struct node *second)
+{
+	struct node *b = arena_alloc(&S->s->arena, sizeof(*b));
+	struct node *x = arena_alloc(&S->s->arena, sizeof(*x));
+	struct node *y = arena_alloc(&S->s->arena, sizeof(*y));
+
+	*x = *first;
+	*y = *second;
+	x->next = y;
+	y->next = NULL;
+	b->kind = ND_BLOCK;
+	b->loc = first->loc;
+	b->body = x;
+	return b;
+}
+
+/* The handler that runs body for user probe pr: one per distinct body. */
+static struct probe *handler_for(struct sem *S, struct probe *pr, struct node *body)
 {
 	struct session *s = S->s;
+	struct probe *h;
+
+	for (int i = 0; i < s->handlers.len; i++) {
+		h = s->handlers.items[i];
+		if (h->body == body)
+			return h;
+	}
+	if (body == pr->body) {
+		h = pr;
+	} else {
+		h = arena_alloc(&s->arena, sizeof(*h));
+		*h = *pr;
+		memset(&h->locals, 0, sizeof(h->locals));
+		h->body = body;
+	}
+	h->id = s->handlers.len;
+	vec_push(&s->handlers, h);
+	return h;
+}
+
+static void no_such_probe(struct sem *S, struct probe_point *pt)
+{
+	struct session *s = S->s;
+	const char *names[64];
+	int k, n = 0;
+
+	diag_error(s, &pt->loc, "unknown probe point '%s'", pf_point_text(s, pt));
+	for (k = 0; k < pf_nfamilies && n < 64; k++)
+		names[n++] = pf_families[k]->name;
+	for (k = 0; k < S->aliases.len && n < 64; k++) {
+		struct probe *a = S->aliases.items[k];
+
+		names[n++] = a->alias_names->comps->name;
+	}
+	const char *near = diag_closest(pt->comps->name, names, n);
+
+	if (near)
+		diag_hint(s, "did you mean '%s'?", near);
+	else
+		diag_hint(s, "stap -l PATTERN lists probe points (once it exists); "
+			  "known families: begin, end, never, timer");
+}
+
+/*
+ * Resolve one point of user probe pr, whose handler runs body.  A point
+ * naming aliases expands to their points with the prologue/epilogue
+ * joined to body; otherwise a probe family claims it.  Returns the
+ * number of probes it became.
+ */
+static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt,
+			 struct node *body, int depth)
+{
+	struct session *s = S->s;
+	int matched = 0, i, r = 0;
+
+	if (depth > 16) {
+		diag_error(s, &pt->loc, "probe alias expansion is too deep (a loop of aliases?)");
+		return -1;
+	}
+	for (i = 0; i < S->aliases.len; i++) {
+		struct probe *a = S->aliases.items[i];
+		struct probe_point *name;
+
+		for (name = a->alias_names; name; name = name->next) {
+			if (!alias_matches(pt, name))
+				continue;
+			struct node *b = a->alias_epilogue ? join_blocks(S, body, a->body) :
+				join_blocks(S, a->body, body);
+			/* Reuse the joined body when the alias names several points. */
+			for (struct probe_point *q = a->points; q; q = q->next) {
+				int n = resolve_point(S, pr, q, b, depth + 1);
+
+				if (n < 0)
+					return -1;
+				matched += n;
+			}
+			break;
+		}
+	}
+	if (matched || (S->aliases.len && pt->comps && strchr(pt->comps->name, '*')))
+		return matched;
+
+	struct resolved_probe *rp = arena_alloc(&s->arena, sizeof(*rp));
+
+	rp->point = pt;
+	rp->id = s->probes.len;
+	for (i = 0; i < pf_nfamilies && !r; i++) {
+		r = pf_families[i]->resolve(s, pt, rp);
+		if (r == 1)
+			rp->family = pf_families[i];
+	}
+	if (r <= 0)
+		return r;
+	if (pt->cond)
+		diag_error(s, &pt->cond->loc, "conditional probe points are not supported yet");
+	rp->probe = handler_for(S, pr, body);
+	rp->body = body;
+	vec_push(&s->probes, rp);
+	return 1;
+}
+
+static void resolve_probes(struct sem *S, struct program *prog)
+{
 	struct probe *pr;
 
 	for (pr = prog->probes; pr; pr = pr->next) {
 		struct probe_point *pt;
-		int matched = 0;
 
 		for (pt = pr->points; pt; pt = pt->next) {
-			struct resolved_probe *rp = arena_alloc(&s->arena, sizeof(*rp));
-			int i, r = 0;
+			int n = resolve_point(S, pr, pt, pr->body, 0);
 
-			rp->probe = pr;
-			rp->point = pt;
-			rp->body = pr->body;
-			rp->id = s->probes.len;
-			for (i = 0; i < pf_nfamilies && !r; i++) {
-				r = pf_families[i]->resolve(s, pt, rp);
-				if (r == 1)
-					rp->family = pf_families[i];
-			}
-			if (r < 0)
-				continue;
-			if (!r) {
-				if (pt->optional)
-					continue;
-				diag_error(s, &pt->loc, "unknown probe point '%s'",
-					   pf_point_text(s, pt));
-				const char *names[16];
-				int k;
-
-				for (k = 0; k < pf_nfamilies && k < 16; k++)
-					names[k] = pf_families[k]->name;
-				const char *near = diag_closest(pt->comps->name, names, k);
-
-				if (near)
-					diag_hint(s, "did you mean '%s'?", near);
-				else
-					diag_hint(s, "supported so far: begin, end, never (with begin(N)/end(N) priorities)");
-				continue;
-			}
-			if (pt->cond)
-				diag_error(s, &pt->cond->loc,
-					   "conditional probe points are not supported yet");
-			matched++;
-			vec_push(&s->probes, rp);
-		}
-		if (matched) {
-			pr->id = s->handlers.len;
-			vec_push(&s->handlers, pr);
+			if (n == 0 && !pt->optional)
+				no_such_probe(S, pt);
+			/* "!": the first point that resolves is enough. */
+			if (n > 0 && pt->sufficient)
+				break;
 		}
 	}
+}
+
+static void sort_probes(struct session *s)
+{
 	qsort(s->probes.items, (size_t)s->probes.len, sizeof(void *), cmp_priority);
 }
 
@@ -757,7 +1240,17 @@ int sem_elaborate(struct session *s)
 
 	add_globals(&S, &s->user);
 	add_funcs(&S, &s->user);
+	for (i = 0; i < s->tapset_files.len; i++) {
+		struct program *tp = s->tapset_files.items[i];
+
+		add_globals(&S, tp);
+		add_funcs(&S, tp);
+	}
+	add_aliases(&S, &s->user);
+	for (i = 0; i < s->tapset_files.len; i++)
+		add_aliases(&S, s->tapset_files.items[i]);
 	resolve_probes(&S, &s->user);
+	sort_probes(s);
 	if (s->errors)
 		return -1;
 	if (!s->probes.len) {
@@ -779,20 +1272,25 @@ int sem_elaborate(struct session *s)
 			diag_error(s, &g->decl, "cannot infer the type of global '%s'", g->name);
 		if (g->read || g->written)
 			vec_push(&s->globals, g);
-		else
-			diag_warn(s, &g->decl, "global '%s' is never used", g->name);
+		else if (!g->global->file->is_tapset)
+			diag_warn(s, &g->decl, "eliding unused global '%s'", g->name);
 	}
 	for (i = 0; i < S.funcs.len; i++) {
 		struct func *f = S.funcs.items[i];
 
-		if (!f->used)
+		if (!f->used) {
+			if (!f->file->is_tapset)
+				diag_warn(s, &f->loc, "eliding unused function '%s'", f->name);
 			continue;
+		}
 		if (f->type == TY_UNKNOWN)
 			f->type = TY_VOID;
 		vec_push(&s->funcs, f);
 	}
 	vec_free(&S.globals);
 	vec_free(&S.funcs);
+	vec_free(&S.aliases);
+	vec_free(&S.iterating);
 	return s->errors ? -1 : 0;
 }
 

@@ -70,11 +70,27 @@ struct token {
 	int64_t num;		/* TK_NUM */
 	char *str;		/* TK_STR, TK_EMBEDDED, TK_DOLLAR/TK_AT name */
 	int str_len;		/* TK_STR: decoded length (may hold NULs) */
+	struct token *origin;	/* made by a macro: the "@name" use it
+				 * came from (itself maybe expanded); NULL
+				 * if written in the file */
 };
 
 /* Tokenize a whole file into a list ending with TK_EOF. NULL on error. */
 struct token *lex_file(struct session *s, const struct srcfile *f);
 bool tok_is(const struct token *t, const char *punct_or_ident);
+
+/* ---- preprocessor (preprocess.c): macros, then %( %? %: %) ---- */
+
+/*
+ * Expand @define macros and resolve conditionals in a lex_file() list.
+ * Returns the new list (ending with TK_EOF), or NULL after printing
+ * diagnostics; NULL in gives NULL out.
+ */
+struct token *pp_run(struct session *s, struct token *toks);
+/* Read every *.stpm in dir: macros visible to every file parsed after. */
+int pp_load_library_macros(struct session *s, const char *dir);
+/* "note: in expansion of macro '@foo'" for each macro t came from. */
+void pp_note_expansion(struct session *s, const struct token *t);
 
 /* ---- the AST ---- */
 
@@ -330,6 +346,8 @@ struct symbol {
 	struct srcloc type_loc;	/* where the type was decided */
 	struct global *global;	/* SYM_GLOBAL */
 	bool read, written;
+	bool is_array;		/* indexed anywhere (arity > 0) */
+	struct node *hist;	/* the @hist_* use that fixes its buckets */
 	int id;
 };
 

@@ -2,8 +2,9 @@
 /*
  * Pass 5 in a QEMU (TCG) virtual machine; see vm.h.
  *
- * The guest boots the host's /boot/vmlinuz-R with an initramfs we write
- * ourselves (newc cpio):
+ * The guest boots the host's /boot/vmlinuz-R (the compressed image, so
+ * KASLR is on as on real machines) with an initramfs we write ourselves
+ * (newc cpio):
  *
  *   base archive (cached):  busybox, staprun, cfg->files and the shared
  *                           libraries ldd lists for them, /dev/console
@@ -12,8 +13,10 @@
  * The kernel unpacks concatenated archives, so the initrd is the cached
  * base followed by the job archive.  /init runs each job's staprun with
  * stdout on ttyS1 and stderr on ttyS2 (raw mode, so bytes pass unchanged)
- * and reports on ttyS3: "BOOTED", one "STATUS name rc" per job, then the
- * kernel log.  QEMU writes each serial port to a file in a temp dir.
+ * and talks to us on ttyS3: it writes "BOOTED", one "STATUS name rc" per
+ * job, then the kernel log; it reads "INT" (our Ctrl-C, passed on).
+ * ttyS0-2 go to files that we follow while QEMU runs; ttyS3 is a pair of
+ * FIFOs.
  *
  * Framing: every job's output on ttyS1/ttyS2 sits between
  *   "\001S:<nonce>:<name>\n"  and  "\001E:<nonce>\n"
@@ -145,7 +148,8 @@ static void cpio_entry(struct cpio *c, const char *name, unsigned mode,
 		  rmaj, rmin, strlen(name) + 1, 0);
 	sb_add(&c->sb, name, strlen(name) + 1);
 	cpio_pad(c);
-	sb_add(&c->sb, data, len);
+	if (len)
+		sb_add(&c->sb, data, len);
 	cpio_pad(c);
 }
 
@@ -279,6 +283,8 @@ static int build_base(const struct vm_config *cfg, const char *busybox,
 		cpio_dir(&c, dirs[i]);
 	}
 	ret = cpio_file(&c, busybox, "bin/busybox");
+	if (!ret)	/* busybox-static has none, but a plain busybox works too */
+		ret = vm_ldd(busybox, &libs);
 	if (!ret)
 		ret = cpio_file(&c, cfg->staprun, "bin/staprun");
 	if (!ret)
@@ -644,7 +650,10 @@ static char *find_problems(const char *log)
 			last_job = i;
 		if (!is_problem_line(l, n))
 			continue;
+		/* Context before: kernel lines only, not the firmware's. */
 		from = i - 2 > until ? i - 2 : until + 1;
+		while (from < i && *(const char *)lines.items[from] != '[')
+			from++;
 		to = i + 25 < lines.len ? i + 25 : lines.len - 1;
 		if (from > until + 1) {
 			if (sb.len)
@@ -713,6 +722,7 @@ struct vm {
 	int killed;		/* stopped QEMU because of a signal */
 	long t0, t_boot;
 	const char *dmesg;	/* in ch[CH_CTL], ends at vm->end */
+	const char *running;	/* the job that started but never ended */
 };
 
 /*
@@ -1062,6 +1072,9 @@ static void vm_collect(struct vm *vm)
 		s = memfind(c, head, line);
 		if (s)
 			job->status = atoi(s + strlen(line));
+		else if (memfind(sb_str(&vm->ch[CH_OUT].data),
+				 vm->ch[CH_OUT].data.len, st))
+			vm->running = job->name;
 		free(st);
 		free(line);
 	}
@@ -1089,8 +1102,12 @@ static int vm_verdict(struct vm *vm)
 		util_err("vm: interrupted");
 		ret = -EINTR;
 	} else if (res->timed_out) {
-		util_err("vm: timed out after %d s%s", vm->timeout_s,
-			 res->booted ? "" : " (the guest never started init)");
+		if (vm->running)
+			util_err("vm: timed out after %d s in job %s",
+				 vm->timeout_s, vm->running);
+		else
+			util_err("vm: timed out after %d s%s", vm->timeout_s,
+				 res->booted ? "" : " (the guest never started init)");
 		ret = -ETIMEDOUT;
 	} else if (!vm->dmesg && !res->booted) {
 		util_err("vm: the guest did not boot (qemu exit status %d)%s",
@@ -1099,7 +1116,9 @@ static int vm_verdict(struct vm *vm)
 			 res->kernel_problem ? ": kernel problem" : "");
 		ret = -EIO;
 	} else if (!vm->dmesg) {
-		util_err("vm: the guest stopped before finishing its jobs%s",
+		util_err("vm: the guest stopped %s %s%s",
+			 vm->running ? "during job" : "before finishing its jobs",
+			 vm->running ? vm->running : "",
 			 res->kernel_problem ? " (kernel problem)" : "");
 		ret = -EIO;
 	}
@@ -1137,8 +1156,12 @@ int vm_run(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 		goto out;
 	vm_signals = 0;
 	sigemptyset(&sa.sa_mask);
-	for (k = 0; k < ARRAY_SIZE(vm_sigs); k++)
-		sigaction(vm_sigs[k], &sa, &old[k]);
+	for (k = 0; k < ARRAY_SIZE(vm_sigs); k++) {
+		sigaction(vm_sigs[k], NULL, &old[k]);
+		/* A signal our caller ignores stays ignored. */
+		if (old[k].sa_handler != SIG_IGN)
+			sigaction(vm_sigs[k], &sa, NULL);
+	}
 	ret = vm_start(&vm);
 	if (!ret) {
 		vm_wait(&vm);

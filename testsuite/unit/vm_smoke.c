@@ -100,7 +100,11 @@ int main(int argc, char **argv)
 		}
 		free(jobs[i].out);
 		free(jobs[i].err);
+		free(jobs[i].staprun_args);
+		free((char *)jobs[i].name);
 	}
+	free(jobs);
+	vec_free(&files);
 	if (res.problem)
 		printf("---- kernel problem ----\n%s", res.problem);
 	if (outdir && res.console) {

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Check the VM runner (translator/vm.c) without the translator or staprun:
+# a fake staprun (a busybox shell script) and two tiny kbuild modules, on
+# every provisioned kernel or the releases given as arguments.  Checks
+# exact bytes on stdout/stderr (no final newline, 400 KB of binary),
+# exit statuses and arguments, a WARN_ON() reported as a kernel problem,
+# an oops stopping the run, and a hung job hitting the timeout without
+# leaving QEMU behind.  Takes about 30 s per kernel.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/vm-selftest.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fails=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+cd "$work"
+export TMPDIR=$work	# so a QEMU left behind would show $work in pgrep -f
+gcc -O2 -g -Wall -Wextra -D_GNU_SOURCE -I "$top/common" -I "$top/translator" \
+	-o vm_smoke "$top/testsuite/unit/vm_smoke.c" "$top/translator/vm.c" \
+	"$top/common/util.c"
+
+# The fake staprun acts on the job's module file name.
+cat >staprun <<'EOF'
+#!/bin/sh
+for m; do :; done
+case "${m##*/}" in
+hello.ko) echo "hello stdout"; echo "args: $*"; echo "hello stderr" >&2; exit 3 ;;
+nonl.ko) printf 'out'; printf 'err' >&2; exit 0 ;;
+big.ko) cat "$m"; cat "$m" >&2; exit 0 ;;
+hang.ko) echo hanging; exec sleep 1000 ;;
+*) exec insmod "$m" ;;
+esac
+EOF
+chmod +x staprun
+touch hello.ko nonl.ko hang.ko
+head -c 400000 /dev/urandom >big.ko
+cat >ok_vm.c <<'EOF'
+#include <linux/module.h>
+static int __init ok_init(void) { return 0; }
+static void __exit ok_exit(void) { }
+module_init(ok_init);
+module_exit(ok_exit);
+MODULE_LICENSE("GPL");
+EOF
+cat >warn_vm.c <<'EOF'
+#include <linux/module.h>
+static int __init warn_init(void) { WARN_ON(1); return 0; }
+module_init(warn_init);
+MODULE_LICENSE("GPL");
+EOF
+cat >oops_vm.c <<'EOF'
+#include <linux/module.h>
+static int __init oops_init(void) { return *(volatile int *)0; }
+module_init(oops_init);
+MODULE_LICENSE("GPL");
+EOF
+echo 'obj-m := ok_vm.o warn_vm.o oops_vm.o' >Makefile
+
+releases=("$@")
+if [ ${#releases[@]} -eq 0 ]; then
+	for b in /lib/modules/*/build; do
+		r=${b#/lib/modules/}
+		r=${r%/build}
+		if [ -e "/boot/vmlinuz-$r" ]; then
+			releases+=("$r")
+		fi
+	done
+fi
+
+for r in "${releases[@]}"; do
+	echo "== $r"
+	mkdir -p "k-$r" "o-$r"
+	cp ./*.c Makefile "k-$r/"
+	make -s -C "/lib/modules/$r/build" M="$work/k-$r" modules >/dev/null 2>&1 ||
+		{ bad "$r: kbuild"; continue; }
+	k=$work/k-$r
+
+	t0=$(date +%s.%N)
+	if ./vm_smoke -o "o-$r" -r "$r" -s ./staprun hello=hello.ko,-x,"a b'c" \
+		nonl=nonl.ko big=big.ko ok=$k/ok_vm.ko >"o-$r/log" 2>&1; then
+		ok "$r: clean run ($(echo "$(date +%s.%N) - $t0" | bc | cut -c1-4) s)"
+	else
+		bad "$r: clean run: $(cat "o-$r/log")"
+	fi
+	grep -q '^job hello: status 3,' "o-$r/log" && ok "$r: exit status" || bad "$r: exit status"
+	[ "$(cat "o-$r/hello.out")" = "hello stdout
+args: -x a b'c /jobs/hello/hello.ko" ] && ok "$r: arguments" || bad "$r: arguments"
+	[ "$(cat "o-$r/nonl.out")|$(cat "o-$r/nonl.err")" = "out|err" ] &&
+		[ "$(wc -c <"o-$r/nonl.out")" = 3 ] && ok "$r: no final newline" ||
+		bad "$r: no final newline"
+	cmp -s big.ko "o-$r/big.out" && cmp -s big.ko "o-$r/big.err" &&
+		ok "$r: 400 KB binary output" || bad "$r: 400 KB binary output"
+	grep -q '^job ok: status 0,' "o-$r/log" && ok "$r: insmod" || bad "$r: insmod"
+
+	./vm_smoke -r "$r" -s ./staprun warn=$k/warn_vm.ko after=nonl.ko >"o-$r/log" 2>&1 && rc=0 || rc=$?
+	[ $rc = 3 ] && grep -q 'WARNING: CPU' "o-$r/log" && grep -q '^job after: status 0' "o-$r/log" &&
+		ok "$r: WARN_ON is a kernel problem" || bad "$r: WARN_ON: $(cat "o-$r/log")"
+
+	./vm_smoke -r "$r" -s ./staprun oops=$k/oops_vm.ko after=nonl.ko >"o-$r/log" 2>&1 && rc=0 || rc=$?
+	[ $rc = 2 ] && grep -q 'stopped during job oops (kernel problem)' "o-$r/log" &&
+		grep -q 'BUG: kernel NULL pointer' "o-$r/log" &&
+		ok "$r: oops stops the run" || bad "$r: oops: $(cat "o-$r/log")"
+
+	./vm_smoke -t 15 -r "$r" -s ./staprun hang=hang.ko >"o-$r/log" 2>&1 && rc=0 || rc=$?
+	[ $rc = 2 ] && grep -q 'timed out after 15 s in job hang' "o-$r/log" &&
+		! pgrep -f "qemu-system-x86_64.*$work" >/dev/null &&
+		ok "$r: timeout, no QEMU left" || bad "$r: timeout: $(cat "o-$r/log")"
+done
+
+if [ $fails -gt 0 ]; then
+	echo "vm-selftest: $fails failed"
+	exit 1
+fi
+echo "vm-selftest: all passed"

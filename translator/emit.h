@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Shared by the pass-3 files: emit.c (bodies, expressions, statements,
+ * the module skeleton) and emit_map.c (globals, arrays, statistics).
+ */
+#ifndef EMIT_H
+#define EMIT_H
+
+#include "stap.h"
+
+struct emitter {
+	struct session *s;
+	struct strbuf *out;	/* the body being written */
+	struct strbuf frame;	/* the body's frame struct fields */
+	int ntemps;
+	int nlabels;
+	int brk, cont;		/* labels of the innermost loop */
+	struct func *func;	/* NULL in a probe body */
+	int indent;
+	const char *err;	/* label errors jump to: "out" or a catch */
+	const struct srcloc *loc;	/* statement being emitted, for #line */
+	const struct srcfile *qfile;	/* file whose quoted name is qname */
+	const char *qname;
+};
+
+/* One line of C at the current indent, mapped to the statement's line. */
+void emit_line(struct emitter *E, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* A fresh frame temporary of type t: "l->tN". */
+const char *emit_temp(struct emitter *E, enum type t);
+/* A C expression for n's value; may emit statements first. */
+const char *emit_expr(struct emitter *E, struct node *n);
+void emit_stmt(struct emitter *E, struct node *n);
+/* dst = v for a long or string. */
+void emit_store(struct emitter *E, const char *dst, enum type t, const char *v);
+/* Jump to the error label if the last call failed. */
+void emit_check_error(struct emitter *E);
+/* A C string literal naming a spot: "operator '/' at f.stp:1:2". */
+const char *emit_where(struct emitter *E, const char *what, const struct srcloc *loc);
+void emit_c_string(struct strbuf *sb, const char *s, int len);
+void emit_action(struct emitter *E, const struct srcloc *loc);
+
+/* emit_map.c */
+const char *emit_index_read(struct emitter *E, struct node *n);
+const char *emit_index_assign(struct emitter *E, struct node *n);
+const char *emit_index_crement(struct emitter *E, struct node *n);
+const char *emit_push(struct emitter *E, struct node *n);
+const char *emit_in(struct emitter *E, struct node *n);
+const char *emit_statop(struct emitter *E, struct node *n);
+void emit_print_hist(struct emitter *E, struct node *n);
+void emit_delete(struct emitter *E, struct node *n);
+void emit_foreach(struct emitter *E, struct node *n);
+void emit_global_decls(struct session *s, struct strbuf *c);
+void emit_global_init(struct session *s, struct strbuf *c);
+void emit_global_exit(struct session *s, struct strbuf *c);
+/* The C name of a global's storage: "g_name". */
+const char *emit_global_ref(struct emitter *E, struct symbol *sym);
+/* Lock list of a handler; returns its length (0: no globals). */
+int emit_locks(struct session *s, struct strbuf *c, const char *name,
+	       struct node *body);
+
+#endif /* EMIT_H */

@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 3, data side: globals, associative arrays, statistics, foreach,
+ * delete, and the lock list each probe takes.  Arrays and statistics live
+ * in the runtime (runtime/stp_map.h); this file emits the calls.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+static const char *const stat_ops[] = {
+	"count", "sum", "min", "max", "avg", "variance",
+};
+
+/* In step with enum stp_stat_op in runtime/stp_map.h. */
+static const char *const stat_op_names[] = {
+	"STP_STAT_COUNT", "STP_STAT_SUM", "STP_STAT_MIN", "STP_STAT_MAX",
+	"STP_STAT_AVG", "STP_STAT_VARIANCE",
+};
+
+static const char *stat_op_c(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stat_ops); i++)
+		if (!strcmp(stat_ops[i], name))
+			return stat_op_names[i];
+	return "STP_STAT_COUNT";
+}
+
+const char *emit_global_ref(struct emitter *E, struct symbol *sym)
+{
+	return arena_printf(&E->s->arena, "g_%s", sym->name);
+}
+
+static const char *runtime_type(enum type t)
+{
+	return t == TY_STRING ? "STP_STRING" : t == TY_STATS ? "STP_STAT" : "STP_LONG";
+}
+
+static bool is_map(const struct symbol *sym)
+{
+	return sym->arity > 0;
+}
+
+/* Evaluate n's index list into a frame key array; returns its C name. */
+static const char *keys(struct emitter *E, struct symbol *sym, struct node *args)
+{
+	const char *vals[9];
+	struct node *k;
+	int i = 0, id = E->ntemps++;
+
+	for (k = args; k && i < 9; k = k->next)
+		vals[i++] = emit_expr(E, k);
+	sb_printf(&E->frame, "\tunion stp_key k%d[%d];\n", id, sym->arity);
+	for (i = 0, k = args; k && i < 9; k = k->next, i++)
+		emit_line(E, "l->k%d[%d].%c = %s;", id, i,
+			  sym->key_types[i] == TY_STRING ? 's' : 'l', vals[i]);
+	return arena_printf(&E->s->arena, "l->k%d", id);
+}
+
+static void overflow_check(struct emitter *E, const char *ret, struct node *n)
+{
+	emit_line(E, "if (unlikely(%s)) {", ret);
+	emit_line(E, "\tc->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
+			"identifier '%s'", n->str), &n->loc));
+	emit_line(E, "\t_stp_error(c, \"Array overflow, check %s\");",
+		  n->sym->global->max_entries ?
+		  arena_printf(&E->s->arena, "size limit (%" PRId64 ")",
+			       n->sym->global->max_entries) : "MAXMAPENTRIES");
+	emit_line(E, "\tgoto %s;", E->err);
+	emit_line(E, "}");
+}
+
+const char *emit_index_read(struct emitter *E, struct node *n)
+{
+	const char *k = keys(E, n->sym, n->args);
+	const char *g = emit_global_ref(E, n->sym);
+	const char *t = emit_temp(E, n->sym->type);
+
+	/* Strings are copied: a later store may reuse the element. */
+	if (n->sym->type == TY_STRING)
+		emit_line(E, "strscpy(%s, _stp_map_get_str(%s, %s), MAXSTRINGLEN);", t, g, k);
+	else
+		emit_line(E, "%s = _stp_map_get_long(%s, %s);", t, g, k);
+	return t;
+}
+
+const char *emit_index_assign(struct emitter *E, struct node *n)
+{
+	struct node *lhs = n->lhs;
+	struct symbol *sym = lhs->sym;
+	const char *k = keys(E, sym, lhs->args);
+	const char *g = emit_global_ref(E, sym);
+	const char *v = emit_expr(E, n->rhs);
+	const char *t, *ret = emit_temp(E, TY_LONG);
+
+	if (n->op == OP_NONE) {
+		emit_line(E, "%s = _stp_map_set_%s(%s, %s, %s);", ret,
+			  sym->type == TY_STRING ? "str" : "long", g, k, v);
+		overflow_check(E, ret, lhs);
+		return v;
+	}
+	if (n->op == OP_ADD || n->op == OP_SUB) {
+		t = emit_temp(E, TY_LONG);
+		emit_line(E, "%s = _stp_map_add_long(%s, %s, %s(%s), &%s);", ret, g, k,
+			  n->op == OP_SUB ? "-" : "", v, t);
+		overflow_check(E, ret, lhs);
+		return t;
+	}
+	t = emit_temp(E, sym->type);
+	if (n->op == OP_CONCAT) {
+		emit_line(E, "strscpy(%s, _stp_map_get_str(%s, %s), MAXSTRINGLEN);", t, g, k);
+		emit_line(E, "{ size_t len = strnlen(%s, MAXSTRINGLEN); strscpy(%s + len, %s, MAXSTRINGLEN - len); }",
+			  t, t, v);
+		emit_line(E, "%s = _stp_map_set_str(%s, %s, %s);", ret, g, k, t);
+		overflow_check(E, ret, lhs);
+		return t;
+	}
+	emit_line(E, "%s = _stp_map_get_long(%s, %s);", t, g, k);
+	switch (n->op) {
+	case OP_DIV:
+	case OP_MOD:
+		emit_line(E, "%s = stp_%s(c, %s, %s, %s);", t, n->op == OP_DIV ? "div" : "mod",
+			  t, v, emit_where(E, arena_printf(&E->s->arena, "operator '%s='",
+							     op_names[n->op]), &n->loc));
+		emit_check_error(E);
+		break;
+	case OP_SHL:
+	case OP_SHR:
+		emit_line(E, "%s = stp_%s(%s, %s);", t, n->op == OP_SHL ? "shl" : "shr", t, v);
+		break;
+	default:
+		emit_line(E, "%s %s= %s;", t, op_names[n->op], v);
+	}
+	emit_line(E, "%s = _stp_map_set_long(%s, %s, %s);", ret, g, k, t);
+	overflow_check(E, ret, lhs);
+	return t;
+}
+
+/* a[k]++ and friends: one add, the old or new value as the result. */
+const char *emit_index_crement(struct emitter *E, struct node *n)
+{
+	struct node *lhs = n->lhs;
+	const char *k = keys(E, lhs->sym, lhs->args);
+	const char *t = emit_temp(E, TY_LONG), *ret = emit_temp(E, TY_LONG);
+	bool inc = n->op == OP_PREINC || n->op == OP_POSTINC;
+	bool post = n->op == OP_POSTINC || n->op == OP_POSTDEC;
+
+	emit_line(E, "%s = _stp_map_add_long(%s, %s, %d, &%s);", ret,
+		  emit_global_ref(E, lhs->sym), k, inc ? 1 : -1, t);
+	overflow_check(E, ret, lhs);
+	if (post)
+		emit_line(E, "%s %s= 1;", t, inc ? "-" : "+");
+	return t;
+}
+
+const char *emit_push(struct emitter *E, struct node *n)
+{
+	struct node *lhs = n->lhs;
+
+	if (lhs->kind == ND_VAR) {
+		const char *v = emit_expr(E, n->rhs);
+
+		emit_line(E, "_stp_stat_add(%s, %s);", emit_global_ref(E, lhs->sym), v);
+		return "0";
+	}
+	const char *k = keys(E, lhs->sym, lhs->args);
+	const char *v = emit_expr(E, n->rhs);
+	const char *ret = emit_temp(E, TY_LONG);
+
+	emit_line(E, "%s = _stp_map_stat_add(%s, %s, %s);", ret,
+		  emit_global_ref(E, lhs->sym), k, v);
+	overflow_check(E, ret, lhs);
+	return "0";
+}
+
+const char *emit_in(struct emitter *E, struct node *n)
+{
+	const char *k = keys(E, n->sym, n->args);
+	const char *t = emit_temp(E, TY_LONG);
+
+	emit_line(E, "%s = _stp_map_exists(%s, %s);", t, emit_global_ref(E, n->sym), k);
+	return t;
+}
+
+/* The aggregate a statistic operand names, as a C expression. */
+static const char *stat_of(struct emitter *E, struct node *operand)
+{
+	const char *g = emit_global_ref(E, operand->sym);
+
+	if (operand->kind == ND_VAR)
+		return arena_printf(&E->s->arena, "_stp_stat_get(%s)", g);
+	return arena_printf(&E->s->arena, "_stp_map_get_stat(%s, %s)", g,
+			    keys(E, operand->sym, operand->args));
+}
+
+const char *emit_statop(struct emitter *E, struct node *n)
+{
+	const char *st = stat_of(E, n->args);
+	const char *t = emit_temp(E, TY_LONG);
+	int64_t shift = n->args->next ? n->args->next->num : 0;
+
+	emit_line(E, "c->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
+			"operator '@%s'", n->str), &n->loc));
+	emit_line(E, "%s = _stp_stat_extract(c, %s, %s, %" PRId64 ");", t, st,
+		  stat_op_c(n->str), shift);
+	emit_check_error(E);
+	return t;
+}
+
+static const char *hist_spec(struct emitter *E, struct symbol *sym)
+{
+	return arena_printf(&E->s->arena, is_map(sym) ? "&gd_%s.hist" : "&gh_%s", sym->name);
+}
+
+void emit_print_hist(struct emitter *E, struct node *n)
+{
+	emit_line(E, "_stp_stat_print_hist(c, %s, %s);", stat_of(E, n->args),
+		  hist_spec(E, n->args->sym));
+}
+
+void emit_delete(struct emitter *E, struct node *n)
+{
+	struct node *t = n->lhs;
+	struct symbol *sym = t->sym;
+
+	if (t->kind == ND_INDEX) {
+		const char *k = keys(E, sym, t->args);
+
+		emit_line(E, "_stp_map_delete(%s, %s);", emit_global_ref(E, sym), k);
+		return;
+	}
+	if (sym->kind == SYM_GLOBAL && is_map(sym))
+		emit_line(E, "_stp_map_clear(%s);", emit_global_ref(E, sym));
+	else if (sym->type == TY_STATS)
+		emit_line(E, "_stp_stat_clear(%s);", emit_global_ref(E, sym));
+	else if (sym->type == TY_STRING)
+		emit_line(E, "%s[0] = '\\0';", sym->kind == SYM_GLOBAL ?
+			  emit_global_ref(E, sym) : arena_printf(&E->s->arena, "l->v_%s", sym->name));
+	else
+		emit_line(E, "%s = 0;", sym->kind == SYM_GLOBAL ? emit_global_ref(E, sym) :
+			  arena_printf(&E->s->arena, "l->v_%s", sym->name));
+}
+
+static const char *capacity(struct emitter *E, struct symbol *sym)
+{
+	if (sym->global->max_entries)
+		return arena_printf(&E->s->arena, "%" PRId64, sym->global->max_entries);
+	return "MAXMAPENTRIES";
+}
+
+/*
+ * foreach: the runtime sorts the elements into an order array in the
+ * frame (so nested walks and other CPUs never share it), then the loop
+ * binds the keys and value of each.
+ */
+void emit_foreach(struct emitter *E, struct node *n)
+{
+	struct symbol *sym = n->array->sym;
+	int id = E->nlabels++, saved_cont = E->cont, i;
+	const char *lim = n->limit ? emit_expr(E, n->limit) : "0";
+	struct node *k;
+
+	sb_printf(&E->frame, "\tstruct stp_map_entry *order%d[%s];\n\tint64_t n%d, i%d;\n",
+		  id, capacity(E, sym), id, id);
+	emit_line(E, "l->n%d = _stp_map_sort(%s, l->order%d, %d, %d, %s, %s);", id,
+		  emit_global_ref(E, sym), id, n->sort_key, n->sort_dir ? n->sort_dir : 1,
+		  stat_op_c(n->sort_stat ? n->sort_stat : "count"), lim);
+	emit_line(E, "for (l->i%d = 0; l->i%d < l->n%d; l->i%d++) {", id, id, id, id);
+	E->indent++;
+	E->cont = id;
+	emit_action(E, &n->loc);
+	for (k = n->keys, i = 0; k; k = k->next, i++) {
+		if (k->type == TY_STRING)
+			emit_line(E, "strscpy(l->v_%s, _stp_map_entry_key_str(l->order%d[l->i%d], %d), MAXSTRINGLEN);",
+				  k->str, id, id, i);
+		else
+			emit_line(E, "l->v_%s = _stp_map_entry_key_long(l->order%d[l->i%d], %d);",
+				  k->str, id, id, i);
+	}
+	if (n->value) {
+		if (n->value->type == TY_STRING)
+			emit_line(E, "strscpy(l->v_%s, _stp_map_entry_str(l->order%d[l->i%d]), MAXSTRINGLEN);",
+				  n->value->str, id, id);
+		else
+			emit_line(E, "l->v_%s = _stp_map_entry_long(l->order%d[l->i%d]);",
+				  n->value->str, id, id);
+	}
+	emit_stmt(E, n->body);
+	E->indent--;
+	emit_line(E, "cont_%d: __attribute__((unused));", id);
+	emit_line(E, "}");
+	E->cont = saved_cont;
+}
+
+/* ---- declarations, load and unload ---- */
+
+static void hist_init(struct strbuf *c, struct symbol *sym)
+{
+	struct node *h = sym->hist;
+
+	if (!h) {
+		sb_puts(c, "{ .kind = STP_HIST_NONE }");
+	} else if (!strcmp(h->str, "hist_log")) {
+		sb_puts(c, "{ .kind = STP_HIST_LOG }");
+	} else {
+		struct node *lo = h->args->next, *hi = lo->next, *step = hi->next;
+
+		sb_printf(c, "{ .kind = STP_HIST_LINEAR, .start = %" PRId64 ", .stop = %" PRId64
+			  ", .interval = %" PRId64 " }", lo->num, hi->num, step->num);
+	}
+}
+
+void emit_global_decls(struct session *s, struct strbuf *c)
+{
+	for (int i = 0; i < s->globals.len; i++) {
+		struct symbol *g = s->globals.items[i];
+		struct node *init = g->global->init;
+
+		sb_printf(c, "static DEFINE_RWLOCK(gl_%s);\n", g->name);
+		if (is_map(g)) {
+			sb_printf(c, "static struct stp_map *g_%s;\n", g->name);
+			sb_printf(c, "static const struct stp_map_desc gd_%s = {\n"
+				  "\t.name = \"%s\",\n\t.nkeys = %d,\n\t.key_types = {",
+				  g->name, g->name, g->arity);
+			for (int k = 0; k < g->arity; k++)
+				sb_printf(c, " %s,", runtime_type(g->key_types[k]));
+			sb_printf(c, " },\n\t.value_type = %s,\n\t.max_entries = ",
+				  runtime_type(g->type));
+			if (g->global->max_entries)
+				sb_printf(c, "%" PRId64, g->global->max_entries);
+			else
+				sb_puts(c, "MAXMAPENTRIES");
+			sb_puts(c, ",\n\t.hist = ");
+			hist_init(c, g);
+			sb_puts(c, ",\n};\n");
+		} else if (g->type == TY_STATS) {
+			sb_printf(c, "static struct stp_stat_var *g_%s;\n", g->name);
+			sb_printf(c, "static const struct stp_hist_spec gh_%s = ", g->name);
+			hist_init(c, g);
+			sb_puts(c, ";\n");
+		} else if (g->type == TY_STRING) {
+			sb_printf(c, "static char g_%s[MAXSTRINGLEN]", g->name);
+			if (init) {
+				sb_puts(c, " = ");
+				emit_c_string(c, init->str, init->str_len);
+			}
+			sb_puts(c, ";\n");
+		} else {
+			sb_printf(c, "static int64_t g_%s", g->name);
+			if (init)
+				sb_printf(c, " = %" PRId64 "LL", init->num);
+			sb_puts(c, ";\n");
+		}
+	}
+}
+
+void emit_global_init(struct session *s, struct strbuf *c)
+{
+	sb_puts(c, "int stp_script_init(void)\n{\n");
+	for (int i = 0; i < s->globals.len; i++) {
+		struct symbol *g = s->globals.items[i];
+
+		if (is_map(g))
+			sb_printf(c, "\tg_%s = _stp_map_new(&gd_%s);\n\tif (!g_%s)\n\t\tgoto fail;\n",
+				  g->name, g->name, g->name);
+		else if (g->type == TY_STATS)
+			sb_printf(c, "\tg_%s = _stp_stat_new(&gh_%s);\n\tif (!g_%s)\n\t\tgoto fail;\n",
+				  g->name, g->name, g->name);
+	}
+	sb_puts(c, "\treturn 0;\nfail: __attribute__((unused));\n\tstp_script_exit();\n"
+		"\treturn -ENOMEM;\n}\n\n");
+}
+
+void emit_global_exit(struct session *s, struct strbuf *c)
+{
+	sb_puts(c, "void stp_script_exit(void)\n{\n");
+	for (int i = 0; i < s->globals.len; i++) {
+		struct symbol *g = s->globals.items[i];
+		const char *fn = is_map(g) ? "_stp_map_free" :
+				 g->type == TY_STATS ? "_stp_stat_free" : NULL;
+
+		if (fn)
+			sb_printf(c, "\tif (g_%s) {\n\t\t%s(g_%s);\n\t\tg_%s = NULL;\n\t}\n",
+				  g->name, fn, g->name, g->name);
+	}
+	sb_puts(c, "}\n\n");
+}
+
+/* ---- locks ---- */
+
+enum { ACC_NONE, ACC_READ, ACC_WRITE };
+
+struct access {
+	unsigned char *mode;	/* by global id */
+	int nglobals;
+	struct vec visiting;	/* functions on the walk, for recursion */
+};
+
+static void note(struct access *A, struct symbol *sym, int mode)
+{
+	if (sym && sym->kind == SYM_GLOBAL && sym->id < A->nglobals &&
+	    A->mode[sym->id] < mode)
+		A->mode[sym->id] = (unsigned char)mode;
+}
+
+static void walk(struct access *A, struct node *n);
+
+static void walk_list(struct access *A, struct node *n)
+{
+	for (; n; n = n->next)
+		walk(A, n);
+}
+
+/* What the target of a write (or a stats read) touches. */
+static void walk_written(struct access *A, struct node *t, int mode)
+{
+	if (t->kind == ND_VAR || t->kind == ND_INDEX)
+		note(A, t->sym, mode);
+	if (t->kind == ND_INDEX)
+		walk_list(A, t->args);
+}
+
+static void walk(struct access *A, struct node *n)
+{
+	struct member *m;
+
+	if (!n)
+		return;
+	switch (n->kind) {
+	case ND_BLOCK:
+		walk_list(A, n->body);
+		return;
+	case ND_VAR:
+	case ND_INDEX:
+	case ND_IN:
+		note(A, n->sym, ACC_READ);
+		break;
+	case ND_ASSIGN:
+		walk_written(A, n->lhs, ACC_WRITE);
+		walk(A, n->rhs);
+		return;
+	case ND_UNARY:
+		if (n->op >= OP_PREINC) {
+			walk_written(A, n->lhs, ACC_WRITE);
+			return;
+		}
+		break;
+	case ND_PUSH:
+		/* Statistics are per CPU: adding needs only a read lock. */
+		walk_written(A, n->lhs, ACC_READ);
+		walk(A, n->rhs);
+		return;
+	case ND_STATOP:
+	case ND_HIST:
+		/* Reading aggregates into a shared area: exclusive. */
+		walk_written(A, n->args, ACC_WRITE);
+		walk_list(A, n->args->next);
+		return;
+	case ND_DELETE:
+		walk_written(A, n->lhs, ACC_WRITE);
+		return;
+	case ND_FOREACH:
+		note(A, n->array->sym, n->array->sym && n->array->sym->type == TY_STATS ?
+		     ACC_WRITE : ACC_READ);
+		break;
+	case ND_CALL:
+		if (n->func) {
+			for (int i = 0; i < A->visiting.len; i++)
+				if (A->visiting.items[i] == n->func)
+					goto args;
+			vec_push(&A->visiting, n->func);
+			if (n->func->body->kind == ND_BLOCK)
+				walk(A, n->func->body);
+			A->visiting.len--;
+		}
+args:
+		walk_list(A, n->args);
+		return;
+	default:
+		break;
+	}
+	walk(A, n->lhs);
+	walk(A, n->rhs);
+	walk(A, n->cond);
+	walk(A, n->then);
+	walk(A, n->els);
+	walk(A, n->init);
+	walk(A, n->step);
+	walk(A, n->limit);
+	walk(A, n->body);
+	for (m = n->members; m; m = m->next)
+		walk(A, m->index);
+	if (n->kind == ND_INDEX || n->kind == ND_IN)
+		walk_list(A, n->args);
+}
+
+int emit_locks(struct session *s, struct strbuf *c, const char *name,
+	       struct node *body)
+{
+	struct access A = { 0 };
+	int i, n = 0;
+
+	for (i = 0; i < s->globals.len; i++) {
+		struct symbol *g = s->globals.items[i];
+
+		if (g->id + 1 > A.nglobals)
+			A.nglobals = g->id + 1;
+	}
+	A.mode = xcalloc((size_t)A.nglobals + 1, 1);
+	walk(&A, body);
+	/* In global-id order: every handler locks in the same order. */
+	for (i = 0; i < s->globals.len; i++) {
+		struct symbol *g = s->globals.items[i];
+
+		if (!A.mode[g->id])
+			continue;
+		if (!n)
+			sb_printf(c, "static const struct stp_lock_req %s[] = {\n", name);
+		sb_printf(c, "\t{ &gl_%s, %s },\n", g->name,
+			  A.mode[g->id] == ACC_WRITE ? "true" : "false");
+		n++;
+	}
+	if (n)
+		sb_puts(c, "};\n\n");
+	free(A.mode);
+	vec_free(&A.visiting);
+	return n;
+}
