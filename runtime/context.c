@@ -83,6 +83,19 @@ void _stp_exit(void)
 	atomic_set(&_stp_exit_flag, 1);
 }
 
+/*
+ * End the session because of errors: from now on only error probes run
+ * (end probes are skipped, as SystemTap documents).  An error in an end
+ * or error probe leaves the state alone so the rest of them still run.
+ */
+void _stp_error_shutdown(void)
+{
+	if (atomic_cmpxchg(&_stp_state, STP_SESSION_RUNNING, STP_SESSION_ERROR) !=
+	    STP_SESSION_RUNNING)
+		atomic_cmpxchg(&_stp_state, STP_SESSION_STARTING, STP_SESSION_ERROR);
+	_stp_exit();
+}
+
 /* A hit that did not run: reentrancy, or a global's lock not taken. */
 void _stp_count_skip(void)
 {
@@ -90,7 +103,7 @@ void _stp_count_skip(void)
 	    !atomic_xchg(&skip_limit_hit, 1)) {
 		_stp_ctl_sendf(STP_CTL_ERROR,
 			       "Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.");
-		_stp_exit();
+		_stp_error_shutdown();
 	}
 }
 
@@ -103,7 +116,7 @@ static void report_error(struct stp_context *c)
 		_stp_ctl_sendf(STP_CTL_ERROR, "%s", c->last_error);
 	/* SystemTap semantics: more than MAXERRORS errors end the session. */
 	if (atomic_inc_return(&_stp_error_count) > MAXERRORS)
-		_stp_exit();
+		_stp_error_shutdown();
 }
 
 void _stp_run_probe(const struct stp_probe *p, struct pt_regs *regs)

@@ -51,7 +51,8 @@ void _stp_session_start_cmd(void)
 		atomic_set(&_stp_state, STP_SESSION_STOPPED);
 		_stp_relay_flush();
 	} else {
-		atomic_set(&_stp_state, STP_SESSION_RUNNING);
+		/* A begin probe's error may already have moved us to ERROR. */
+		atomic_cmpxchg(&_stp_state, STP_SESSION_STARTING, STP_SESSION_RUNNING);
 		session_active = true;
 	}
 	mutex_unlock(&session_mutex);
@@ -62,7 +63,9 @@ void _stp_session_stop_cmd(bool reply)
 {
 	mutex_lock(&session_mutex);
 	if (session_active) {
-		atomic_set(&_stp_state, STP_SESSION_STOPPING);
+		/* After an error shutdown, error probes run instead of end ones. */
+		if (atomic_read(&_stp_state) != STP_SESSION_ERROR)
+			atomic_set(&_stp_state, STP_SESSION_STOPPING);
 		stp_session_stop();
 		atomic_set(&_stp_state, STP_SESSION_STOPPED);
 		session_active = false;

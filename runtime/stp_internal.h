@@ -44,6 +44,7 @@ void _stp_session_start_cmd(void);
 void _stp_session_stop_cmd(bool reply);
 
 /* context.c */
+void _stp_error_shutdown(void);
 extern atomic_t _stp_state;		/* enum stp_session_state */
 extern atomic_t _stp_error_count;
 extern atomic_t _stp_skip_count;

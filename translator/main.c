@@ -347,6 +347,7 @@ static int finish(struct session *s, int status)
 		else
 			rm_rf(s->tmpdir);
 	}
+	pp_free(s);
 	arena_free(&s->arena);
 	return status;
 }
@@ -366,8 +367,10 @@ int main(int argc, char **argv)
 	if (s->last_pass == 0)	/* --vm-batch */
 		return run_vm_batch(s, s->tmpdir);
 
-	/* Pass 1: parse. */
+	/* Pass 1: parse (library macros first: scripts may use them). */
 	t0 = now_ms();
+	if (pp_load_library_macros(s, s->tapset_dir) < 0)
+		return finish(s, 1);
 	s->user_file = s->script_text ?
 		source_from_string(s, "<input>", s->script_text) :
 		source_load(s, s->script_file);

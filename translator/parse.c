@@ -68,8 +68,10 @@ static void error_tok(struct parser *p, struct token *t, const char *fmt,
 
 	sb_printf(&sb, fmt, what);
 	sb_printf(&sb, ", found %s", tok_desc(p, t));
-	if (!p->errors)
+	if (!p->errors) {
 		diag_error(p->s, &t->loc, "%s", sb_str(&sb));
+		pp_note_expansion(p->s, t);
+	}
 	sb_free(&sb);
 	p->errors++;
 }

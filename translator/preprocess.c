@@ -55,28 +55,30 @@ struct pp {
 	bool abort;			/* a limit was hit: stop expanding */
 };
 
-/*
- * Per-session caches: the library macros and the target's kernel config.
- * TODO(lead): this belongs in struct session (a "struct pp_cache *pp"
- * field); until then it is keyed by the session's address, which is safe
- * while stap runs one session per process.
- */
-static struct {
-	const struct session *owner;
+/* Per-session caches: the library macros and the target's kernel config. */
+struct pp_cache {
 	struct vec lib_macros;		/* struct macro *, from *.stpm */
 	char *config_release;		/* release whose .config is loaded */
 	struct strbuf config;
 	int config_err;			/* -errno reading it, 0 if read */
 	bool config_warned;
-} cache;
+};
 
-static void cache_for(struct session *s)
+static struct pp_cache *cache_of(struct session *s)
 {
-	if (cache.owner == s)
+	if (!s->pp)
+		s->pp = arena_alloc(&s->arena, sizeof(*s->pp));
+	return s->pp;
+}
+
+void pp_free(struct session *s)
+{
+	if (!s->pp)
 		return;
-	vec_free(&cache.lib_macros);	/* the macros lived in the old arena */
-	cache.owner = s;
-	cache.config_warned = false;
+	vec_free(&s->pp->lib_macros);
+	free(s->pp->config_release);
+	sb_free(&s->pp->config);
+	s->pp = NULL;
 }
 
 /* Operators SystemTap itself gives an '@' name (stap(1) 4.8); these can be
@@ -234,7 +236,7 @@ static struct macro *find_macro(struct pp *pp, const char *name)
 {
 	struct macro *m = find_in(&pp->file_macros, name);
 
-	return m ? m : find_in(&cache.lib_macros, name);
+	return m ? m : find_in(&cache_of(pp->s)->lib_macros, name);
 }
 
 /*
@@ -496,27 +498,28 @@ static struct token *expand(struct pp *pp, struct token *t, int depth,
 static const char *kconfig(struct pp *pp, const struct token *t, const char *name)
 {
 	struct session *s = pp->s;
+	struct pp_cache *cache = cache_of(s);
 	const char *p, *text;
 	size_t n = strlen(name);
 
-	if (!cache.config_release || strcmp(cache.config_release, s->release)) {
+	if (!cache->config_release || strcmp(cache->config_release, s->release)) {
 		char *path = xasprintf("/lib/modules/%s/build/.config", s->release);
 
-		free(cache.config_release);
-		cache.config_release = xstrdup(s->release);
-		sb_reset(&cache.config);
-		cache.config_err = read_file(path, &cache.config);
+		free(cache->config_release);
+		cache->config_release = xstrdup(s->release);
+		sb_reset(&cache->config);
+		cache->config_err = read_file(path, &cache->config);
 		free(path);
 	}
-	if (cache.config_err) {
-		if (!cache.config_warned)
+	if (cache->config_err) {
+		if (!cache->config_warned)
 			diag_warn(s, &t->loc, "cannot read the kernel configuration "
 				  "/lib/modules/%s/build/.config: %s; CONFIG_ options "
-				  "compare as unset", s->release, strerror(-cache.config_err));
-		cache.config_warned = true;
+				  "compare as unset", s->release, strerror(-cache->config_err));
+		cache->config_warned = true;
 		return "";
 	}
-	text = sb_str(&cache.config);
+	text = sb_str(&cache->config);
 	/* "CONFIG_X=y" at the start of a line; "# CONFIG_X is not set" is "". */
 	for (p = strstr(text, name); p; p = strstr(p + 1, name)) {
 		if ((p == text || p[-1] == '\n') && p[n] == '=') {
@@ -1002,8 +1005,8 @@ static void unknown_macro(struct pp *pp, struct token *t)
 			vec_push(&cands, (void *)builtin_ops[i]);
 	for (j = 0; j < pp->file_macros.len; j++)
 		vec_push(&cands, (void *)((struct macro *)pp->file_macros.items[j])->name);
-	for (j = 0; j < cache.lib_macros.len; j++)
-		vec_push(&cands, (void *)((struct macro *)cache.lib_macros.items[j])->name);
+	for (j = 0; j < cache_of(pp->s)->lib_macros.len; j++)
+		vec_push(&cands, (void *)((struct macro *)cache_of(pp->s)->lib_macros.items[j])->name);
 	best = diag_closest(t->str, (const char *const *)cands.items, cands.len);
 	if (best)
 		diag_hint(s, "did you mean '@%s'?", best);
@@ -1066,7 +1069,6 @@ struct token *pp_run(struct session *s, struct token *toks)
 
 	if (!toks)
 		return NULL;
-	cache_for(s);
 	for (eof = toks; eof->kind != TK_EOF; eof = eof->next)
 		;
 	expand(&pp, toks, 0, &out);
@@ -1091,7 +1093,6 @@ int pp_load_library_macros(struct session *s, const char *dir)
 	DIR *d = opendir(dir);
 	int errors = s->errors, i;
 
-	cache_for(s);
 	if (!d) {
 		if (errno == ENOENT)
 			return 0;
@@ -1124,7 +1125,7 @@ int pp_load_library_macros(struct session *s, const char *dir)
 		t = cond_pass(&pp, t);
 		while (!at_end(t)) {
 			if (is_define(t)) {
-				t = define(&pp, t, &cache.lib_macros);
+				t = define(&pp, t, &cache_of(s)->lib_macros);
 				continue;
 			}
 			pp_error(&pp, t, "expected '@define', found %s: a library macro "

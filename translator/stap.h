@@ -89,6 +89,8 @@ bool tok_is(const struct token *t, const char *punct_or_ident);
 struct token *pp_run(struct session *s, struct token *toks);
 /* Read every *.stpm in dir: macros visible to every file parsed after. */
 int pp_load_library_macros(struct session *s, const char *dir);
+/* Release what the preprocessor cached for the session. */
+void pp_free(struct session *s);
 /* "note: in expansion of macro '@foo'" for each macro t came from. */
 void pp_note_expansion(struct session *s, const struct token *t);
 
@@ -380,6 +382,7 @@ struct session {
 	int vm_timeout;
 
 	/* state */
+	struct pp_cache *pp;	/* preprocess.c's caches */
 	int errors, warnings;
 	struct srcfile *user_file;
 	struct program user;	/* the user's script */

@@ -47,14 +47,7 @@ static int resolve_end(struct session *s, struct probe_point *pt,
 static int resolve_error(struct session *s, struct probe_point *pt,
 			 struct resolved_probe *rp)
 {
-	int ret = resolve_named(s, pt, rp, "error");
-
-	/* Recognised, so the message can be precise, but not run yet. */
-	if (ret == 1) {
-		diag_error(s, &pt->loc, "error probes are not supported yet");
-		return -1;
-	}
-	return ret;
+	return resolve_named(s, pt, rp, "error");
 }
 
 static int resolve_never(struct session *s, struct probe_point *pt,
@@ -91,10 +84,12 @@ const struct probe_family pf_end = {
 	.emit_stop = emit_run_all,
 };
 
+/* Run at session stop instead of end probes when errors ended it. */
 const struct probe_family pf_error = {
 	.name = "error",
 	.state = "STP_SESSION_ERROR",
 	.resolve = resolve_error,
+	.emit_stop = emit_run_all,
 };
 
 const struct probe_family pf_never = {

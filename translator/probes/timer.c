@@ -15,8 +15,8 @@
  * The runtime half is runtime/timer.c: this file emits one table,
  * stp_timers[], and calls _stp_timers_start/_stp_timers_stop on it.
  */
-#include <inttypes.h>
 #include <ctype.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "probes.h"
