@@ -79,7 +79,12 @@ int _stp_session_state(void)
 
 void _stp_exit(void)
 {
-	/* ctl.c's timer turns this into STP_CTL_REQUEST_EXIT. */
+	/*
+	 * Ordinary probes stop at once, as in SystemTap; begin probes still
+	 * to come run (the state moves on when they are done).  ctl.c's
+	 * timer turns the flag into STP_CTL_REQUEST_EXIT.
+	 */
+	atomic_cmpxchg(&_stp_state, STP_SESSION_RUNNING, STP_SESSION_STOPPING);
 	atomic_set(&_stp_exit_flag, 1);
 }
 
@@ -155,6 +160,7 @@ void _stp_run_probe(const struct stp_probe *p, struct pt_regs *regs)
 	c->actions = 0;
 	c->nesting = 0;
 	c->regs = regs;
+	c->match_ngroups = 0;
 
 	p->handler(c);
 

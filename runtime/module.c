@@ -48,11 +48,19 @@ void _stp_session_start_cmd(void)
 	atomic_set(&_stp_state, STP_SESSION_STARTING);
 	ret = stp_session_start();
 	if (ret) {
+		/*
+		 * Undo what the families that did start registered; with the
+		 * state STOPPED no end probe runs.  Their stop code is
+		 * idempotent and copes with a partial start.
+		 */
 		atomic_set(&_stp_state, STP_SESSION_STOPPED);
+		stp_session_stop();
 		_stp_relay_flush();
 	} else {
-		/* A begin probe's error may already have moved us to ERROR. */
-		atomic_cmpxchg(&_stp_state, STP_SESSION_STARTING, STP_SESSION_RUNNING);
+		/* A begin probe's error or exit() decided the state already. */
+		atomic_cmpxchg(&_stp_state, STP_SESSION_STARTING,
+			       atomic_read(&_stp_exit_flag) ? STP_SESSION_STOPPING :
+			       STP_SESSION_RUNNING);
 		session_active = true;
 	}
 	mutex_unlock(&session_mutex);

@@ -29,6 +29,9 @@ enum stp_session_state {
 
 struct stp_context;
 
+/* Capture groups (with the whole match) a script can read back. */
+#define STP_MAX_MATCH_GROUPS 10
+
 /* One probe as the translator emitted it. */
 struct stp_probe {
 	const char *pp;		/* probe point as written, for pp() */
@@ -50,6 +53,10 @@ struct stp_context {
 	struct pt_regs *regs;	/* registers at the probe, or NULL */
 	void *locals;		/* stp_locals_size bytes for the handler */
 	char error_buf[MAXSTRINGLEN];
+	/* The last =~ / !~ of this hit, for matched(n) and ngroups(). */
+	int match_ngroups;	/* groups incl. the whole match; 0: no match */
+	int64_t match_groups[2 * STP_MAX_MATCH_GROUPS];	/* start, end */
+	char match_subject[MAXSTRINGLEN];
 };
 
 /* ---- provided by the generated code ---- */
@@ -95,11 +102,24 @@ __printf(2, 3) void _stp_error(struct stp_context *c, const char *fmt, ...);
 /* Warning from probe context: "WARNING: <msg>" on staprun's stderr. */
 __printf(1, 2) void _stp_warn(const char *fmt, ...);
 
+/*
+ * After a regex match: remember the subject and the number of groups
+ * whose offsets the matcher wrote into c->match_groups (0: no match).
+ */
+void _stp_match_set(struct stp_context *c, const char *subject, int ngroups);
+/* matched(n): group n of the last match into dst, or fail the hit. */
+void _stp_match_group(struct stp_context *c, int64_t n, char *dst);
+
 /* exit(): ask staprun to end the session (end probes then run). */
 void _stp_exit(void);
 
 /* Current session state (enum stp_session_state). */
 int _stp_session_state(void);
+
+/* ---- target: the -c/-x process (runtime/target.c) ---- */
+
+/* Pid of the target process (stap -x PID, or the -c CMD child); 0 if none. */
+int64_t _stp_target_pid(void);
 
 /* ---- timers: timer.* probes (runtime/timer.c) ---- */
 

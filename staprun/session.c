@@ -3,6 +3,10 @@
  * One session with a loaded module: START, copy trace0 to the output and
  * .cmd messages to stderr, EXIT, drain.  See runtime/stp_ctl.h.
  *
+ * With -c CMD the command's child is released once STARTED arrives, and
+ * its exit is one more reason to send EXIT; a SIGCHLD handler wakes the
+ * loop so that the session ends promptly.
+ *
  * START and EXIT block in the kernel while begin/end probes run, and
  * those probes may print more than the relay buffer holds.  So commands
  * are written from a short-lived thread while this thread keeps reading.
@@ -29,6 +33,7 @@
 struct session {
 	const char *name;
 	int cmd_fd, relay_fd, out_fd;
+	struct target *target;	/* -c CMD, or NULL */
 	bool started;		/* STARTED {0} arrived */
 	bool exit_wanted;	/* REQUEST_EXIT, a signal, or broken output */
 	bool exit_sent;
@@ -51,6 +56,12 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	got_signal = 1;
+}
+
+/* Only interrupts poll(); watch_target() reaps. */
+static void on_sigchld(int sig)
+{
+	(void)sig;
 }
 
 static void *writer_main(void *arg)
@@ -230,6 +241,34 @@ static int read_ctl(struct session *s)
 	return 0;
 }
 
+/*
+ * -c: run the command once the begin probes are done (unless the session
+ * is already ending), and end the session when it exits.  The begin
+ * probes' output is all in trace0 when STARTED arrives: copy it first, so
+ * that it comes before anything the command prints.
+ */
+static int watch_target(struct session *s)
+{
+	struct target *t = s->target;
+	int ret;
+
+	if (!t || t->exited)
+		return 0;
+	if (s->started && !t->released && !s->exit_wanted && !got_signal) {
+		ret = read_relay(s);
+		if (ret)
+			return ret;
+		target_release(t);
+		if (t->exec_failed) {
+			s->status = 1;
+			s->exit_wanted = true;
+		}
+	}
+	if (target_reap(t))
+		s->exit_wanted = true;
+	return 0;
+}
+
 static int open_file(const char *name, const char *file, int flags)
 {
 	char *path = xasprintf("/sys/kernel/debug/%s/%s/%s",
@@ -277,6 +316,9 @@ static int run_loop(struct session *s)
 				 strerror(-ret));
 			break;
 		}
+		ret = watch_target(s);
+		if (ret)
+			break;
 		/* A failed command write shows only in the thread. */
 		if (s->writer_running && atomic_load(&s->writer_done))
 			ret = writer_join(s);
@@ -302,10 +344,10 @@ static void report(struct session *s)
 			st->lost_bytes);
 }
 
-int session_run(const char *name, int out_fd)
+int session_run(const char *name, int out_fd, struct target *t)
 {
 	struct session s = { .name = name, .cmd_fd = -1, .relay_fd = -1,
-			     .out_fd = out_fd };
+			     .out_fd = out_fd, .target = t };
 	struct sigaction sa = { .sa_handler = on_signal };
 	int ret;
 
@@ -314,6 +356,10 @@ int session_run(const char *name, int out_fd)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	if (t) {
+		sa.sa_handler = on_sigchld;
+		sigaction(SIGCHLD, &sa, NULL);
+	}
 	signal(SIGPIPE, SIG_IGN);
 
 	s.cmd_fd = open_file(name, ".cmd", O_RDWR | O_NONBLOCK);

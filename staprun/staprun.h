@@ -4,6 +4,7 @@
 #define STAPRUN_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 extern int staprun_verbose;
 
@@ -14,11 +15,36 @@ char *mod_name(const char *path);
 int mod_load(const char *path, const char *name, const char *params);
 int mod_unload(const char *name);
 
+/* target.c: the -c CMD child, forked before the module loads. */
+struct target {
+	const char *cmd;	/* as given to -c */
+	char *prog;		/* what it execs: its first word, or /bin/sh */
+	pid_t pid;		/* 0: no child */
+	int go_fd;		/* held child's pipe: a byte lets it exec */
+	int err_fd;		/* close-on-exec pipe: the child's exec errno */
+	bool released;		/* told to exec */
+	bool exec_failed;
+	bool exited;		/* reaped */
+};
+/* Parse CMD and fork the child, held before exec. */
+int target_fork(struct target *t, const char *cmd);
+/* Let the held child exec; -errno (message printed) if it could not. */
+int target_release(struct target *t);
+/* Reap the child if it exited (warns about a failure); true once it has. */
+bool target_reap(struct target *t);
+/*
+ * Last call: a child never released exits without running; one that runs
+ * is left alone.  Frees what target_fork allocated.
+ */
+void target_abort(struct target *t);
+
 /*
  * session.c: START the loaded module, copy its output to out_fd until the
- * session ends.  Returns the exit status for staprun (0 or 1), or a
- * negative errno if the session could not be run.
+ * session ends.  With a -c target (t non-NULL), release it once the begin
+ * probes are done and end the session when it exits.  Returns the exit
+ * status for staprun (0 or 1), or a negative errno if the session could
+ * not be run.
  */
-int session_run(const char *name, int out_fd);
+int session_run(const char *name, int out_fd, struct target *t);
 
 #endif /* STAPRUN_H */

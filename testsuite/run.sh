@@ -5,10 +5,13 @@
 #   parseok/ parseko/   scripts stap -p1 must accept / reject
 #   semok/ semko/       scripts stap -p2 must accept / reject
 #   cli/                command-line behaviour (*.sh, each a test)
+#   unit/               unit-test programs (*_test) built by make check
 #   run/                scripts run in a VM on every provisioned kernel;
 #                       NAME.stp with NAME.out (exact stdout), optional
 #                       NAME.err (exact stderr), NAME.rc (exit status),
-#                       NAME.args (extra stap options)
+#                       NAME.args (extra stap options, split like shell
+#                       words; -c CMD and -x PID go to staprun, @RUN@ is
+#                       the run/ directory)
 # A NAME.err next to a *ko script is the exact expected stderr.
 # Ends with "N passed, N failed, N skipped".
 #
@@ -81,6 +84,22 @@ run_cli() {
 	done
 }
 
+# unit/NAME_test: programs make check builds; exit 0 passes, 77 skips.
+run_unit() {
+	local f name out rc
+	for f in "$suite/unit"/*_test; do
+		[ -x "$f" ] || continue
+		name="unit/$(basename "$f")"
+		selected "$name" || continue
+		out=$(cd "$work" && "$f" 2>&1); rc=$?
+		case $rc in
+		0) ok "$name" ;;
+		77) skipped "$name" "$(tail -1 <<<"$out")" ;;
+		*) bad "$name" "$(tail -40 <<<"$out")" ;;
+		esac
+	done
+}
+
 provisioned_kernels() {
 	local r
 	for d in /lib/modules/*/build/Makefile; do
@@ -91,9 +110,17 @@ provisioned_kernels() {
 }
 
 build_one() {	# script release dir
-	local f=$1 r=$2 dir=$3 name args=()
+	local f=$1 r=$2 dir=$3 name words=() args=() i
 	name=$(basename "$f" .stp)
-	[ -f "${f%.stp}.args" ] && read -r -a args <"${f%.stp}.args"
+	[ -f "${f%.stp}.args" ] && eval "words=($(sed "s|@RUN@|$(dirname "$f")|g" "${f%.stp}.args"))"
+	# Pass-5 options are not part of the module: stap --vm-batch hands
+	# NAME.staprun-args (one argument a line) to the job's staprun.
+	for ((i = 0; i < ${#words[@]}; i++)); do
+		case ${words[i]} in
+		-c|-x) printf '%s\n%s\n' "${words[i]}" "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;
+		*) args+=("${words[i]}") ;;
+		esac
+	done
 	(cd "$dir" && "$stap" -p4 -r "$r" -m "t_$name" "${args[@]}" "$f" >/dev/null 2>"$dir/t_$name.build-err") ||
 		echo "build failed" >"$dir/t_$name.build-failed"
 }
@@ -156,6 +183,7 @@ run_pass_group parseko 1 ko
 run_pass_group semok 2 ok
 run_pass_group semko 2 ko
 run_cli
+run_unit
 run_vm_group
 
 if [ -n "${KEEP:-}" ]; then echo "work directory kept: $work"; else rm -rf "$work"; fi

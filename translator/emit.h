@@ -54,6 +54,8 @@ void emit_global_init(struct session *s, struct strbuf *c);
 void emit_global_exit(struct session *s, struct strbuf *c);
 /* The C name of a global's storage: "g_name". */
 const char *emit_global_ref(struct emitter *E, struct symbol *sym);
+/* A handler printing write-only globals at the end; false if none. */
+bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *code);
 /* Lock list of a handler; returns its length (0: no globals). */
 int emit_locks(struct session *s, struct strbuf *c, const char *name,
 	       struct node *body);

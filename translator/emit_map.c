@@ -264,7 +264,9 @@ void emit_foreach(struct emitter *E, struct node *n)
 
 	sb_printf(&E->frame, "\tstruct stp_map_entry *order%d[%s];\n\tint64_t n%d, i%d;\n",
 		  id, capacity(E, sym), id, id);
-	emit_line(E, "l->n%d = _stp_map_sort(%s, l->order%d, %d, %d, %s, %s);", id,
+	/* "limit 0" (or less) walks nothing; the runtime's 0 means no limit. */
+	emit_line(E, "l->n%d = %s_stp_map_sort(%s, l->order%d, %d, %d, %s, %s);", id,
+		  n->limit ? arena_printf(&E->s->arena, "%s <= 0 ? 0 : ", lim) : "",
 		  emit_global_ref(E, sym), id, n->sort_key, n->sort_dir ? n->sort_dir : 1,
 		  stat_op_c(n->sort_stat ? n->sort_stat : "count"), lim);
 	emit_line(E, "for (l->i%d = 0; l->i%d < l->n%d; l->i%d++) {", id, id, id, id);
@@ -301,15 +303,18 @@ static void hist_init(struct strbuf *c, struct symbol *sym)
 	struct node *h = sym->hist;
 
 	if (!h) {
-		sb_puts(c, "{ .kind = STP_HIST_NONE }");
+		sb_puts(c, "{ .kind = STP_HIST_NONE");
 	} else if (!strcmp(h->str, "hist_log")) {
-		sb_puts(c, "{ .kind = STP_HIST_LOG }");
+		sb_puts(c, "{ .kind = STP_HIST_LOG");
 	} else {
 		struct node *lo = h->args->next, *hi = lo->next, *step = hi->next;
 
 		sb_printf(c, "{ .kind = STP_HIST_LINEAR, .start = %" PRId64 ", .stop = %" PRId64
-			  ", .interval = %" PRId64 " }", lo->num, hi->num, step->num);
+			  ", .interval = %" PRId64, lo->num, hi->num, step->num);
 	}
+	if (sym->variance)
+		sb_printf(c, ", .variance_shift = %" PRId64, sym->variance->args->next->num);
+	sb_puts(c, " }");
 }
 
 void emit_global_decls(struct session *s, struct strbuf *c)
@@ -527,4 +532,113 @@ int emit_locks(struct session *s, struct strbuf *c, const char *name,
 	free(A.mode);
 	vec_free(&A.visiting);
 	return n;
+}
+
+/* ---- globals written but never read: printed when the script ends ---- */
+
+static void autoprint_value(struct strbuf *code, struct symbol *g, const char *prefix_fmt,
+			    const char *prefix_args, const char *lval, const char *lstr,
+			    const char *lstat)
+{
+	if (g->type == TY_STRING)
+		sb_printf(code, "\t_stp_printf(c, \"%s=\\\"%%s\\\"\\n\"%s, %s);\n",
+			  prefix_fmt, prefix_args, lstr);
+	else if (g->type == TY_STATS)
+		sb_printf(code, "\tst = %s;\n"
+			  "\tif (!st || !_stp_stat_extract(c, st, STP_STAT_COUNT, 0))\n"
+			  "\t\t_stp_printf(c, \"%s @count=0x0\\n\"%s);\n"
+			  "\telse\n"
+			  "\t\t_stp_printf(c, \"%s @count=0x%%llx @min=0x%%llx @max=0x%%llx @sum=0x%%llx @avg=0x%%llx\\n\"%s,\n"
+			  "\t\t\t(unsigned long long)_stp_stat_extract(c, st, STP_STAT_COUNT, 0),\n"
+			  "\t\t\t(unsigned long long)_stp_stat_extract(c, st, STP_STAT_MIN, 0),\n"
+			  "\t\t\t(unsigned long long)_stp_stat_extract(c, st, STP_STAT_MAX, 0),\n"
+			  "\t\t\t(unsigned long long)_stp_stat_extract(c, st, STP_STAT_SUM, 0),\n"
+			  "\t\t\t(unsigned long long)_stp_stat_extract(c, st, STP_STAT_AVG, 0));\n",
+			  lstat, prefix_fmt, prefix_args, prefix_fmt, prefix_args);
+	else
+		sb_printf(code, "\t_stp_printf(c, \"%s=0x%%llx\\n\"%s, (unsigned long long)%s);\n",
+			  prefix_fmt, prefix_args, lval);
+}
+
+/*
+ * SystemTap prints the script's globals that were written but never read
+ * when the session ends normally: numbers in hex, strings quoted, arrays
+ * element by element.  Emitted as one more end probe, run after all others.
+ */
+bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *code)
+{
+	struct vec show = VEC_INIT;
+	int i, k;
+
+	for (i = 0; i < s->globals.len; i++) {
+		struct symbol *g = s->globals.items[i];
+
+		if (g->written && !g->read && !g->global->file->is_tapset &&
+		    g->type != TY_UNKNOWN)
+			vec_push(&show, g);
+	}
+	if (!show.len) {
+		vec_free(&show);
+		return false;
+	}
+	sb_puts(frames, "struct frame_autoprint {\n");
+	for (i = 0; i < show.len; i++) {
+		struct symbol *g = show.items[i];
+
+		if (is_map(g))
+			sb_printf(frames, "\tstruct stp_map_entry *order_%s[%s];\n", g->name,
+				  g->global->max_entries ? arena_printf(&s->arena, "%" PRId64,
+					g->global->max_entries) : "MAXMAPENTRIES");
+	}
+	sb_puts(frames, "\tchar unused;\n};\n");
+
+	sb_puts(code, "static const struct stp_lock_req locks_autoprint[] = {\n");
+	for (i = 0; i < show.len; i++) {
+		struct symbol *g = show.items[i];
+
+		sb_printf(code, "\t{ &gl_%s, %s },\n", g->name, g->type == TY_STATS ? "true" : "false");
+	}
+	sb_puts(code, "};\n\nstatic void probe_autoprint(struct stp_context *c)\n{\n"
+		"\tstruct frame_autoprint *l = &((union stp_frame *)c->locals)[0].autoprint;\n"
+		"\tconst struct stp_stat *st __attribute__((unused));\n"
+		"\tint64_t n __attribute__((unused)), i __attribute__((unused));\n\n");
+	sb_printf(code, "\tif (!_stp_lock_globals(locks_autoprint, %d))\n\t\treturn;\n", show.len);
+	for (i = 0; i < show.len; i++) {
+		struct symbol *g = show.items[i];
+
+		if (!is_map(g)) {
+			autoprint_value(code, g, g->name, "", arena_printf(&s->arena, "g_%s", g->name),
+					arena_printf(&s->arena, "g_%s", g->name),
+					arena_printf(&s->arena, "_stp_stat_get(g_%s)", g->name));
+			continue;
+		}
+		struct strbuf fmt = STRBUF_INIT, args = STRBUF_INIT;
+
+		sb_printf(&fmt, "%s[", g->name);
+		for (k = 0; k < g->arity; k++) {
+			if (g->key_types[k] == TY_STRING) {
+				sb_printf(&fmt, "%s\\\"%%s\\\"", k ? "," : "");
+				sb_printf(&args, ", _stp_map_entry_key_str(e, %d)", k);
+			} else {
+				sb_printf(&fmt, "%s%%lld", k ? "," : "");
+				sb_printf(&args, ", (long long)_stp_map_entry_key_long(e, %d)", k);
+			}
+		}
+		sb_putc(&fmt, ']');
+		sb_printf(code, "\tn = _stp_map_sort(g_%s, l->order_%s, 0, 1, STP_STAT_COUNT, 0);\n"
+			  "\tfor (i = 0; i < n; i++) {\n"
+			  "\t\tconst struct stp_map_entry *e = l->order_%s[i];\n\n",
+			  g->name, g->name, g->name);
+		autoprint_value(code, g, sb_str(&fmt), sb_str(&args), "_stp_map_entry_long(e)",
+				"_stp_map_entry_str(e)", "_stp_map_entry_stat(e)");
+		sb_puts(code, "\t}\n");
+		sb_free(&fmt);
+		sb_free(&args);
+	}
+	sb_printf(code, "\t_stp_unlock_globals(locks_autoprint, %d);\n\t(void)l;\n}\n\n", show.len);
+	sb_puts(code, "static const struct stp_probe stp_probe_autoprint = {\n"
+		"\t.pp = \"end\",\n\t.loc = \"\",\n\t.handler = probe_autoprint,\n"
+		"\t.state = STP_SESSION_STOPPING,\n};\n\n");
+	vec_free(&show);
+	return true;
 }

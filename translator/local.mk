@@ -7,6 +7,7 @@ stap_SOURCES = \
 	translator/format.c translator/sem.c translator/emit.c translator/emit.h \
 	translator/emit_map.c \
 	translator/build.c translator/run.c translator/vm.c translator/vm.h \
+	translator/regex.c translator/regex.h \
 	translator/probes/probes.h translator/probes/probes.c \
 	translator/probes/begin_end.c translator/probes/timer.c \
 	common/util.c common/util.h

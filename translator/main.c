@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "stap.h"
+#include "regex.h"
 
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/local/share/stap-ng"
@@ -38,6 +39,9 @@ static void usage(FILE *f)
 "  -m NAME         name the module NAME (pass 4 leaves NAME.ko here)\n"
 "  -r RELEASE      build for kernel RELEASE (/lib/modules/RELEASE/build)\n"
 "  -o FILE         send the script's output to FILE\n"
+"  -c CMD          run CMD once the probes have started, stop when it exits;\n"
+"                  target() is its pid\n"
+"  -x PID          target() is PID\n"
 "  -I DIR          also look for tapsets in DIR\n"
 "  -D NAME[=VAL]   define a C macro for the module (MAXACTION=..., ...)\n"
 "  --vm            run pass 5 in a QEMU VM booting the target kernel\n"
@@ -61,7 +65,7 @@ static const struct option long_opts[] = {
 };
 
 /* SystemTap options we know but do not implement yet. */
-static const char later_opts[] = "cxlLsbtwuGdSPRCTFNU";
+static const char later_opts[] = "lLsbtwuGdSPRCTFNU";
 
 static bool valid_module_name(const char *name)
 {
@@ -183,6 +187,26 @@ static void parse_options(struct session *s, int argc, char **argv)
 					 "VALUE without spaces or quotes", optarg);
 			vec_push(&s->defines, optarg);
 			break;
+		case 'c':	/* checked now, before any pass runs */
+			if (s->target_pid)
+				util_die("-c and -x cannot be used together");
+			if (run_check_target_cmd(optarg) < 0)
+				exit(1);
+			s->target_cmd = optarg;
+			break;
+		case 'x': {
+			long pid;
+
+			if (s->target_cmd)
+				util_die("-c and -x cannot be used together");
+			errno = 0;
+			pid = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || pid <= 0 ||
+			    pid > 0x3fffffff)	/* PID_MAX_LIMIT */
+				util_die("-x takes a process id, not '%s'", optarg);
+			s->target_pid = (int)pid;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -347,6 +371,9 @@ static int finish(struct session *s, int status)
 		else
 			rm_rf(s->tmpdir);
 	}
+	for (int i = 0; i < s->regexes.len; i++)
+		rx_free(((struct node *)s->regexes.items[i])->rx);
+	vec_free(&s->regexes);
 	pp_free(s);
 	arena_free(&s->arena);
 	return status;

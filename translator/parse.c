@@ -16,6 +16,8 @@ struct parser {
 	struct token *tok;
 	struct program *prog;
 	int errors;
+	int depth;		/* levels entered through nested() */
+	bool too_deep;		/* reported: once per file is enough */
 };
 
 static struct node *expr(struct parser *p);
@@ -119,6 +121,76 @@ static struct node *new_node(struct parser *p, enum node_kind kind,
 	n->kind = kind;
 	n->loc = t->loc;
 	return n;
+}
+
+/*
+ * Nesting is limited so that the parser and the passes after it, which
+ * all recurse on the AST, stay well within the stack whatever the input.
+ * The AST may be MAX_NESTING deep.  The parser may recurse twice as deep:
+ * the canonical form (-p1) of an accepted script must parse again, and it
+ * spends up to two levels on one node ("-(x)").
+ */
+#define MAX_NESTING 500
+#define MAX_RECURSION (2 * MAX_NESTING + 8)
+
+static void too_deep(struct parser *p, const struct srcloc *loc)
+{
+	if (!FAIL(p) && !p->too_deep)
+		diag_error(p->s, loc, "expressions and statements nest too deeply "
+			   "(at most %d levels)", MAX_NESTING);
+	p->too_deep = true;
+	p->errors++;
+}
+
+/* f(p), one level deeper; past MAX_RECURSION an error and a placeholder. */
+static struct node *nested(struct parser *p, struct node *(*f)(struct parser *))
+{
+	struct node *n;
+
+	if (p->depth >= MAX_RECURSION) {
+		too_deep(p, &p->tok->loc);
+		return new_node(p, ND_NULL_STMT, p->tok);
+	}
+	p->depth++;
+	n = f(p);
+	p->depth--;
+	return n;
+}
+
+/*
+ * The first node of list n whose tree is deeper than budget, or NULL.
+ * Loops build deep trees without deep recursion here ("1 + 1 + ... + 1"
+ * is left-deep), so bodies are measured once parsed; this walk recurses
+ * at most budget levels.
+ */
+static const struct node *deeper_than(const struct node *n, int budget)
+{
+	for (; n; n = n->next) {
+		const struct node *kids[] = {
+			n->lhs, n->rhs, n->cond, n->then, n->els, n->init, n->step,
+			n->body, n->args, n->keys, n->value, n->array, n->limit,
+			n->catch_var,
+		};
+		const struct node *deep;
+
+		if (budget <= 0)
+			return n;
+		for (size_t i = 0; i < ARRAY_SIZE(kids); i++)
+			if ((deep = deeper_than(kids[i], budget - 1)))
+				return deep;
+		for (const struct member *m = n->members; m; m = m->next)
+			if ((deep = deeper_than(m->index, budget - 1)))
+				return deep;
+	}
+	return NULL;
+}
+
+static void check_depth(struct parser *p, const struct node *n)
+{
+	const struct node *deep = deeper_than(n, MAX_NESTING);
+
+	if (deep)
+		too_deep(p, &deep->loc);
 }
 
 static const char *ident_name(struct parser *p, struct token *t)
@@ -372,14 +444,15 @@ static struct node *unary(struct parser *p)
 
 			/* Fold "-9223372036854775808" so the minimum parses. */
 			if (ops[i].op == OP_NEG && p->tok->kind == TK_NUM) {
-				n = unary(p);
+				n = nested(p, unary);
 				if (n->kind == ND_NUM) {
-					n->num = -n->num;
+					/* Wraps: -INT64_MIN is INT64_MIN, not UB. */
+					n->num = (int64_t)(0 - (uint64_t)n->num);
 					n->loc = t->loc;
 					return n;
 				}
 			} else {
-				n = unary(p);
+				n = nested(p, unary);
 			}
 			struct node *u = new_node(p, ND_UNARY, t);
 
@@ -499,7 +572,7 @@ static struct node *ternary(struct parser *p)
 		t->cond = n;
 		t->then = expr(p);
 		expect(p, ":");
-		t->els = ternary(p);
+		t->els = nested(p, ternary);
 		return t;
 	}
 	return n;
@@ -523,7 +596,7 @@ static struct node *assignment(struct parser *p)
 		struct node *a = new_node(p, ND_PUSH, advance(p));
 
 		a->lhs = n;
-		a->rhs = assignment(p);
+		a->rhs = nested(p, assignment);
 		return a;
 	}
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
@@ -532,7 +605,7 @@ static struct node *assignment(struct parser *p)
 
 			a->op = ops[i].op;
 			a->lhs = n;
-			a->rhs = assignment(p);
+			a->rhs = nested(p, assignment);
 			return a;
 		}
 	}
@@ -541,7 +614,7 @@ static struct node *assignment(struct parser *p)
 
 static struct node *expr(struct parser *p)
 {
-	return assignment(p);
+	return nested(p, assignment);
 }
 
 /* ---- statements ---- */
@@ -625,7 +698,7 @@ static struct node *foreach_stmt(struct parser *p, struct token *kw)
  *       | foreach | 'break' | 'continue' | 'next' | 'return' expr?
  *       | 'delete' expr | 'try' block 'catch' ('(' ident ')')? block | expr
  */
-static struct node *stmt(struct parser *p)
+static struct node *statement(struct parser *p)
 {
 	struct token *t = p->tok;
 	struct node *n;
@@ -719,6 +792,11 @@ static struct node *stmt(struct parser *p)
 	n->lhs = expr(p);
 	opt_semi(p);
 	return n;
+}
+
+static struct node *stmt(struct parser *p)
+{
+	return nested(p, statement);
 }
 
 /* Skip to the end of the statement after an error, and go on. */
@@ -830,6 +908,7 @@ static struct probe_point *probe_point(struct parser *p)
 	if (!FAIL(p) && accept(p, "if")) {
 		expect(p, "(");
 		pp->cond = expr(p);
+		check_depth(p, pp->cond);
 		expect(p, ")");
 	}
 	pp->comps = head.next;
@@ -864,6 +943,7 @@ static void probe_decl(struct parser *p, struct token *kw)
 	}
 	pr->points = pts;
 	pr->body = block(p);
+	check_depth(p, pr->body);
 	if (FAIL(p))
 		return;
 	struct probe **pp = pr->is_alias ? &p->prog->aliases : &p->prog->probes;
@@ -936,6 +1016,7 @@ static void function_decl(struct parser *p, struct token *kw, bool priv)
 		embedded_pragmas(fn, t->str);
 	} else {
 		fn->body = block(p);
+		check_depth(p, fn->body);
 	}
 	if (FAIL(p))
 		return;

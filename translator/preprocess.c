@@ -36,6 +36,7 @@
 
 #define PP_MAX_DEPTH 64		/* macro uses nested inside expansions */
 #define PP_MAX_TOKENS 1000000	/* tokens made by expansions in one file */
+#define PP_MAX_NESTING 1000	/* %( %) taken inside one another */
 #define PP_SYSTEMTAP_V "4.8"	/* the SystemTap version we are compatible with */
 
 struct macro {
@@ -52,6 +53,8 @@ struct pp {
 	struct vec file_macros;		/* struct macro *, this file's */
 	long made;			/* tokens made by expansions */
 	int cond_depth;			/* %( open around the current token */
+	int cond_nesting;		/* live %( being resolved, recursively */
+	bool cond_eof;			/* an unterminated %( was reported */
 	bool abort;			/* a limit was hit: stop expanding */
 };
 
@@ -900,6 +903,18 @@ static struct token *cond_seq(struct pp *pp, struct token *t, bool live,
 			      struct list *out);
 
 /*
+ * At the end of the file every %( still open is unterminated: say so for
+ * the innermost only, not once per level.
+ */
+static void unterminated(struct pp *pp, const struct token *start)
+{
+	if (pp->cond_eof)
+		return;
+	pp->cond_eof = true;
+	pp_error(pp, start, "unterminated preprocessor conditional: no matching '%%)'");
+}
+
+/*
  * conditional -> '%(' condition '%?' tokens ('%:' tokens)? '%)'
  * Appends the kept branch to out when live; returns the token after '%)'.
  */
@@ -911,6 +926,11 @@ static struct token *conditional(struct pp *pp, struct token *start,
 	bool val;
 	int depth = 1;
 
+	if (live && pp->cond_nesting > PP_MAX_NESTING) {
+		pp_error(pp, start, "preprocessor conditionals nest too deeply "
+			 "(PP_MAX_NESTING is %d)", PP_MAX_NESTING);
+		live = false;	/* skip it whole, without recursing */
+	}
 	if (!live) {
 		/* Dropped unread: it may be written for another kernel, or
 		 * another SystemTap.  Only the %( %) must balance. */
@@ -920,7 +940,7 @@ static struct token *conditional(struct pp *pp, struct token *start,
 			else if (is_punct(t, "%)") && --depth == 0)
 				return t->next;
 		}
-		pp_error(pp, start, "unterminated preprocessor conditional: no matching '%%)'");
+		unterminated(pp, start);
 		return t;
 	}
 	val = cond_or(&c);
@@ -947,7 +967,7 @@ static struct token *conditional(struct pp *pp, struct token *start,
 	}
 	if (is_punct(t, "%)"))
 		return t->next;
-	pp_error(pp, start, "unterminated preprocessor conditional: no matching '%%)'");
+	unterminated(pp, start);
 	return t;
 }
 
@@ -1023,7 +1043,9 @@ static struct token *cond_seq(struct pp *pp, struct token *t, bool live,
 		struct token *next = t->next;
 
 		if (is_punct(t, "%(")) {
+			pp->cond_nesting++;
 			t = conditional(pp, t, live, out);
+			pp->cond_nesting--;
 			continue;
 		}
 		if (is_define(t)) {
@@ -1106,7 +1128,8 @@ int pp_load_library_macros(struct session *s, const char *dir)
 			vec_push(&names, xstrdup(e->d_name));
 	}
 	closedir(d);
-	qsort(names.items, names.len, sizeof(char *), cmp_names);
+	if (names.len)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(names.items, names.len, sizeof(char *), cmp_names);
 
 	for (i = 0; i < names.len; i++) {
 		char *path = xasprintf("%s/%s", dir, (char *)names.items[i]);

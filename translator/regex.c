@@ -609,7 +609,10 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Does closure(tmp, EOL [| BOL]) reach the match node?  Clobbers marks. */
+/*
+ * Does a DFA state's set reach the match node at the end of the subject?
+ * set must not be c->tmp, which this overwrites.
+ */
 static int accepts_at_end(struct ctx *c, const int *set, int n, int ctx)
 {
 	int i, found = 0;
@@ -714,9 +717,11 @@ static void build_dfa(struct ctx *c, struct rx_prog *p, struct dfa_build *d)
 		rep[p->cls[i]] = i;
 	dfa_rehash(d);
 
-	new_gen(c);
+	new_gen(c);		/* "": '$' nodes pass, so look for the match */
 	dfa_closure(c, c->start, CTX_BOL | CTX_EOL);
-	p->empty = accepts_at_end(c, c->tmp, c->ntmp, CTX_BOL | CTX_EOL);
+	for (i = 0; i < c->ntmp; i++)
+		if (c->nfa[c->tmp[i]].kind == N_MATCH)
+			p->empty = 1;
 	new_gen(c);
 	dfa_closure(c, c->start, CTX_BOL);
 	dfa_intern(c, d);
@@ -1095,7 +1100,7 @@ static const char engine[] =
 	"\t\t\t_stp_rx_add(rx, rx->start[(pos == 0) * 2 + (c == 0)], seed,\n"
 	"\t\t\t\t    pos, cur, mark, best);\n"
 	"\t\t}\n"
-	"\t\tif (!cur[0] || !c)\n"
+	"\t\tif (!c || (!cur[0] && best[0] >= 0))\n"
 	"\t\t\tbreak;\n"
 	"\t\tk = rx->cls[c];\n"
 	"\t\tnxt[0] = 0;\n"

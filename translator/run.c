@@ -2,6 +2,13 @@
 /*
  * Pass 5: run the module with staprun, on this host or inside a VM that
  * boots the target kernel (--vm).
+ *
+ * -c CMD and -x PID go to staprun as they are.  In a VM the command must
+ * exist in the guest: its program (found in PATH here, as staprun would
+ * find it) is copied in with its shared libraries, and the guest gets the
+ * command with the program's absolute path, its words quoted.  staprun
+ * splits CMD with wordexp(3) and hands shell syntax to /bin/sh -c; so do
+ * we, and a shell command is passed on untouched (busybox's sh runs it).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -13,9 +20,125 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <wordexp.h>
 
 #include "stap.h"
 #include "vm.h"
+
+
+/*
+ * Split CMD as staprun will.  Returns 1 for a command that needs a shell,
+ * 0 with *we filled (caller wordfree()s), or -1 with a message.
+ */
+static int split_cmd(const char *cmd, wordexp_t *we)
+{
+	switch (wordexp(cmd, we, WRDE_NOCMD)) {
+	case 0:
+		if (we->we_wordc > 0)
+			return 0;
+		wordfree(we);
+		util_err("-c: empty command");
+		return -1;
+	case WRDE_BADCHAR:
+	case WRDE_CMDSUB:
+		return 1;
+	case WRDE_NOSPACE:
+		wordfree(we);
+		/* fall through */
+	default:
+		util_err("-c: cannot parse '%s' (unbalanced quotes?)", cmd);
+		return -1;
+	}
+}
+
+/* The absolute path of the program PROG names, or NULL with a message. */
+static char *find_program(const char *prog)
+{
+	char *path;
+
+	if (!strchr(prog, '/')) {
+		path = vm_which(prog);
+		if (!path)
+			util_err("-c: cannot find '%s' in PATH", prog);
+		else if (path[0] != '/') {	/* an empty or relative PATH entry */
+			char *abs = realpath(path, NULL);
+
+			free(path);
+			path = abs;
+		}
+		return path;
+	}
+	if (access(prog, X_OK) < 0) {
+		util_err("-c: cannot run '%s': %s", prog, strerror(errno));
+		return NULL;
+	}
+	path = prog[0] == '/' ? xstrdup(prog) : realpath(prog, NULL);
+	if (!path)
+		util_err("-c: cannot resolve '%s': %s", prog, strerror(errno));
+	return path;
+}
+
+int run_check_target_cmd(const char *cmd)
+{
+	wordexp_t we;
+	char *path;
+	int ret = split_cmd(cmd, &we);
+
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	path = find_program(we.we_wordv[0]);
+	wordfree(&we);
+	free(path);
+	return path ? 0 : -1;
+}
+
+/*
+ * PATH with its directory's symbolic links resolved, the file name kept
+ * (multi-call programs look at it): on a merged-/usr host /bin/true
+ * becomes /usr/bin/true, so it does not replace busybox's /bin/true in
+ * the guest, which /init uses.
+ */
+static char *canonical_dir(char *path)
+{
+	char *slash = strrchr(path, '/'), *dir, *res;
+
+	*slash = '\0';
+	dir = realpath(*path ? path : "/", NULL);
+	*slash = '/';
+	if (!dir)
+		return path;
+	res = xasprintf("%s%s", strcmp(dir, "/") ? dir : "", slash);
+	free(dir);
+	free(path);
+	return res;
+}
+
+/*
+ * CMD for the guest's staprun, and in *prog the host program to copy in
+ * (NULL for a shell command).  NULL with a message if CMD is unusable.
+ */
+static char *guest_cmd(const char *cmd, char **prog)
+{
+	struct strbuf sb = STRBUF_INIT;
+	wordexp_t we;
+	size_t i;
+	int ret = split_cmd(cmd, &we);
+
+	*prog = NULL;
+	if (ret)
+		return ret < 0 ? NULL : xstrdup(cmd);
+	*prog = find_program(we.we_wordv[0]);
+	if (*prog) {
+		*prog = canonical_dir(*prog);
+		vm_sh_quote(&sb, *prog);
+		for (i = 1; i < we.we_wordc; i++) {
+			sb_putc(&sb, ' ');
+			vm_sh_quote(&sb, we.we_wordv[i]);
+		}
+	}
+	wordfree(&we);
+	return *prog ? sb_steal(&sb) : NULL;
+}
 
 /* Release names sort by their numeric parts: 6.12.117 > 6.1.0. */
 static int release_cmp(const char *a, const char *b)
@@ -78,9 +201,27 @@ static int run_vm(struct session *s)
 	};
 	struct vm_job job = { .name = "script", .module = s->module_path };
 	struct vm_result res = { 0 };
+	const char *files[2] = { NULL, NULL };
+	char *args[3] = { NULL, NULL, NULL }, *cmd = NULL, pid[16];
 	int ret, status;
 
+	if (s->target_cmd) {
+		cmd = guest_cmd(s->target_cmd, (char **)&files[0]);
+		if (!cmd)
+			return 1;
+		cfg.files = files;
+		args[0] = "-c";
+		args[1] = cmd;
+		job.staprun_args = args;
+	} else if (s->target_pid) {
+		snprintf(pid, sizeof(pid), "%d", s->target_pid);
+		args[0] = "-x";
+		args[1] = pid;
+		job.staprun_args = args;
+	}
 	ret = vm_run(&cfg, &job, 1, &res);
+	free(cmd);
+	free((char *)files[0]);
 	/* A timeout or an oops is reported through res as well as ret. */
 	if (ret < 0 && !res.timed_out && !res.kernel_problem) {
 		vm_result_free(&res);
@@ -116,7 +257,7 @@ static int run_vm(struct session *s)
 static int run_host(struct session *s)
 {
 	struct utsname u;
-	char *argv[8];
+	char *argv[10], target_pid[16];
 	int argc = 0, status;
 	pid_t pid;
 
@@ -141,6 +282,14 @@ static int run_host(struct session *s)
 	if (s->output_file) {
 		argv[argc++] = "-o";
 		argv[argc++] = (char *)s->output_file;
+	}
+	if (s->target_cmd) {
+		argv[argc++] = "-c";
+		argv[argc++] = (char *)s->target_cmd;
+	} else if (s->target_pid) {
+		snprintf(target_pid, sizeof(target_pid), "%d", s->target_pid);
+		argv[argc++] = "-x";
+		argv[argc++] = target_pid;
 	}
 	argv[argc++] = s->module_path;
 	argv[argc] = NULL;
@@ -174,8 +323,58 @@ int run_module(struct session *s)
 }
 
 /*
+ * DIR/NAME.staprun-args, if present: staprun options for one batch job,
+ * one per line (so "-c" then "CMD with spaces").  A -c command is made
+ * ready for the guest and its program added to files.  NULL if there are
+ * none, (char **)-1 with a message if they are unusable.
+ */
+static char **batch_job_args(const char *dir, const char *name,
+			     struct vec *files)
+{
+	char *p = xasprintf("%s/%s.staprun-args", dir, name), *line, *save;
+	struct strbuf sb = STRBUF_INIT;
+	struct vec args = VEC_INIT;
+	int i, bad = 0;
+
+	if (read_file(p, &sb) < 0) {
+		free(p);
+		return NULL;
+	}
+	for (line = strtok_r(sb.buf, "\n", &save); line && !bad;
+	     line = strtok_r(NULL, "\n", &save)) {
+		bool cmd = args.len && !strcmp(args.items[args.len - 1], "-c");
+		char *prog = NULL, *arg = cmd ? guest_cmd(line, &prog) : xstrdup(line);
+		bool seen = false;
+
+		if (!arg) {
+			util_err("%s: unusable -c command", p);
+			bad = 1;
+			break;
+		}
+		vec_push(&args, arg);
+		for (i = 0; prog && i < files->len && !seen; i++)
+			seen = !strcmp(files->items[i], prog);
+		if (prog && !seen)
+			vec_push(files, prog);
+		else
+			free(prog);
+	}
+	sb_free(&sb);
+	free(p);
+	if (bad) {
+		for (i = 0; i < args.len; i++)
+			free(args.items[i]);
+		vec_free(&args);
+		return (char **)-1;
+	}
+	vec_push(&args, NULL);
+	return (char **)args.items;
+}
+
+/*
  * --vm-batch DIR: run every DIR/NAME.ko in one boot (the VM test suite's
- * engine).  Writes DIR/NAME.out, NAME.err and NAME.rc, and
+ * engine), each with the staprun options in DIR/NAME.staprun-args if that
+ * exists.  Writes DIR/NAME.out, NAME.err and NAME.rc, and
  * DIR/kernel-problem if the kernel complained.  Returns 0 if the VM ran.
  */
 int run_vm_batch(struct session *s, const char *dir)
@@ -187,11 +386,11 @@ int run_vm_batch(struct session *s, const char *dir)
 		.verbose = s->verbose >= 2,
 	};
 	struct vm_result res = { 0 };
-	struct vec names = VEC_INIT;
+	struct vec names = VEC_INIT, files = VEC_INIT;
 	struct vm_job *jobs;
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	int i, ret;
+	int i, ret = 0;
 
 	if (!d) {
 		util_err("cannot open %s: %s", dir, strerror(errno));
@@ -208,8 +407,16 @@ int run_vm_batch(struct session *s, const char *dir)
 	for (i = 0; i < names.len; i++) {
 		jobs[i].name = names.items[i];
 		jobs[i].module = xasprintf("%s/%s.ko", dir, (char *)names.items[i]);
+		jobs[i].staprun_args = batch_job_args(dir, names.items[i], &files);
+		if (jobs[i].staprun_args == (char **)-1) {
+			jobs[i].staprun_args = NULL;
+			ret = -EINVAL;
+		}
 	}
-	ret = vm_run(&cfg, jobs, names.len, &res);
+	vec_push(&files, NULL);
+	cfg.files = (const char **)files.items;
+	if (ret != -EINVAL)
+		ret = vm_run(&cfg, jobs, names.len, &res);
 	/* After a timeout or an oops, what the jobs wrote so far still counts. */
 	for (i = 0; (ret == 0 || res.timed_out || res.kernel_problem) && i < names.len; i++) {
 		char *base = xasprintf("%s/%s", dir, jobs[i].name);
@@ -241,11 +448,17 @@ int run_vm_batch(struct session *s, const char *dir)
 		free(p);
 	}
 	for (i = 0; i < names.len; i++) {
+		for (int j = 0; jobs[i].staprun_args && jobs[i].staprun_args[j]; j++)
+			free(jobs[i].staprun_args[j]);
+		free(jobs[i].staprun_args);
 		free(jobs[i].out);
 		free(jobs[i].err);
 		free((char *)jobs[i].module);
 		free(names.items[i]);
 	}
+	for (i = 0; i < files.len; i++)
+		free(files.items[i]);
+	vec_free(&files);
 	free(jobs);
 	vec_free(&names);
 	vm_result_free(&res);

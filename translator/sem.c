@@ -16,6 +16,7 @@
 
 #include "stap.h"
 #include "probes/probes.h"
+#include "regex.h"
 
 struct builtin_info {
 	const char *name;
@@ -530,15 +531,24 @@ static enum type hist(struct sem *S, struct node *n)
 
 static enum type statop(struct sem *S, struct node *n)
 {
-	stat_operand(S, n->args);
-	if (n->args->next) {
-		struct node *shift = n->args->next;
+	struct symbol *sym = stat_operand(S, n->args);
+	struct node *shift = n->args->next;
 
-		if (shift->kind != ND_NUM || shift->num < 0 || shift->num > 62) {
-			if (S->final)
-				diag_error(S->s, &shift->loc,
-					   "@variance's second argument must be a number from 0 to 62");
-		}
+	if (!shift)
+		return n->type = TY_LONG;
+	if (shift->kind != ND_NUM || shift->num < 0 || shift->num > 62) {
+		if (S->final)
+			diag_error(S->s, &shift->loc,
+				   "@variance's second argument must be a number from 0 to 62");
+		return n->type = TY_LONG;
+	}
+	/* The shift scales values as they are added: one per statistic. */
+	if (sym && !sym->variance) {
+		sym->variance = n;
+	} else if (sym && S->final && sym->variance->args->next->num != shift->num) {
+		diag_error(S->s, &shift->loc,
+			   "'%s' is read with two different @variance shifts", sym->name);
+		diag_note(S->s, &sym->variance->args->next->loc, "the first is here");
 	}
 	return n->type = TY_LONG;
 }
@@ -605,6 +615,31 @@ static enum type assign(struct sem *S, struct node *n)
 	return n->type = sym->type;
 }
 
+/* Most capture groups a script can read back with matched(n). */
+#define MAX_MATCH_GROUPS 10
+
+static void compile_regex(struct sem *S, struct node *n)
+{
+	char err[256];
+
+	if (memchr(n->rhs->str, '\0', (size_t)n->rhs->str_len)) {
+		diag_error(S->s, &n->rhs->loc, "a regular expression cannot contain a NUL byte");
+		return;
+	}
+	n->rx = rx_compile(n->rhs->str, err, sizeof(err));
+	if (!n->rx) {
+		diag_error(S->s, &n->rhs->loc, "invalid regular expression: %s", err);
+		return;
+	}
+	/* Listed even if rejected below: the session frees what it lists. */
+	n->id = S->s->regexes.len;
+	vec_push(&S->s->regexes, n);
+	if (rx_ngroups(n->rx) > MAX_MATCH_GROUPS)
+		diag_error(S->s, &n->rhs->loc,
+			   "regular expression has %d groups; matched() can read at most %d",
+			   rx_ngroups(n->rx) - 1, MAX_MATCH_GROUPS - 1);
+}
+
 static enum type binary(struct sem *S, struct node *n)
 {
 	switch (n->op) {
@@ -614,9 +649,17 @@ static enum type binary(struct sem *S, struct node *n)
 		return n->type = TY_STRING;
 	case OP_MATCH:
 	case OP_NOMATCH:
-		not_yet(S, &n->loc, "regular expression matches");
-		expr(S, n->lhs);
-		expr(S, n->rhs);
+		want_var_type(S, n->lhs, TY_STRING);
+		expect_type(S, n->lhs, TY_STRING, "the left operand of a regular expression match");
+		if (n->rhs->kind != ND_STR) {
+			expr(S, n->rhs);
+			if (S->final)
+				diag_error(S->s, &n->rhs->loc,
+					   "the regular expression must be a string literal");
+			return n->type = TY_LONG;
+		}
+		if (S->final && !n->rx)
+			compile_regex(S, n);
 		return n->type = TY_LONG;
 	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
 		/* Strings or numbers, both sides alike. */
@@ -1124,7 +1167,7 @@ static void no_such_probe(struct sem *S, struct probe_point *pt)
 		diag_hint(s, "did you mean '%s'?", near);
 	else
 		diag_hint(s, "stap -l PATTERN lists probe points (once it exists); "
-			  "known families: begin, end, never, timer");
+			  "known families: begin, end, error, never, timer");
 }
 
 /*
@@ -1206,7 +1249,8 @@ static void resolve_probes(struct sem *S, struct program *prog)
 
 static void sort_probes(struct session *s)
 {
-	qsort(s->probes.items, (size_t)s->probes.len, sizeof(void *), cmp_priority);
+	if (s->probes.len)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(s->probes.items, (size_t)s->probes.len, sizeof(void *), cmp_priority);
 }
 
 static void check_bodies(struct sem *S)
@@ -1252,10 +1296,10 @@ int sem_elaborate(struct session *s)
 	resolve_probes(&S, &s->user);
 	sort_probes(s);
 	if (s->errors)
-		return -1;
+		goto out;
 	if (!s->probes.len) {
 		diag_error(s, NULL, "no probes found");
-		return -1;
+		goto out;
 	}
 	for (pass = 0; pass < 50; pass++) {
 		S.changed = false;
@@ -1287,6 +1331,7 @@ int sem_elaborate(struct session *s)
 			f->type = TY_VOID;
 		vec_push(&s->funcs, f);
 	}
+out:
 	vec_free(&S.globals);
 	vec_free(&S.funcs);
 	vec_free(&S.aliases);

@@ -15,6 +15,7 @@
 
 struct session;
 struct node;
+struct rx_prog;
 
 /* ---- sources and diagnostics (diag.c) ---- */
 
@@ -252,6 +253,7 @@ struct node {
 	struct func *func;	/* ND_CALL of a script function */
 	enum builtin builtin;	/* ND_CALL of a built-in */
 	struct fmt *fmt;	/* printf-family format, parsed */
+	struct rx_prog *rx;	/* =~ / !~: the compiled pattern */
 	int id;			/* per-kind numbering for emitted C */
 };
 
@@ -350,6 +352,7 @@ struct symbol {
 	bool read, written;
 	bool is_array;		/* indexed anywhere (arity > 0) */
 	struct node *hist;	/* the @hist_* use that fixes its buckets */
+	struct node *variance;	/* the @variance(x, N) that fixes N */
 	int id;
 };
 
@@ -380,6 +383,8 @@ struct session {
 	const char *staprun;
 	const char *tmpdir;
 	int vm_timeout;
+	const char *target_cmd;	/* -c CMD: staprun runs it, target() is its pid */
+	int target_pid;		/* -x PID: target() is PID; 0: neither option */
 
 	/* state */
 	struct pp_cache *pp;	/* preprocess.c's caches */
@@ -391,6 +396,7 @@ struct session {
 	struct vec probes;	/* struct resolved_probe *, one per point */
 	struct vec handlers;	/* struct probe *: bodies to emit */
 	struct vec funcs;	/* struct func *, used ones */
+	struct vec regexes;	/* struct node *: =~ / !~ sites, node->id numbers them */
 	struct vec globals;	/* struct symbol *, used globals */
 	struct strbuf c_code;	/* pass 3 output */
 	char *module_path;	/* pass 4 output */
@@ -435,6 +441,12 @@ char *build_kernel_tree(struct session *s, const char *release);
 
 /* Pass 5: run the module on this host or in a VM. Returns exit status. */
 int run_module(struct session *s);
+
+/*
+ * -c CMD: 0 if CMD parses and its program exists on this host, else -1
+ * with a message ("stap: -c: cannot find 'foo' in PATH").
+ */
+int run_check_target_cmd(const char *cmd);
 
 /* Newest release with /boot/vmlinuz-R and /lib/modules/R/build. */
 char *run_newest_provisioned_release(void);

@@ -60,8 +60,7 @@ static long vm_now_ms(void)
 
 /* ---- finding things on the host ---- */
 
-/* First executable NAME in $PATH, or NULL. */
-static char *vm_which(const char *name)
+char *vm_which(const char *name)
 {
 	const char *path = getenv("PATH");
 	const char *p, *end;
@@ -398,7 +397,7 @@ out:
 
 /* ---- the job archive: modules and /init ---- */
 
-static void sh_quote(struct strbuf *sb, const char *s)
+void vm_sh_quote(struct strbuf *sb, const char *s)
 {
 	sb_putc(sb, '\'');
 	for (; *s; s++) {
@@ -474,11 +473,11 @@ static void init_script(struct strbuf *sb, const char *nonce,
 		sb_printf(sb, "job %s", jobs[i].name);
 		for (j = 0; jobs[i].staprun_args && jobs[i].staprun_args[j]; j++) {
 			sb_putc(sb, ' ');
-			sh_quote(sb, jobs[i].staprun_args[j]);
+			vm_sh_quote(sb, jobs[i].staprun_args[j]);
 		}
 		path = job_path(&jobs[i]);
 		sb_putc(sb, ' ');
-		sh_quote(sb, path);
+		vm_sh_quote(sb, path);
 		sb_putc(sb, '\n');
 		free(path);
 	}

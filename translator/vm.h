@@ -55,4 +55,11 @@ int vm_run(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 
 void vm_result_free(struct vm_result *res);
 
+/* Host-side helpers, also for callers that prepare cfg->files and jobs. */
+struct strbuf;
+/* First executable NAME in $PATH (malloc'd), or NULL. */
+char *vm_which(const char *name);
+/* Append S to SB in single quotes, for the guest's shell. */
+void vm_sh_quote(struct strbuf *sb, const char *s);
+
 #endif /* VM_H */

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer harness for passes 1 and 2: each input is a script, parsed
+ * and elaborated in-process the way main.c does it, with the source
+ * tree's tapsets/ loaded.  Every session is freed before the next input,
+ * so LeakSanitizer sees what a long-lived compile server would leak.
+ *
+ * Property checked besides "no crash": an accepted script's -p1 output
+ * parses again to the same text (the canonical form is a fixed point);
+ * the harness aborts when it is not.
+ *
+ * FUZZ_TOP (the source tree) comes from fuzz/Makefile.  Diagnostics go to
+ * stderr: run with -close_fd_mask=2 to drop them (libFuzzer keeps its own
+ * output and the sanitizers' reports); a failed round trip is reported on
+ * stdout.  To see a crashing input's diagnostics, run ./stap -p2 on it.
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stap.h"
+#include "regex.h"
+
+#ifndef FUZZ_TOP
+#error "build with -DFUZZ_TOP='\"/path/to/source\"' (see fuzz/Makefile)"
+#endif
+
+/* Command-line arguments every input sees: $1 is a number, @2 a string. */
+static char *const fuzz_args[] = { "42", "hello" };
+
+static void session_init(struct session *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->last_pass = 2;
+	s->guru = true;		/* let embedded C through to pass 2 */
+	s->release = "6.1.0-fuzz";	/* no /lib/modules tree: CONFIG_ is unset */
+	s->tapset_dir = FUZZ_TOP "/tapsets";
+	s->runtime_dir = FUZZ_TOP "/runtime";
+	for (size_t i = 0; i < sizeof(fuzz_args) / sizeof(fuzz_args[0]); i++)
+		vec_push(&s->args, fuzz_args[i]);
+}
+
+static void free_program_vecs(struct program *p)
+{
+	for (struct func *f = p->funcs; f; f = f->next)
+		vec_free(&f->locals);
+	for (struct probe *pr = p->probes; pr; pr = pr->next)
+		vec_free(&pr->locals);
+	for (struct probe *pr = p->aliases; pr; pr = pr->next)
+		vec_free(&pr->locals);
+}
+
+/*
+ * Everything a session owns outside its arena: the vecs hanging off
+ * arena objects, the session's own vecs, the preprocessor's caches.
+ * (What main.c leaves to process exit.)
+ */
+static void session_free(struct session *s)
+{
+	int i;
+
+	free_program_vecs(&s->user);
+	for (i = 0; i < s->tapset_files.len; i++)
+		free_program_vecs(s->tapset_files.items[i]);
+	for (i = 0; i < s->handlers.len; i++) {
+		struct probe *h = s->handlers.items[i];
+
+		vec_free(&h->locals);	/* copies made for alias bodies */
+	}
+	for (i = 0; i < s->probes.len; i++) {
+		struct resolved_probe *rp = s->probes.items[i];
+
+		vec_free(&rp->locals);
+	}
+	for (i = 0; i < s->regexes.len; i++)
+		rx_free(((struct node *)s->regexes.items[i])->rx);
+	vec_free(&s->regexes);
+	vec_free(&s->probes);
+	vec_free(&s->handlers);
+	vec_free(&s->funcs);
+	vec_free(&s->globals);
+	vec_free(&s->tapset_files);
+	vec_free(&s->args);
+	vec_free(&s->defines);
+	vec_free(&s->include_dirs);
+	sb_free(&s->c_code);
+	pp_free(s);
+	arena_free(&s->arena);
+}
+
+/* As main.c's load_tapsets, for the one tapset directory (flat walk). */
+static void find_tapsets(struct session *s, const char *dir, struct vec *out)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		size_t len = strlen(name);
+		char *path = xasprintf("%s/%s", dir, name);
+
+		if (name[0] != '.') {
+			if (is_dir(path))
+				find_tapsets(s, path, out);
+			else if (len > 4 && !strcmp(name + len - 4, ".stp"))
+				vec_push(out, arena_strdup(&s->arena, path));
+		}
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static int load_tapsets(struct session *s)
+{
+	struct vec files = VEC_INIT;
+	int ret = 0;
+
+	find_tapsets(s, s->tapset_dir, &files);
+	for (int i = 0; i < files.len; i++) {
+		struct srcfile *f = source_load(s, files.items[i]);
+		struct program *p = arena_alloc(&s->arena, sizeof(*p));
+
+		if (!f) {
+			ret = -1;
+			continue;
+		}
+		f->is_tapset = true;
+		if (parse_file(s, f, p) < 0)
+			ret = -1;
+		vec_push(&s->tapset_files, p);
+	}
+	vec_free(&files);
+	return ret;
+}
+
+/* Pass 1 on text; the canonical form in *out (caller frees), or NULL. */
+static char *parse_canonical(const char *text)
+{
+	struct session sess, *s = &sess;
+	struct strbuf out = STRBUF_INIT;
+	char *res = NULL;
+
+	session_init(s);
+	if (pp_load_library_macros(s, s->tapset_dir) < 0)
+		goto out;
+	s->user_file = source_from_string(s, "<input>", text);
+	if (parse_file(s, s->user_file, &s->user) < 0)
+		goto out;
+	ast_print_program(&out, &s->user);
+	res = xstrdup(sb_str(&out));
+out:
+	sb_free(&out);
+	session_free(s);
+	return res;
+}
+
+static void check_round_trip(const char *text)
+{
+	char *once = parse_canonical(text), *twice;
+
+	if (!once)
+		return;
+	twice = parse_canonical(once);
+	if (!twice || strcmp(once, twice)) {
+		fprintf(stdout, "-p1 round trip failed\n--- input\n%s\n--- first -p1\n%s\n"
+			"--- second -p1\n%s\n", text, once, twice ? twice : "(rejected)");
+		fflush(stdout);
+		abort();
+	}
+	free(once);
+	free(twice);
+}
+
+/* Passes 1 and 2 as stap -p2 runs them. */
+static void elaborate(const char *text)
+{
+	struct session sess, *s = &sess;
+	struct strbuf out = STRBUF_INIT;
+
+	session_init(s);
+	if (pp_load_library_macros(s, s->tapset_dir) < 0)
+		goto out;
+	s->user_file = source_from_string(s, "<input>", text);
+	if (parse_file(s, s->user_file, &s->user) < 0)
+		goto out;
+	if (load_tapsets(s) < 0)
+		goto out;
+	if (sem_elaborate(s) < 0)
+		goto out;
+	sem_print(s, &out);
+out:
+	sb_free(&out);
+	session_free(s);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	util_progname = "stap";
+	setenv("NO_COLOR", "1", 1);
+	/* diag.c writes carets a character at a time: buffer them, or long
+	 * lines cost a write(2) per column.  Flushed after every input. */
+	setvbuf(stderr, NULL, _IOFBF, 1 << 16);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text;
+
+	/* stap refuses scripts with NUL bytes before lexing: not interesting. */
+	if (memchr(data, '\0', size))
+		return -1;
+	text = xmalloc(size + 1);
+	memcpy(text, data, size);
+	text[size] = '\0';
+	check_round_trip(text);
+	elaborate(text);
+	fflush(stderr);
+	free(text);
+	return 0;
+}

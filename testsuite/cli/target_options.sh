@@ -1,0 +1,35 @@
+. "$(dirname "$0")/lib.sh"
+# -c and -x: mistakes are caught while parsing options, before any pass
+# runs (a kernel release that does not exist is never looked at).
+exact() { [ "$out" = "$1" ] || fail "expected exactly '$1', got: $out"; }
+p='probe begin { println(target()) }'
+expect_rc 1 "$STAP" -r no-such-release -c no_such_program_xyz -e "$p"
+exact "stap: -c: cannot find 'no_such_program_xyz' in PATH"
+expect_rc 1 "$STAP" -r no-such-release -c './no/such/prog arg' -e "$p"
+exact "stap: -c: cannot run './no/such/prog': No such file or directory"
+expect_rc 1 "$STAP" -r no-such-release -c '' -e "$p"
+exact "stap: -c: empty command"
+expect_rc 1 "$STAP" -r no-such-release -c "echo 'unbalanced" -e "$p"
+exact "stap: -c: cannot parse 'echo 'unbalanced' (unbalanced quotes?)"
+expect_rc 1 "$STAP" -c true -x 1 -e "$p"
+exact "stap: -c and -x cannot be used together"
+expect_rc 1 "$STAP" -x 1 -c true -e "$p"
+exact "stap: -c and -x cannot be used together"
+for bad in abc 0 -5 12x 4294967297 ''; do
+	expect_rc 1 "$STAP" -x "$bad" -e "$p"
+	exact "stap: -x takes a process id, not '$bad'"
+done
+# Good options pass the check (-p2 stops before anything needs a kernel).
+expect_rc 0 "$STAP" -p2 -c 'true --ignored "two words"' -e "$p"
+expect_rc 0 "$STAP" -p2 -c 'echo a | cat' -e "$p"	# shell syntax: sh -c
+expect_rc 0 "$STAP" -p2 -x 1 -e "$p"
+contains "target:long ()"
+
+# staprun checks its own -c/-x before touching any module.
+staprun="$TOP/staprun/staprun"
+expect_rc 1 "$staprun" -x abc no.ko
+exact "staprun: -x: expected a process id, not 'abc'"
+expect_rc 1 "$staprun" -c true -x 1 no.ko
+exact "staprun: -c and -x cannot be used together"
+expect_rc 0 "$staprun" -h
+contains "-c CMD"

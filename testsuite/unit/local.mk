@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Unit tests: programs named *_test that make check builds and
+# testsuite/run.sh runs (exit status 0 passes, 77 skips, else fails).
+
+# regex_test includes translator/regex.h by path, not with
+# -I translator: there <regex.h> would find ours instead of glibc's.
+check_PROGRAMS += testsuite/unit/regex_test
+testsuite_unit_regex_test_SOURCES = testsuite/unit/regex_test.c \
+	translator/regex.c translator/regex.h common/util.c common/util.h
