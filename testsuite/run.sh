@@ -121,7 +121,10 @@ build_one() {	# script release dir
 		*) args+=("${words[i]}") ;;
 		esac
 	done
-	(cd "$dir" && "$stap" -p4 -r "$r" -m "t_$name" "${args[@]}" "$f" >/dev/null 2>"$dir/t_$name.build-err") ||
+	# NAME.argv: the script's own arguments ($1, @2, ...), as shell words.
+	local argv=()
+	[ -f "${f%.stp}.argv" ] && eval "argv=($(cat "${f%.stp}.argv"))"
+	(cd "$dir" && "$stap" -p4 -r "$r" -m "t_$name" "${args[@]}" "$f" "${argv[@]}" >/dev/null 2>"$dir/t_$name.build-err") ||
 		echo "build failed" >"$dir/t_$name.build-failed"
 }
 export -f build_one

@@ -32,21 +32,27 @@ static void show_line(const struct srcloc *loc)
 		start--;
 	while (*end && *end != '\n')
 		end++;
-	fprintf(stderr, "%.*s\n", (int)(end - start), start);
+	/* Built whole, then written once: stderr is unbuffered. */
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_add(&sb, start, (size_t)(end - start));
+	sb_putc(&sb, '\n');
 	/* Keep tabs so the caret lines up under tabbed source. */
 	for (const char *p = start; p < loc->at; p++)
-		fputc(*p == '\t' ? '\t' : ' ', stderr);
+		sb_putc(&sb, *p == '\t' ? '\t' : ' ');
 	width = loc->len > 0 ? loc->len : 1;
 	if (loc->at + width > end)
 		width = end > loc->at ? (int)(end - loc->at) : 1;
 	if (use_color())
-		fputs("\033[1;32m", stderr);
-	fputc('^', stderr);
+		sb_puts(&sb, "\033[1;32m");
+	sb_putc(&sb, '^');
 	for (i = 1; i < width; i++)
-		fputc('~', stderr);
+		sb_putc(&sb, '~');
 	if (use_color())
-		fputs("\033[0m", stderr);
-	fputc('\n', stderr);
+		sb_puts(&sb, "\033[0m");
+	sb_putc(&sb, '\n');
+	fwrite(sb.buf, 1, sb.len, stderr);
+	sb_free(&sb);
 }
 
 static void report(const struct srcloc *loc, const char *what,

@@ -96,7 +96,7 @@ void emit_check_error(struct emitter *E)
 static const char *var_ref(struct emitter *E, struct symbol *sym)
 {
 	if (sym->kind == SYM_GLOBAL)
-		return arena_printf(&E->s->arena, "g_%s", sym->name);
+		return arena_printf(&E->s->arena, "g_%s", sym->cname);
 	return arena_printf(&E->s->arena, "l->v_%s", sym->name);
 }
 
@@ -127,6 +127,27 @@ static void print_value(struct strbuf *fmt, struct strbuf *args,
  * The kernel-dialect format and argument list of a printf-family call:
  * every SystemTap value is 64 bits wide, so %d becomes %lld.
  */
+/* Print what fmt/args hold so far (printf with %b writes in pieces). */
+static void flush_printf(struct emitter *E, struct strbuf *fmt, struct strbuf *args)
+{
+	struct strbuf q = STRBUF_INIT;
+
+	if (!fmt->len)
+		return;
+	emit_c_string(&q, sb_str(fmt), (int)fmt->len);
+	emit_line(E, "_stp_printf(c, %s%s);", sb_str(&q), sb_str(args));
+	sb_free(&q);
+	sb_reset(fmt);
+	sb_reset(args);
+}
+
+/*
+ * The kernel-dialect format and argument list of a printf-family call:
+ * every SystemTap value is 64 bits wide, so %d becomes %lld.  %p is the
+ * value as a zero-padded address (the kernel's %p would hash it); %b
+ * writes the value's low bytes raw, so printf emits the text before it
+ * first.
+ */
 static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 			struct strbuf *args)
 {
@@ -139,7 +160,25 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		sb_puts(fmt, cv->lit);
 		if (!cv->conv)
 			break;
-		sb_printf(fmt, "%%%s", cv->flags);
+		if (cv->conv == 'b') {
+			const char *v = emit_expr(E, a);
+			int width = cv->width > 0 ? cv->width : 8;
+			const char *t = emit_temp(E, TY_LONG);
+
+			flush_printf(E, fmt, args);
+			/* x86 is little-endian: the low bytes come first. */
+			emit_line(E, "%s = %s;", t, v);
+			emit_line(E, "_stp_print_n(c, (const char *)&%s, %d);", t, width);
+			a = a->next;
+			continue;
+		}
+		if (cv->conv == 'p' && !cv->flags[0] && cv->width == -1 && cv->prec == -1) {
+			sb_puts(fmt, "0x%016llx");
+			sb_printf(args, ", (unsigned long long)%s", emit_expr(E, a));
+			a = a->next;
+			continue;
+		}
+		sb_printf(fmt, "%%%s%s", cv->conv == 'p' ? "#" : "", cv->flags);
 		if (cv->width == -2) {
 			sb_putc(fmt, '*');
 			sb_printf(args, ", (int)%s", emit_expr(E, a));
@@ -168,6 +207,10 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 			sb_puts(fmt, "lld");
 			sb_printf(args, ", (long long)%s", emit_expr(E, a));
 			break;
+		case 'p':
+			sb_puts(fmt, "llx");
+			sb_printf(args, ", (unsigned long long)%s", emit_expr(E, a));
+			break;
 		default:
 			sb_printf(fmt, "ll%c", cv->conv);
 			sb_printf(args, ", (unsigned long long)%s", emit_expr(E, a));
@@ -186,6 +229,10 @@ static const char *builtin_call(struct emitter *E, struct node *n)
 	case BI_PRINTF:
 	case BI_SPRINTF:
 		format_call(E, n, &fmt, &args);
+		if (n->fmt->has_binary) {
+			flush_printf(E, &fmt, &args);
+			goto done;
+		}
 		break;
 	case BI_PRINT:
 	case BI_PRINTLN:

@@ -30,7 +30,7 @@ static const char *stat_op_c(const char *name)
 
 const char *emit_global_ref(struct emitter *E, struct symbol *sym)
 {
-	return arena_printf(&E->s->arena, "g_%s", sym->name);
+	return arena_printf(&E->s->arena, "g_%s", sym->cname);
 }
 
 static const char *runtime_type(enum type t)
@@ -211,7 +211,7 @@ const char *emit_statop(struct emitter *E, struct node *n)
 
 static const char *hist_spec(struct emitter *E, struct symbol *sym)
 {
-	return arena_printf(&E->s->arena, is_map(sym) ? "&gd_%s.hist" : "&gh_%s", sym->name);
+	return arena_printf(&E->s->arena, is_map(sym) ? "&gd_%s.hist" : "&gh_%s", sym->cname);
 }
 
 void emit_print_hist(struct emitter *E, struct node *n)
@@ -323,12 +323,12 @@ void emit_global_decls(struct session *s, struct strbuf *c)
 		struct symbol *g = s->globals.items[i];
 		struct node *init = g->global->init;
 
-		sb_printf(c, "static DEFINE_RWLOCK(gl_%s);\n", g->name);
+		sb_printf(c, "static DEFINE_RWLOCK(gl_%s);\n", g->cname);
 		if (is_map(g)) {
-			sb_printf(c, "static struct stp_map *g_%s;\n", g->name);
+			sb_printf(c, "static struct stp_map *g_%s;\n", g->cname);
 			sb_printf(c, "static const struct stp_map_desc gd_%s = {\n"
 				  "\t.name = \"%s\",\n\t.nkeys = %d,\n\t.key_types = {",
-				  g->name, g->name, g->arity);
+				  g->cname, g->name, g->arity);
 			for (int k = 0; k < g->arity; k++)
 				sb_printf(c, " %s,", runtime_type(g->key_types[k]));
 			sb_printf(c, " },\n\t.value_type = %s,\n\t.max_entries = ",
@@ -341,19 +341,19 @@ void emit_global_decls(struct session *s, struct strbuf *c)
 			hist_init(c, g);
 			sb_puts(c, ",\n};\n");
 		} else if (g->type == TY_STATS) {
-			sb_printf(c, "static struct stp_stat_var *g_%s;\n", g->name);
-			sb_printf(c, "static const struct stp_hist_spec gh_%s = ", g->name);
+			sb_printf(c, "static struct stp_stat_var *g_%s;\n", g->cname);
+			sb_printf(c, "static const struct stp_hist_spec gh_%s = ", g->cname);
 			hist_init(c, g);
 			sb_puts(c, ";\n");
 		} else if (g->type == TY_STRING) {
-			sb_printf(c, "static char g_%s[MAXSTRINGLEN]", g->name);
+			sb_printf(c, "static char g_%s[MAXSTRINGLEN]", g->cname);
 			if (init) {
 				sb_puts(c, " = ");
 				emit_c_string(c, init->str, init->str_len);
 			}
 			sb_puts(c, ";\n");
 		} else {
-			sb_printf(c, "static int64_t g_%s", g->name);
+			sb_printf(c, "static int64_t g_%s", g->cname);
 			if (init)
 				sb_printf(c, " = %" PRId64 "LL", init->num);
 			sb_puts(c, ";\n");
@@ -369,10 +369,10 @@ void emit_global_init(struct session *s, struct strbuf *c)
 
 		if (is_map(g))
 			sb_printf(c, "\tg_%s = _stp_map_new(&gd_%s);\n\tif (!g_%s)\n\t\tgoto fail;\n",
-				  g->name, g->name, g->name);
+				  g->cname, g->cname, g->cname);
 		else if (g->type == TY_STATS)
 			sb_printf(c, "\tg_%s = _stp_stat_new(&gh_%s);\n\tif (!g_%s)\n\t\tgoto fail;\n",
-				  g->name, g->name, g->name);
+				  g->cname, g->cname, g->cname);
 	}
 	sb_puts(c, "\treturn 0;\nfail: __attribute__((unused));\n\tstp_script_exit();\n"
 		"\treturn -ENOMEM;\n}\n\n");
@@ -388,7 +388,7 @@ void emit_global_exit(struct session *s, struct strbuf *c)
 
 		if (fn)
 			sb_printf(c, "\tif (g_%s) {\n\t\t%s(g_%s);\n\t\tg_%s = NULL;\n\t}\n",
-				  g->name, fn, g->name, g->name);
+				  g->cname, fn, g->cname, g->cname);
 	}
 	sb_puts(c, "}\n\n");
 }
@@ -523,7 +523,7 @@ int emit_locks(struct session *s, struct strbuf *c, const char *name,
 			continue;
 		if (!n)
 			sb_printf(c, "static const struct stp_lock_req %s[] = {\n", name);
-		sb_printf(c, "\t{ &gl_%s, %s },\n", g->name,
+		sb_printf(c, "\t{ &gl_%s, %s },\n", g->cname,
 			  A.mode[g->id] == ACC_WRITE ? "true" : "false");
 		n++;
 	}
@@ -586,7 +586,7 @@ bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *cod
 		struct symbol *g = show.items[i];
 
 		if (is_map(g))
-			sb_printf(frames, "\tstruct stp_map_entry *order_%s[%s];\n", g->name,
+			sb_printf(frames, "\tstruct stp_map_entry *order_%s[%s];\n", g->cname,
 				  g->global->max_entries ? arena_printf(&s->arena, "%" PRId64,
 					g->global->max_entries) : "MAXMAPENTRIES");
 	}
@@ -596,7 +596,7 @@ bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *cod
 	for (i = 0; i < show.len; i++) {
 		struct symbol *g = show.items[i];
 
-		sb_printf(code, "\t{ &gl_%s, %s },\n", g->name, g->type == TY_STATS ? "true" : "false");
+		sb_printf(code, "\t{ &gl_%s, %s },\n", g->cname, g->type == TY_STATS ? "true" : "false");
 	}
 	sb_puts(code, "};\n\nstatic void probe_autoprint(struct stp_context *c)\n{\n"
 		"\tstruct frame_autoprint *l = &((union stp_frame *)c->locals)[0].autoprint;\n"
@@ -607,9 +607,9 @@ bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *cod
 		struct symbol *g = show.items[i];
 
 		if (!is_map(g)) {
-			autoprint_value(code, g, g->name, "", arena_printf(&s->arena, "g_%s", g->name),
-					arena_printf(&s->arena, "g_%s", g->name),
-					arena_printf(&s->arena, "_stp_stat_get(g_%s)", g->name));
+			autoprint_value(code, g, g->name, "", arena_printf(&s->arena, "g_%s", g->cname),
+					arena_printf(&s->arena, "g_%s", g->cname),
+					arena_printf(&s->arena, "_stp_stat_get(g_%s)", g->cname));
 			continue;
 		}
 		struct strbuf fmt = STRBUF_INIT, args = STRBUF_INIT;
@@ -628,7 +628,7 @@ bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *cod
 		sb_printf(code, "\tn = _stp_map_sort(g_%s, l->order_%s, 0, 1, STP_STAT_COUNT, 0);\n"
 			  "\tfor (i = 0; i < n; i++) {\n"
 			  "\t\tconst struct stp_map_entry *e = l->order_%s[i];\n\n",
-			  g->name, g->name, g->name);
+			  g->cname, g->cname, g->cname);
 		autoprint_value(code, g, sb_str(&fmt), sb_str(&args), "_stp_map_entry_long(e)",
 				"_stp_map_entry_str(e)", "_stp_map_entry_stat(e)");
 		sb_puts(code, "\t}\n");

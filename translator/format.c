@@ -9,7 +9,7 @@
 
 #include "stap.h"
 
-static const char supported[] = "diuxXocs";
+static const char supported[] = "diuxXocspb";
 
 struct fmt *fmt_parse(struct session *s, const struct node *lit)
 {
@@ -69,16 +69,22 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 			goto fail;
 		}
 		if (!strchr(supported, *p)) {
-			if (strchr("pbBmM", *p))
+			if (strchr("mM", *p))
 				diag_error(s, &lit->loc,
 					   "format conversion '%%%c' is not supported yet", *p);
 			else
 				diag_error(s, &lit->loc,
 					   "invalid format conversion '%%%c'", *p);
-			diag_hint(s, "conversions: %%d %%i %%u %%x %%X %%o %%c %%s %%%%");
+			diag_hint(s, "conversions: %%d %%i %%u %%x %%X %%o %%c %%s %%p %%b %%%%");
 			goto fail;
 		}
 		cv->conv = *p++;
+		if (cv->conv == 'b' && cv->width > 0 && cv->width != 1 && cv->width != 2 &&
+		    cv->width != 4 && cv->width != 8) {
+			diag_error(s, &lit->loc, "%%b writes 1, 2, 4 or 8 bytes, not %d", cv->width);
+			goto fail;
+		}
+		f->has_binary |= cv->conv == 'b';
 		f->nargs++;
 		vec_push(&convs, cv);
 	}

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 bin_PROGRAMS += stap
 stap_SOURCES = \
-	translator/main.c translator/stap.h \
+	translator/main.c translator/stap.h translator/session.c \
 	translator/diag.c translator/lex.c translator/preprocess.c \
 	translator/parse.c translator/ast.c \
 	translator/format.c translator/sem.c translator/emit.c translator/emit.h \

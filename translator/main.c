@@ -4,7 +4,6 @@
  * parse (1), elaborate (2), translate to C (3), build the module (4), run
  * it (5).  -pN stops after pass N.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -15,7 +14,6 @@
 #include <unistd.h>
 
 #include "stap.h"
-#include "regex.h"
 
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/local/share/stap-ng"
@@ -264,61 +262,6 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-/* Every .stp file under dir, depth first, in name order. */
-static void find_tapsets(struct session *s, const char *dir, struct vec *out)
-{
-	struct dirent **names;
-	int n = scandir(dir, &names, NULL, alphasort);
-
-	for (int i = 0; i < n; i++) {
-		const char *name = names[i]->d_name;
-		size_t len = strlen(name);
-		char *path = xasprintf("%s/%s", dir, name);
-
-		if (name[0] != '.') {
-			if (is_dir(path))
-				find_tapsets(s, path, out);
-			else if (len > 4 && !strcmp(name + len - 4, ".stp"))
-				vec_push(out, arena_strdup(&s->arena, path));
-		}
-		free(path);
-		free(names[i]);
-	}
-	free(names);
-}
-
-/* Parse the tapset library and every -I directory. */
-static int load_tapsets(struct session *s)
-{
-	struct vec files = VEC_INIT;
-	int i, ret = 0;
-
-	find_tapsets(s, s->tapset_dir, &files);
-	for (i = 0; i < s->include_dirs.len; i++) {
-		if (!is_dir(s->include_dirs.items[i])) {
-			util_err("-I %s: not a directory", (char *)s->include_dirs.items[i]);
-			ret = -1;
-			continue;
-		}
-		find_tapsets(s, s->include_dirs.items[i], &files);
-	}
-	for (i = 0; i < files.len; i++) {
-		struct srcfile *f = source_load(s, files.items[i]);
-		struct program *p = arena_alloc(&s->arena, sizeof(*p));
-
-		if (!f) {
-			ret = -1;
-			continue;
-		}
-		f->is_tapset = true;
-		if (parse_file(s, f, p) < 0)
-			ret = -1;
-		vec_push(&s->tapset_files, p);
-	}
-	vec_free(&files);
-	return ret;
-}
-
 /* Default module name: stable for the same script, options and kernel. */
 static const char *default_module_name(struct session *s)
 {
@@ -371,11 +314,7 @@ static int finish(struct session *s, int status)
 		else
 			rm_rf(s->tmpdir);
 	}
-	for (int i = 0; i < s->regexes.len; i++)
-		rx_free(((struct node *)s->regexes.items[i])->rx);
-	vec_free(&s->regexes);
-	pp_free(s);
-	arena_free(&s->arena);
+	session_free(s);
 	return status;
 }
 
@@ -403,7 +342,7 @@ int main(int argc, char **argv)
 		source_load(s, s->script_file);
 	if (!s->user_file || parse_file(s, s->user_file, &s->user) < 0)
 		return finish(s, 1);
-	if (s->last_pass > 1 && load_tapsets(s) < 0)
+	if (s->last_pass > 1 && session_load_tapsets(s) < 0)
 		return finish(s, 1);
 	pass_done(s, 1, arena_printf(&s->arena, "parsed user script and %d library scripts",
 				     s->tapset_files.len), t0);

@@ -74,17 +74,48 @@ static struct symbol *find_in(struct vec *v, const char *name)
 	return NULL;
 }
 
-static struct func *find_func(struct sem *S, const char *name)
+/* A private function or global is seen only from its own file. */
+static struct func *find_func_from(struct sem *S, const char *name,
+				   const struct srcfile *from)
 {
+	struct func *pub = NULL;
 	int i;
 
+	/* The file's own private function wins over a public one. */
 	for (i = 0; i < S->funcs.len; i++) {
 		struct func *f = S->funcs.items[i];
 
-		if (!strcmp(f->name, name))
+		if (strcmp(f->name, name))
+			continue;
+		if (f->is_private && f->file == from)
 			return f;
+		if (!f->is_private || !from)
+			pub = pub ? pub : f;
 	}
-	return NULL;
+	return pub;
+}
+
+static struct func *find_func(struct sem *S, const char *name)
+{
+	return find_func_from(S, name, NULL);
+}
+
+static struct symbol *find_global(struct sem *S, const char *name,
+				  const struct srcfile *from)
+{
+	struct symbol *pub = NULL;
+
+	for (int i = 0; i < S->globals.len; i++) {
+		struct symbol *g = S->globals.items[i];
+
+		if (strcmp(g->name, name))
+			continue;
+		if (g->global->is_private && g->global->file == from)
+			return g;
+		if (!g->global->is_private)
+			pub = pub ? pub : g;
+	}
+	return pub;
 }
 
 static const struct builtin_info *find_builtin(const char *name)
@@ -156,7 +187,7 @@ static struct symbol *resolve_var(struct sem *S, struct node *n)
 	struct symbol *sym = find_in(S->locals, n->str);
 
 	if (!sym)
-		sym = find_in(&S->globals, n->str);
+		sym = find_global(S, n->str, n->loc.file);
 	if (!sym) {
 		sym = new_symbol(S, SYM_LOCAL, n->str, &n->loc);
 		sym->id = S->locals->len;
@@ -236,8 +267,11 @@ static enum type call(struct sem *S, struct node *n)
 						   n->str);
 				return n->type = bi->ret;
 			}
-			if (!n->fmt && S->final)
+			if (!n->fmt && S->final) {
 				n->fmt = fmt_parse(S->s, f);
+				if (n->fmt && n->fmt->has_binary && bi->id == BI_SPRINTF)
+					diag_error(S->s, &f->loc, "%%b writes raw bytes: use it with printf, not sprintf");
+			}
 			if (S->final && n->fmt && n->fmt->nargs != nargs - 1) {
 				diag_error(S->s, &f->loc,
 					   "format string expects %d argument%s, but %d %s given",
@@ -291,7 +325,7 @@ static enum type call(struct sem *S, struct node *n)
 		return n->type = bi->ret;
 	}
 
-	struct func *f = find_func(S, n->str);
+	struct func *f = find_func_from(S, n->str, n->loc.file);
 
 	if (!f) {
 		if (S->final) {
@@ -343,7 +377,7 @@ static enum type call(struct sem *S, struct node *n)
 static struct symbol *resolve_array(struct sem *S, const char *name,
 				    const struct srcloc *loc, struct node *n)
 {
-	struct symbol *sym = find_in(&S->globals, name);
+	struct symbol *sym = find_global(S, name, loc->file);
 
 	if (!sym || find_in(S->locals, name)) {
 		if (S->final) {
@@ -1002,6 +1036,11 @@ static void add_globals(struct sem *S, struct program *prog)
 	for (g = prog->globals; g; g = g->next) {
 		struct symbol *old = find_in(&S->globals, g->name), *sym;
 
+		/* Private names of different files do not collide. */
+		if (old && (g->is_private || old->global->is_private) &&
+		    g->file != old->global->file)
+			old = NULL;
+
 		if (old) {
 			if (g->file->is_tapset && !old->global->file->is_tapset)
 				continue;
@@ -1012,6 +1051,8 @@ static void add_globals(struct sem *S, struct program *prog)
 		sym = new_symbol(S, SYM_GLOBAL, g->name, &g->loc);
 		sym->global = g;
 		sym->id = S->globals.len;
+		sym->cname = g->is_private ?
+			arena_printf(&S->s->arena, "%s__%d", g->name, sym->id) : g->name;
 		g->sym = sym;
 		if (g->init) {
 			sym->type = g->init->kind == ND_STR ? TY_STRING : TY_LONG;
@@ -1030,6 +1071,8 @@ static void add_funcs(struct sem *S, struct program *prog)
 		struct func *old = find_func(S, f->name);
 		struct param *p;
 
+		if (old && (f->is_private || old->is_private) && f->file != old->file)
+			old = NULL;
 		if (old) {
 			/* A script's own function overrides the library's. */
 			if (f->file->is_tapset && !old->file->is_tapset)
@@ -1121,6 +1164,26 @@ static struct node *join_blocks(struct sem *S, struct node *first, struct node *
 	b->loc = first->loc;
 	b->body = x;
 	return b;
+}
+
+/* "probe x if (cond)": the hit does nothing unless cond holds. */
+static struct node *guard(struct sem *S, struct node *cond)
+{
+	struct node *n = arena_alloc(&S->s->arena, sizeof(*n));
+	struct node *not = arena_alloc(&S->s->arena, sizeof(*not));
+	struct node *next = arena_alloc(&S->s->arena, sizeof(*next));
+
+	not->kind = ND_UNARY;
+	not->op = OP_NOT;
+	not->loc = cond->loc;
+	not->lhs = cond;
+	next->kind = ND_NEXT;
+	next->loc = cond->loc;
+	n->kind = ND_IF;
+	n->loc = cond->loc;
+	n->cond = not;
+	n->then = next;
+	return n;
 }
 
 /* The handler that runs body for user probe pr: one per distinct body. */
@@ -1221,7 +1284,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 	if (r <= 0)
 		return r;
 	if (pt->cond)
-		diag_error(s, &pt->cond->loc, "conditional probe points are not supported yet");
+		body = join_blocks(S, guard(S, pt->cond), body);
 	rp->probe = handler_for(S, pr, body);
 	rp->body = body;
 	vec_push(&s->probes, rp);

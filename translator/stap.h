@@ -161,12 +161,13 @@ struct fmt_conv {
 	char flags[6];		/* of "-+ #0" */
 	int width;		/* -1 none, -2 '*' */
 	int prec;		/* -1 none, -2 '*' */
-	char conv;		/* d i u x X o c s; 0 for the trailing text */
+	char conv;		/* d i u x X o c s p b; 0 for the trailing text */
 };
 struct fmt {
 	struct fmt_conv *convs;
 	int n;			/* conversions + 1 (the last has conv 0) */
 	int nargs;		/* values it consumes, '*' included */
+	bool has_binary;	/* has %b: only printf can write it */
 };
 struct fmt *fmt_parse(struct session *s, const struct node *lit);
 
@@ -343,6 +344,7 @@ enum sym_kind { SYM_LOCAL, SYM_GLOBAL, SYM_PARAM };
 struct symbol {
 	enum sym_kind kind;
 	const char *name;
+	const char *cname;	/* globals: C name part, unique even for private ones */
 	enum type type;		/* value type */
 	int arity;		/* number of index types; 0 for a scalar */
 	enum type key_types[9];
@@ -416,6 +418,10 @@ struct resolved_probe {
 };
 
 /* ---- passes ---- */
+
+/* session.c: the tapset library (0 or -1), and freeing it all. */
+int session_load_tapsets(struct session *s);
+void session_free(struct session *s);
 
 /* Pass 1: parse the user's script. 0 or -1 (diagnostics printed). */
 int parse_file(struct session *s, struct srcfile *f, struct program *out);
