@@ -34,6 +34,10 @@
 #ifndef HIST_ELISION
 #define HIST_ELISION 2		/* empty buckets kept around '~' in histograms */
 #endif
+#ifndef KRETACTIVE
+#define KRETACTIVE 0		/* .return hits in flight without .maxactive(N);
+				 * 0: the kernel's default, max(10, 2 * CPUs) */
+#endif
 #ifndef STP_PRINT_BUFSIZE
 #define STP_PRINT_BUFSIZE 8192	/* per-CPU buffer one probe hit prints into */
 #endif

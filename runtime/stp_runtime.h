@@ -110,6 +110,16 @@ void _stp_match_set(struct stp_context *c, const char *subject, int ngroups);
 /* matched(n): group n of the last match into dst, or fail the hit. */
 void _stp_match_group(struct stp_context *c, int64_t n, char *dst);
 
+/*
+ * Memory (memory.c): copy len bytes at addr from kernel (or user) memory
+ * without faulting; 0, or -EFAULT with the hit failed ("kernel read fault
+ * at 0x...").  _stp_print_mem is printf's %m / %M.
+ */
+int _stp_read_mem(struct stp_context *c, void *dst, uint64_t addr, size_t len,
+		  bool user);
+void _stp_print_mem(struct stp_context *c, uint64_t addr, int64_t bytes,
+		    int width, bool hex, bool user, bool left);
+
 /* exit(): ask staprun to end the session (end probes then run). */
 void _stp_exit(void);
 
@@ -160,5 +170,48 @@ struct stp_timer {
  */
 void _stp_timers_start(struct stp_timer *timers, size_t n);
 void _stp_timers_stop(struct stp_timer *timers, size_t n);
+
+/* ---- kprobes: kprobe.* probes (runtime/kprobe.c) ---- */
+
+#include <linux/kprobes.h>
+
+/* struct stp_kprobe flags; translator/probes/kprobe.c emits these names. */
+#define STP_KPROBE_RETURN	0x1	/* .return: a kretprobe */
+#define STP_KPROBE_OPTIONAL	0x2	/* "?": skipped silently if refused */
+#define STP_KPROBE_WILDCARD	0x4	/* a wildcard's match: refused is a warning */
+
+/*
+ * One kprobe or kretprobe.  The generated code fills the fields above
+ * "runtime-private" in a static table, one entry per probed function;
+ * the entries of one probe point (a wildcard's matches) are adjacent
+ * and share .group.
+ */
+struct stp_kprobe {
+	const struct stp_probe *probe;
+	const char *symbol;	/* "name" or "module:name"; NULL: use addr */
+	unsigned long addr;	/* kprobe.statement(ADDR).absolute */
+	unsigned long offset;	/* from symbol: kernel.function's probe address */
+	int maxactive;		/* .return: .maxactive(N), or -1 for KRETACTIVE */
+	u32 group;		/* the probe point it came from */
+	u8 flags;		/* STP_KPROBE_* */
+	/* runtime-private */
+	bool registered;
+	union {
+		struct kprobe kp;
+		struct kretprobe rp;
+	} u;
+};
+
+/*
+ * Process context, from stp_session_start/stp_session_stop.  Start
+ * registers every entry.  One the kernel refuses is skipped silently
+ * if optional, with a warning if a wildcard matched it (unless none of
+ * its point's matches registers); otherwise start reports the error,
+ * unregisters what it registered and returns the kernel's -errno.
+ * Stop unregisters in batches and returns only when no handler runs
+ * any more; it is idempotent and safe after a partial start.
+ */
+int _stp_kprobes_start(struct stp_kprobe *kps, size_t n);
+void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n);
 
 #endif /* STP_RUNTIME_H */

@@ -217,9 +217,12 @@ out:
 	return ret;
 }
 
-/* Copy the runtime's .c and .h files into dir/rt; list the .c files as objects. */
+/*
+ * Copy the runtime's .c and .h files into dir/rt; list the .c files as
+ * objects (names: their base names) and hash every byte copied into *h.
+ */
 static int copy_runtime(struct session *s, const char *builddir,
-			struct strbuf *objs)
+			struct strbuf *objs, struct vec *names, uint64_t *h)
 {
 	char *rt = xasprintf("%s/rt", builddir);
 	struct vec files = VEC_INIT;
@@ -235,11 +238,20 @@ static int copy_runtime(struct session *s, const char *builddir,
 		char *from = xasprintf("%s/%s", s->runtime_dir, name);
 		char *to = xasprintf("%s/%s", rt, name);
 
-		ret = copy_file(from, to);
+		struct strbuf data = STRBUF_INIT;
+
+		ret = read_file(from, &data);
+		if (!ret)
+			ret = write_file(to, sb_str(&data), data.len);
+		*h = hash_bytes(*h, name, strlen(name) + 1);
+		*h = hash_bytes(*h, sb_str(&data), data.len);
+		sb_free(&data);
 		free(from);
 		free(to);
-		if (!strcmp(name + strlen(name) - 2, ".c"))
+		if (!strcmp(name + strlen(name) - 2, ".c")) {
 			sb_printf(objs, " rt/%.*s.o", (int)strlen(name) - 2, name);
+			vec_push(names, xstrndup(name, strlen(name) - 2));
+		}
 	}
 	if (ret)
 		util_err("cannot copy the runtime from %s: %s", s->runtime_dir,
@@ -247,6 +259,95 @@ static int copy_runtime(struct session *s, const char *builddir,
 	free_names(&files);
 	free(rt);
 	return ret;
+}
+
+/*
+ * The runtime's objects depend only on the kernel build, its detected
+ * features, the runtime sources and the -D set, never on the script: they
+ * are compiled once per such combination and kept in the cache.  A later
+ * build gets them as rt/X.o_shipped, which kbuild's generic "%_shipped"
+ * rule copies into place, so only the script's own C is compiled.
+ */
+static char *rtobj_dir(struct session *s, const char *builddir, uint64_t h)
+{
+	struct strbuf feat = STRBUF_INIT;
+	char *f = xasprintf("%s/stap_kfeatures.h", builddir), *sub, *dir;
+
+	read_file(f, &feat);
+	h = hash_bytes(h, s->release, strlen(s->release) + 1);
+	h = hash_bytes(h, sb_str(&feat), feat.len);
+	for (int i = 0; i < s->defines.len; i++)
+		h = hash_bytes(h, s->defines.items[i], strlen(s->defines.items[i]) + 1);
+	sub = xasprintf("rtobj/%s-%016llx", s->release, (unsigned long long)h);
+	dir = cache_dir(sub);
+	free(sub);
+	free(f);
+	sb_free(&feat);
+	return dir;
+}
+
+/* Use cached runtime objects if all are there: 1 if so, else 0. */
+static int use_cached_runtime(const char *cache, const char *builddir,
+			      struct vec *names)
+{
+	int i;
+
+	for (i = 0; i < names->len; i++) {
+		char *o = xasprintf("%s/%s.o", cache, (char *)names->items[i]);
+		char *cmd = xasprintf("%s/.%s.o.cmd", cache, (char *)names->items[i]);
+		bool ok = file_exists(o) && file_exists(cmd);
+
+		free(o);
+		free(cmd);
+		if (!ok)
+			return 0;
+	}
+	for (i = 0; i < names->len; i++) {
+		const char *n = names->items[i];
+		char *from = xasprintf("%s/%s.o", cache, n);
+		char *to = xasprintf("%s/rt/%s.o_shipped", builddir, n);
+		char *cfrom = xasprintf("%s/.%s.o.cmd", cache, n);
+		char *cto = xasprintf("%s/rt/.%s.o.cmd", builddir, n);
+		char *c = xasprintf("%s/rt/%s.c", builddir, n);
+		/* modpost reads symbol CRCs (#SYMVER lines) from the .cmd file. */
+		int ret = copy_file(from, to) ?: copy_file(cfrom, cto);
+
+		/* Without the .c, the shipped copy is the only way to the .o. */
+		unlink(c);
+		free(from);
+		free(to);
+		free(cfrom);
+		free(cto);
+		free(c);
+		if (ret)
+			return 0;
+	}
+	return 1;
+}
+
+/* After a full build: keep its runtime objects for the next one. */
+static void save_runtime(const char *cache, const char *builddir, struct vec *names)
+{
+	char *tmp = xasprintf("%s.tmp%d", cache, (int)getpid());
+	int i, ret = mkdir_p(tmp, 0755);
+
+	for (i = 0; !ret && i < names->len; i++) {
+		const char *n = names->items[i];
+		char *from = xasprintf("%s/rt/%s.o", builddir, n);
+		char *to = xasprintf("%s/%s.o", tmp, n);
+		char *cfrom = xasprintf("%s/rt/.%s.o.cmd", builddir, n);
+		char *cto = xasprintf("%s/.%s.o.cmd", tmp, n);
+
+		ret = copy_file(from, to) ?: copy_file(cfrom, cto);
+		free(from);
+		free(to);
+		free(cfrom);
+		free(cto);
+	}
+	/* Two builds may race to fill the cache: the first rename wins. */
+	if (ret || rename(tmp, cache) < 0)
+		rm_rf(tmp);
+	free(tmp);
 }
 
 /* -D NAME=VALUE for the compiler, quoted for make. */
@@ -260,8 +361,10 @@ int build_module(struct session *s)
 {
 	char *kdir = build_kernel_tree(s, s->release);
 	struct strbuf kb = STRBUF_INIT, objs = STRBUF_INIT, out = STRBUF_INIT;
-	char *path = NULL;
-	int ret = -1;
+	struct vec rt_names = VEC_INIT;
+	uint64_t rt_hash = HASH_INIT;
+	char *path = NULL, *cache = NULL;
+	int ret = -1, cached;
 
 	if (!kdir)
 		return -1;
@@ -270,8 +373,13 @@ int build_module(struct session *s)
 		util_err("cannot write %s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (copy_runtime(s, s->tmpdir, &objs) || kernel_features(s, kdir, s->tmpdir))
+	if (copy_runtime(s, s->tmpdir, &objs, &rt_names, &rt_hash) ||
+	    kernel_features(s, kdir, s->tmpdir))
 		goto out;
+	cache = rtobj_dir(s, s->tmpdir, rt_hash);
+	cached = use_cached_runtime(cache, s->tmpdir, &rt_names);
+	if (s->verbose >= 2)
+		fprintf(stderr, "Runtime objects: %s %s\n", cached ? "cached in" : "building for", cache);
 	sb_printf(&kb, "obj-m := %s.o\n%s-y := stp_script.o%s\n", s->module_name,
 		  s->module_name, sb_str(&objs));
 	sb_puts(&kb, "ccflags-y := -I$(src)/rt -I$(src)");
@@ -303,11 +411,20 @@ int build_module(struct session *s)
 		ret = -1;
 		goto out;
 	}
+	if (!cached) {
+		char *parent = cache_dir("rtobj");
+
+		if (!mkdir_p(parent, 0755))
+			save_runtime(cache, s->tmpdir, &rt_names);
+		free(parent);
+	}
 	s->module_path = path;
 	path = NULL;
 	ret = 0;
 out:
 	free(path);
+	free(cache);
+	free_names(&rt_names);
 	free(kdir);
 	sb_free(&kb);
 	sb_free(&objs);

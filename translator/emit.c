@@ -172,6 +172,34 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 			a = a->next;
 			continue;
 		}
+		if (cv->conv == 'm' || cv->conv == 'M') {
+			/* %m: the bytes at an address; '#' means user memory. */
+			const char *w = "-1", *pr = "-1", *v;
+
+			if (cv->width == -2) {
+				w = emit_expr(E, a);
+				a = a->next;
+			} else if (cv->width >= 0) {
+				w = arena_printf(&E->s->arena, "%d", cv->width);
+			}
+			if (cv->prec == -2) {
+				pr = emit_expr(E, a);
+				a = a->next;
+			} else if (cv->prec >= 0) {
+				pr = arena_printf(&E->s->arena, "%d", cv->prec);
+			}
+			v = emit_expr(E, a);
+			flush_printf(E, fmt, args);
+			emit_line(E, "c->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
+					"format '%%%c'", cv->conv), &n->args->loc));
+			emit_line(E, "_stp_print_mem(c, %s, %s, (int)%s, %s, %s, %s);", v, pr, w,
+				  cv->conv == 'M' ? "true" : "false",
+				  strchr(cv->flags, '#') ? "true" : "false",
+				  strchr(cv->flags, '-') ? "true" : "false");
+			emit_check_error(E);
+			a = a->next;
+			continue;
+		}
 		if (cv->conv == 'p' && !cv->flags[0] && cv->width == -1 && cv->prec == -1) {
 			sb_puts(fmt, "0x%016llx");
 			sb_printf(args, ", (unsigned long long)%s", emit_expr(E, a));

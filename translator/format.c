@@ -9,7 +9,7 @@
 
 #include "stap.h"
 
-static const char supported[] = "diuxXocspb";
+static const char supported[] = "diuxXocspbmM";
 
 struct fmt *fmt_parse(struct session *s, const struct node *lit)
 {
@@ -69,13 +69,8 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 			goto fail;
 		}
 		if (!strchr(supported, *p)) {
-			if (strchr("mM", *p))
-				diag_error(s, &lit->loc,
-					   "format conversion '%%%c' is not supported yet", *p);
-			else
-				diag_error(s, &lit->loc,
-					   "invalid format conversion '%%%c'", *p);
-			diag_hint(s, "conversions: %%d %%i %%u %%x %%X %%o %%c %%s %%p %%b %%%%");
+			diag_error(s, &lit->loc, "invalid format conversion '%%%c'", *p);
+			diag_hint(s, "conversions: %%d %%i %%u %%x %%X %%o %%c %%s %%p %%b %%m %%M %%%%");
 			goto fail;
 		}
 		cv->conv = *p++;
@@ -84,7 +79,8 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 			diag_error(s, &lit->loc, "%%b writes 1, 2, 4 or 8 bytes, not %d", cv->width);
 			goto fail;
 		}
-		f->has_binary |= cv->conv == 'b';
+		/* %b, %m and %M write bytes, not text: printf only. */
+		f->has_binary |= cv->conv == 'b' || cv->conv == 'm' || cv->conv == 'M';
 		f->nargs++;
 		vec_push(&convs, cv);
 	}

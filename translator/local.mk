@@ -8,11 +8,13 @@ stap_SOURCES = \
 	translator/emit_map.c \
 	translator/build.c translator/run.c translator/vm.c translator/vm.h \
 	translator/regex.c translator/regex.h \
+	translator/dwarf.c translator/dw.h translator/list.c \
 	translator/probes/probes.h translator/probes/probes.c \
 	translator/probes/begin_end.c translator/probes/timer.c \
+	translator/probes/dwarf_func.c translator/probes/kprobe.c \
 	common/util.c common/util.h
 stap_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/translator \
 	-DPKGDATADIR='"$(pkgdatadir)"' -DABS_SRCDIR='"$(abs_srcdir)"' \
 	-DABS_BUILDDIR='"$(abs_builddir)"'
-stap_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS)
-stap_LDADD = $(DW_LIBS)
+stap_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) $(SQLITE3_CFLAGS) -pthread
+stap_LDADD = $(DW_LIBS) $(SQLITE3_LIBS) -lpthread

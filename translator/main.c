@@ -63,7 +63,7 @@ static const struct option long_opts[] = {
 };
 
 /* SystemTap options we know but do not implement yet. */
-static const char later_opts[] = "lLsbtwuGdSPRCTFNU";
+static const char later_opts[] = "sbtwuGdSPRCTFNU";
 
 static bool valid_module_name(const char *name)
 {
@@ -144,7 +144,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	s->last_pass = 5;
 	s->vm_timeout = 120;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:p:vkgm:r:o:I:D:hV" "c:x:lLs:btwuG:d:S:P:R:C:T:F:N:U",
+	while ((c = getopt_long(argc, argv, "+e:p:vkgm:r:o:I:D:hV" "c:x:l:L:s:btwuG:d:S:P:R:C:T:F:N:U",
 				long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -205,6 +205,11 @@ static void parse_options(struct session *s, int argc, char **argv)
 			s->target_pid = (int)pid;
 			break;
 		}
+		case 'l':
+		case 'L':	/* list matching probe points instead of running */
+			s->list_pattern = optarg;
+			s->list_vars = c == 'L';
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -241,6 +246,8 @@ static void parse_options(struct session *s, int argc, char **argv)
 			util_die("option -%c is not supported yet", c);
 	}
 	if (s->last_pass == 0)
+		return;
+	if (s->list_pattern)
 		return;
 	if (!s->script_text) {
 		if (optind >= argc) {
@@ -330,6 +337,8 @@ int main(int argc, char **argv)
 	parse_options(s, argc, argv);
 	find_paths(s);
 	choose_release(s);
+	if (s->list_pattern)
+		return finish(s, list_probes(s, s->list_pattern, s->list_vars));
 	if (s->last_pass == 0)	/* --vm-batch */
 		return run_vm_batch(s, s->tmpdir);
 

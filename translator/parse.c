@@ -625,6 +625,21 @@ static void opt_semi(struct parser *p)
 	accept(p, ";");
 }
 
+/* sort -> ('+' | '-')?  after key k (1-based), or after the array (-1) */
+static void sort_mark(struct parser *p, struct node *n, int key)
+{
+	if (!peek(p, "+") && !peek(p, "-"))
+		return;
+	if (n->sort_key && !FAIL(p)) {
+		diag_error(p->s, &p->tok->loc,
+			   "only one sort direction may be given in foreach");
+		p->errors++;
+	}
+	n->sort_key = key;
+	n->sort_dir = peek(p, "+") ? 1 : -1;
+	advance(p);
+}
+
 /*
  * foreach -> 'foreach' '(' (ident '=')? keys 'in' ident sort? ('limit' expr)? ')' stmt
  * keys    -> ident sort? | '[' ident sort? (',' ident sort?)* ']'
@@ -651,17 +666,7 @@ static struct node *foreach_stmt(struct parser *p, struct token *kw)
 
 		v->str = ident_name(p, t);
 		tail = tail->next = v;
-		k++;
-		if (peek(p, "+") || peek(p, "-")) {
-			if (n->sort_key && !FAIL(p)) {
-				diag_error(p->s, &p->tok->loc,
-					   "only one sort direction may be given in foreach");
-				p->errors++;
-			}
-			n->sort_key = k;
-			n->sort_dir = peek(p, "+") ? 1 : -1;
-			advance(p);
-		}
+		sort_mark(p, n, ++k);
 	} while (bracket && !FAIL(p) && accept(p, ","));
 	if (bracket)
 		expect(p, "]");
@@ -675,16 +680,7 @@ static struct node *foreach_stmt(struct parser *p, struct token *kw)
 		if (!peek(p, "+") && !peek(p, "-"))
 			error_tok(p, p->tok, "expected %s", "'+' or '-' after the statistic to sort by");
 	}
-	if (peek(p, "+") || peek(p, "-")) {
-		if (n->sort_key && !FAIL(p)) {
-			diag_error(p->s, &p->tok->loc,
-				   "only one sort direction may be given in foreach");
-			p->errors++;
-		}
-		n->sort_key = -1;
-		n->sort_dir = peek(p, "+") ? 1 : -1;
-		advance(p);
-	}
+	sort_mark(p, n, -1);
 	if (accept(p, "limit"))
 		n->limit = expr(p);
 	expect(p, ")");

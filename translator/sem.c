@@ -270,7 +270,7 @@ static enum type call(struct sem *S, struct node *n)
 			if (!n->fmt && S->final) {
 				n->fmt = fmt_parse(S->s, f);
 				if (n->fmt && n->fmt->has_binary && bi->id == BI_SPRINTF)
-					diag_error(S->s, &f->loc, "%%b writes raw bytes: use it with printf, not sprintf");
+					diag_error(S->s, &f->loc, "%%b, %%m and %%M write raw bytes: use them with printf, not sprintf");
 			}
 			if (S->final && n->fmt && n->fmt->nargs != nargs - 1) {
 				diag_error(S->s, &f->loc,
@@ -1230,7 +1230,7 @@ static void no_such_probe(struct sem *S, struct probe_point *pt)
 		diag_hint(s, "did you mean '%s'?", near);
 	else
 		diag_hint(s, "stap -l PATTERN lists probe points (once it exists); "
-			  "known families: begin, end, error, never, timer");
+			  "known families: begin, end, error, never, timer, kernel.function, kprobe");
 }
 
 /*
@@ -1285,10 +1285,30 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 		return r;
 	if (pt->cond)
 		body = join_blocks(S, guard(S, pt->cond), body);
-	rp->probe = handler_for(S, pr, body);
-	rp->body = body;
-	vec_push(&s->probes, rp);
-	return 1;
+	if (!rp->family->expand) {
+		rp->probe = handler_for(S, pr, body);
+		rp->body = body;
+		vec_push(&s->probes, rp);
+		return 1;
+	}
+	/* One probe per match, all running the same handler. */
+	struct vec more = VEC_INIT;
+	int n = rp->family->expand(s, rp, &more);
+
+	for (i = 0; i < more.len; i++) {
+		struct resolved_probe *x = more.items[i];
+
+		x->family = rp->family;
+		x->point = pt;
+		x->priority = rp->priority;
+		x->id = s->probes.len;
+		x->probe = handler_for(S, pr, body);
+		x->body = body;
+		vec_push(&s->probes, x);
+	}
+	vec_free(&more);
+	/* 0: an optional point that matched nothing, dropped by the caller. */
+	return n < 0 ? -1 : n;
 }
 
 static void resolve_probes(struct sem *S, struct program *prog)

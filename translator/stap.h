@@ -387,6 +387,8 @@ struct session {
 	int vm_timeout;
 	const char *target_cmd;	/* -c CMD: staprun runs it, target() is its pid */
 	int target_pid;		/* -x PID: target() is PID; 0: neither option */
+	const char *list_pattern;	/* -l/-L PROBE: list, don't run */
+	bool list_vars;		/* -L: with context variables */
 
 	/* state */
 	struct pp_cache *pp;	/* preprocess.c's caches */
@@ -447,6 +449,8 @@ char *build_kernel_tree(struct session *s, const char *release);
 
 /* Pass 5: run the module on this host or in a VM. Returns exit status. */
 int run_module(struct session *s);
+/* -l/-L: print the probe points matching pattern; the exit status. */
+int list_probes(struct session *s, const char *pattern, bool with_vars);
 
 /*
  * -c CMD: 0 if CMD parses and its program exists on this host, else -1

@@ -18,6 +18,15 @@ struct probe_family {
 	 */
 	int (*resolve)(struct session *s, struct probe_point *pt,
 		       struct resolved_probe *rp);
+	/*
+	 * Optional: one resolved point becomes several probes, one per
+	 * match of a wildcard (so pp() and -p2 name the match).  Push onto
+	 * out one struct resolved_probe per match (arena-allocated, with pp
+	 * and family_data set; sem fills in the rest).  Returns how many, 0
+	 * for an optional point that matched nothing (dropped silently), or
+	 * -1 after reporting an error.  Without it, the point is one probe.
+	 */
+	int (*expand)(struct session *s, struct resolved_probe *rp, struct vec *out);
 	/* Session state the family's probes run in (enum in stp_runtime.h). */
 	const char *state;
 	/*

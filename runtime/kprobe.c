@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kprobe probes: the table translator/probes/kprobe.c emits (struct
+ * stp_kprobe, stp_runtime.h) is registered at session start and
+ * unregistered at session stop, before end probes run.
+ *
+ *  - Entries name a symbol ("vfs_read", "ext4:ext4_sync_fs") and an
+ *    offset into it, which the kernel resolves at registration, or give
+ *    an absolute address.
+ *  - Entry probes are kprobes whose pre-handler runs the probe; .return
+ *    probes are kretprobes whose return handler does.  Either runs with
+ *    preemption off; _stp_run_probe does the rest.
+ *  - Registration is one register_k*probe() per entry: the kernel's
+ *    register_kprobes() gives up on the first failure, and we want to
+ *    skip optional entries.  Unregistration goes in batches, because
+ *    each unregister_k*probes() call waits for an RCU grace period.
+ *  - Hits the kernel missed (a kprobe hit inside another kprobe's
+ *    handler; a return beyond maxactive) count as skipped probes.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/sched.h>
+#include "stp_internal.h"
+
+/* Entries unregistered with one grace period. */
+#define STP_KPROBE_BATCH 32
+
+/* ---- kernel API drift (see kfeatures/) ---- */
+#ifdef STAPCONF_GET_KRETPROBE
+#define _stp_get_kretprobe(ri) get_kretprobe(ri)
+#else
+/* get_kretprobe() replaced ri->rp in 5.11. */
+#define _stp_get_kretprobe(ri) ((ri)->rp)
+#endif
+
+static int kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct stp_kprobe *k = container_of(kp, struct stp_kprobe, u.kp);
+
+	_stp_run_probe(k->probe, regs);
+	return 0;
+}
+
+#ifdef CONFIG_KRETPROBES
+static int kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = _stp_get_kretprobe(ri);
+
+	/* NULL: the kretprobe is being unregistered. */
+	if (rp)
+		_stp_run_probe(container_of(rp, struct stp_kprobe, u.rp)->probe, regs);
+	return 0;
+}
+#endif
+
+/* The kernel's name for a registration error and what it usually means. */
+static const char *errno_name(int err)
+{
+	switch (-err) {
+	case ENOENT:	return "ENOENT";
+	case EINVAL:	return "EINVAL";
+	case EILSEQ:	return "EILSEQ";
+	case EBUSY:	return "EBUSY";
+	case EEXIST:	return "EEXIST";
+	case ENOMEM:	return "ENOMEM";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ENOSYS:	return "ENOSYS";
+	default:	return "error";
+	}
+}
+
+static const char *errno_text(int err)
+{
+	switch (-err) {
+	case ENOENT:	return "no such symbol; is the module loaded?";
+	case EINVAL:	return "the kernel does not allow a kprobe there";
+	case EILSEQ:	return "not at an instruction boundary";
+	case EBUSY:	return "the address is in use by another facility";
+	case EEXIST:	return "already registered";
+	case ENOMEM:	return "out of memory";
+	case EOPNOTSUPP: return "this kernel has no kretprobes";
+	case ENOSYS:	return "this kernel has no kprobes";
+	default:	return "see the kernel log";
+	}
+}
+
+/* "'vfs_read'" or "address 0xffffffff81234567", for messages. */
+static void describe(const struct stp_kprobe *k, char *buf, size_t len)
+{
+	if (k->symbol && k->offset)
+		snprintf(buf, len, "'%s'+0x%lx", k->symbol, k->offset);
+	else if (k->symbol)
+		snprintf(buf, len, "'%s'", k->symbol);
+	else
+		snprintf(buf, len, "address 0x%lx", k->addr);
+}
+
+static int register_one(struct stp_kprobe *k)
+{
+	int rc;
+
+	memset(&k->u, 0, sizeof(k->u));
+	if (k->flags & STP_KPROBE_RETURN) {
+#ifdef CONFIG_KRETPROBES
+		struct kretprobe *rp = &k->u.rp;
+
+		rp->kp.symbol_name = k->symbol;
+		rp->kp.offset = k->symbol ? k->offset : 0;
+		rp->kp.addr = k->symbol ? NULL : (kprobe_opcode_t *)k->addr;
+		rp->handler = kretprobe_ret;
+		rp->maxactive = k->maxactive >= 0 ? k->maxactive : KRETACTIVE;
+		rc = register_kretprobe(rp);
+#else
+		rc = -EOPNOTSUPP;
+#endif
+	} else {
+		struct kprobe *kp = &k->u.kp;
+
+		kp->symbol_name = k->symbol;
+		kp->offset = k->symbol ? k->offset : 0;
+		kp->addr = k->symbol ? NULL : (kprobe_opcode_t *)k->addr;
+		kp->pre_handler = kprobe_pre;
+		rc = register_kprobe(kp);
+	}
+	k->registered = rc == 0;
+	return rc;
+}
+
+/* The probe point's own failure: report it; the caller undoes the start. */
+static void report_failure(const struct stp_kprobe *k, int rc)
+{
+	char what[KSYM_NAME_LEN + 32];
+
+	describe(k, what, sizeof(what));
+	_stp_ctl_sendf(STP_CTL_ERROR, "%s at %s: cannot register a %s on %s: %s (%d): %s",
+		       k->probe->pp, k->probe->loc,
+		       k->flags & STP_KPROBE_RETURN ? "kretprobe" : "kprobe",
+		       what, errno_name(rc), rc, errno_text(rc));
+}
+
+int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
+{
+	size_t i, first;
+
+	/* One group (probe point) at a time: kps[first..i) */
+	for (first = 0; first < n; first = i) {
+		const struct stp_kprobe *refused = NULL;
+		size_t nrefused = 0, nok = 0;
+		int refused_rc = 0;
+
+		for (i = first; i < n && kps[i].group == kps[first].group; i++) {
+			struct stp_kprobe *k = &kps[i];
+			int rc;
+
+			cond_resched();
+			if (k->registered) {
+				nok++;
+				continue;
+			}
+			rc = register_one(k);
+			if (!rc) {
+				nok++;
+				continue;
+			}
+			if (!(k->flags & (STP_KPROBE_OPTIONAL | STP_KPROBE_WILDCARD))) {
+				report_failure(k, rc);
+				_stp_kprobes_stop(kps, n);
+				return rc;
+			}
+			if (!nrefused++) {
+				refused = k;
+				refused_rc = rc;
+			}
+		}
+		if (!refused || (refused->flags & STP_KPROBE_OPTIONAL))
+			continue;
+		/* A wildcard: fine if something matched registered. */
+		if (!nok) {
+			report_failure(refused, refused_rc);
+			if (nrefused > 1)
+				_stp_ctl_sendf(STP_CTL_ERROR, "%s at %s: none of its %zu "
+					       "functions could be probed",
+					       refused->probe->pp, refused->probe->loc,
+					       nrefused);
+			_stp_kprobes_stop(kps, n);
+			return refused_rc;
+		}
+		{
+			char what[KSYM_NAME_LEN + 32];
+
+			describe(refused, what, sizeof(what));
+			_stp_warn("%s at %s: skipped %zu of its %zu functions, which "
+				  "the kernel refused; %s: %s (%d): %s",
+				  refused->probe->pp, refused->probe->loc, nrefused,
+				  nrefused + nok, what, errno_name(refused_rc),
+				  refused_rc, errno_text(refused_rc));
+		}
+	}
+	return 0;
+}
+
+/* Count the hits the kernel missed on @k as skipped; warn about returns. */
+static void account_missed(const struct stp_kprobe *k)
+{
+	unsigned long missed;
+
+	if (k->flags & STP_KPROBE_RETURN) {
+		missed = k->u.rp.nmissed;
+		if (missed) {
+			char what[KSYM_NAME_LEN + 32];
+
+			describe(k, what, sizeof(what));
+			_stp_warn("%s at %s: missed %lu returns of %s; raise "
+				  ".maxactive(N) or -DKRETACTIVE=N",
+				  k->probe->pp, k->probe->loc, missed, what);
+		}
+		missed += k->u.rp.kp.nmissed;
+	} else {
+		missed = k->u.kp.nmissed;
+	}
+	if (missed)
+		atomic_add((int)min_t(unsigned long, missed, INT_MAX), &_stp_skip_count);
+}
+
+void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
+{
+	struct kprobe *kb[STP_KPROBE_BATCH];
+	struct kretprobe *rb[STP_KPROBE_BATCH];
+	int nk = 0, nr = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct stp_kprobe *k = &kps[i];
+
+		if (!k->registered)
+			continue;
+		if (k->flags & STP_KPROBE_RETURN)
+			rb[nr++] = &k->u.rp;
+		else
+			kb[nk++] = &k->u.kp;
+		if (nk == STP_KPROBE_BATCH) {
+			unregister_kprobes(kb, nk);
+			nk = 0;
+		}
+		if (nr == STP_KPROBE_BATCH) {
+			unregister_kretprobes(rb, nr);
+			nr = 0;
+		}
+	}
+	if (nk)
+		unregister_kprobes(kb, nk);
+	if (nr)
+		unregister_kretprobes(rb, nr);
+	/* No handler runs any more: the counts are final. */
+	for (i = 0; i < n; i++) {
+		if (!kps[i].registered)
+			continue;
+		account_missed(&kps[i]);
+		kps[i].registered = false;
+	}
+}

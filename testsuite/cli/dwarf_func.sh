@@ -1,0 +1,64 @@
+# kernel.function("PATTERN")[.call|.inline|.return] probes resolved through
+# the DWARF index (translator/probes/dwarf_func.c) of every kernel with
+# debuginfo in /usr/lib/debug/boot; the index is built once per kernel
+# build (see dwarf_list.sh).
+. "$(dirname "$0")/lib.sh"
+
+# No debuginfo: the dw layer's message, naming the package.
+expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe kernel.function("ksys_read") { }'
+contains "<input>:1:23: error: dwarf: no debuginfo for kernel 0.0.0-nosuch: none of /usr/lib/debug/boot/vmlinux-0.0.0-nosuch /usr/lib/debug/lib/modules/0.0.0-nosuch/vmlinux exists"
+contains "hint: install linux-image-0.0.0-nosuch-dbg"
+# ... an optional point is dropped instead.
+expect_rc 0 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe kernel.function("ksys_read") ?, begin { }'
+# Suffixes and arguments are checked without debuginfo.
+expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe kernel.function("ksys_read").retrun { }'
+contains "error: unexpected 'retrun' after kernel.function(...)"
+contains "hint: did you mean '.return'?"
+expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe kernel.function(42) { }'
+contains "error: kernel.function needs a quoted pattern: kernel.function(\"NAME[@FILE[:LINE]]\")"
+
+kernels=
+for f in /usr/lib/debug/boot/vmlinux-*; do
+	r=${f#/usr/lib/debug/boot/vmlinux-}
+	[ -e "$f" ] && [ -e "/boot/vmlinuz-$r" ] && kernels="$kernels $r"
+done
+[ -n "$kernels" ] || { echo "no kernel debuginfo (/usr/lib/debug/boot/vmlinux-*)"; exit 77; }
+
+for r in $kernels; do
+	# One probe per match, named as stap -l names it.
+	expect_rc 0 "$STAP" -p2 -r "$r" -e 'probe kernel.function("ksys_read") { }'
+	grep -qE '^kernel\.function\("ksys_read@fs/read_write\.c:[0-9]+"\) /\* <- <input>:1:7 \*/$' <<<"$out" ||
+		fail "$r: -p2 listing: $out"
+	expect_rc 0 "$STAP" -p2 -r "$r" -e 'probe kernel.function("ksys_*@fs/read_write.c").return { }'
+	want=$("$STAP" -l 'kernel.function("ksys_*@fs/read_write.c").return' -r "$r")
+	[ "$(sed -n 's| /\* <- <input>:1:7 \*/$||p' <<<"$out" | sort)" = "$want" ] ||
+		fail "$r: wildcard -p2 listing differs from -l: $out"
+
+	# Registration: symbol + offset after the prologue; kretprobes at +0.
+	expect_rc 0 "$STAP" -p3 -r "$r" -e 'probe kernel.function("ksys_read") { }'
+	grep -qE '\.symbol = "ksys_read", \.offset = 0x[1-9a-f][0-9a-f]*, \.maxactive = -1, \.group = 0, \.flags = 0 }' <<<"$out" ||
+		fail "$r: no ksys_read kprobe after the prologue: $(grep -F '.symbol' <<<"$out")"
+	expect_rc 0 "$STAP" -p3 -r "$r" -e 'probe kernel.function("ksys_read").return { }'
+	contains '.symbol = "ksys_read", .offset = 0x0, .maxactive = -1, .group = 0, .flags = STP_KPROBE_RETURN }'
+
+	# Nothing matches: the exact message, and the closest name.
+	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("ksys_raed") { }'
+	contains "<input>:1:23: error: no kernel function matches 'ksys_raed'"
+	contains "hint: did you mean 'ksys_read'?"
+	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("ksys_read@fs/namei.c") { }'
+	contains "error: no kernel function matches 'ksys_read@fs/namei.c'"
+	contains "hint: 'ksys_read' exists but not at @fs/namei.c; stap -l 'kernel.function(\"ksys_read\")' lists where"
+	expect_rc 0 "$STAP" -p2 -r "$r" -e 'probe kernel.function("no_such_function_xyz") ?, begin { }'
+
+	# fdput is only ever inlined: no return to probe, no .call.
+	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("fdput").return { }'
+	contains "warning: cannot probe .return of inline-only function 'fdput' ("
+	contains "error: no out-of-line copy of 'fdput' to probe the return of"
+	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("fdput").call { }'
+	contains "error: no out-of-line copy of 'fdput' to probe"
+	expect_rc 0 "$STAP" -p2 -r "$r" -e 'probe kernel.function("fdput").inline { }'
+	contains '").inline /* <- <input>:1:7 */'
+	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("ksys_read").inline { }'
+	contains "error: no inlined copy of 'ksys_read' to probe"
+done
+exit 0

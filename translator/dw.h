@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kernel's DWARF, indexed once per kernel build (dw_ prefix).
+ *
+ * dw_open() finds the debuginfo of a kernel release, and the first time a
+ * given build is seen it walks every compile unit of its vmlinux (elfutils
+ * libdw, one Dwarf handle per thread) and stores an index of its functions
+ * in an sqlite3 database named after the debuginfo's GNU build-id:
+ *
+ *     ${XDG_CACHE_HOME:-$HOME/.cache}/stap-ng/dwarf/<build-id>.db
+ *
+ * Later opens only read that file: a lookup is a query on an indexed
+ * column, well under 100 ms, without touching the 300-600 MB vmlinux.
+ *
+ * What is indexed, per function (name, decl file, decl line):
+ *   - every out-of-line copy (DW_TAG_subprogram with code): its entry pc
+ *     (DW_AT_entry_pc, else DW_AT_low_pc, else the first range) and its
+ *     probe pc, the end of the prologue by this rule:
+ *       1. the first line-table row in the function's entry range that
+ *          carries the DW_LNS_set_prologue_end flag (clang emits it);
+ *       2. else the first row whose address is greater than the entry pc
+ *          and still inside the entry range: the "second row" of the
+ *          function (GCC, which never sets the flag: on x86 with fentry
+ *          this is the instruction after the `call __fentry__`);
+ *       3. else (one-row function) the entry pc itself.
+ *   - every inlined copy (DW_TAG_inlined_subroutine, at any depth): its
+ *     entry pc (DW_AT_entry_pc, else low_pc, else the first range), which
+ *     is also its probe pc, as SystemTap probes inlined instances there;
+ *   - for each of those addresses, the ELF symbol that contains it and
+ *     the offset from that symbol (kprobes take symbol+offset, which holds
+ *     under KASLR), and the compile unit it came from;
+ *   - the function's parameters and outermost locals with their types in
+ *     SystemTap's -L format ("$fd:unsigned int $buf:char* $count:size_t").
+ * A function with no out-of-line copy is "inline-only".  Functions with no
+ * code at all (declarations, inlines never used) are not indexed.
+ *
+ * File names are relative to the kernel source tree ("fs/read_write.c",
+ * "include/linux/fs.h"), as users write them in @file.
+ *
+ * Addresses are link-time addresses of the vmlinux (0xffffffff81...).  At
+ * run time KASLR moves the kernel: register kprobes by symbol + offset, or
+ * add (runtime _stext - dw_stext()).
+ */
+#ifndef DW_H
+#define DW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Bump when the database layout or its contents' meaning changes. */
+#define DW_SCHEMA_VERSION 1
+
+struct dw_kernel;
+
+/* One probe-able address of a function (dw_lookup_functions). */
+struct dw_site {
+	const char *name;	/* the DWARF name: "ksys_read" */
+	const char *file;	/* decl file: "fs/read_write.c" */
+	int line;		/* decl line */
+	const char *cu;		/* compile unit: "fs/read_write.c" */
+	bool inlined;		/* an inlined copy, not an out-of-line one */
+	bool inline_only;	/* the function has no out-of-line copy */
+	uint64_t entry_pc;	/* link-time entry address of this copy */
+	uint64_t probe_pc;	/* where a .function probe goes (see above) */
+	const char *symbol;	/* ELF symbol containing probe_pc ("foo.isra.0") */
+	uint64_t sym_offset;	/* probe_pc - that symbol's address */
+	const char *vars;	/* "$a:int $b:char*", "" if none */
+};
+
+/* One function (dw_list_functions): the unit of `stap -l`. */
+struct dw_func {
+	const char *name, *file;
+	int line;
+	bool inline_only;
+	int n_outofline;	/* out-of-line copies */
+	int n_inlined;		/* inlined copies */
+	const char *vars;
+};
+
+/*
+ * A parsed kernel.function pattern: NAME[@FILE[:LINE[-LINE2]]].  NAME and
+ * FILE are globs (* ? [..]); FILE also matches a path ending in "/FILE"
+ * (so "@read_write.c" finds fs/read_write.c).  LINE restricts the decl
+ * line, "*" or absent means any.
+ */
+struct dw_pattern {
+	char *name;		/* never NULL */
+	char *file;		/* NULL: any */
+	int line_lo, line_hi;	/* 0, 0: any */
+};
+/* 0, or -EINVAL with *err (malloc'ed) saying what is wrong. */
+int dw_parse_pattern(const char *text, struct dw_pattern *out, char **err);
+void dw_pattern_free(struct dw_pattern *p);
+
+/*
+ * Open the index of kernel RELEASE ("6.1.0-56-amd64"), building it first
+ * if this build has none yet (that takes a while: a note on stderr says
+ * so).  Debuginfo is looked for in
+ *     /usr/lib/debug/.build-id/xx/rest.debug   (the build-id of
+ *                                               /boot/vmlinuz-RELEASE)
+ *     /usr/lib/debug/boot/vmlinux-RELEASE
+ *     /usr/lib/debug/lib/modules/RELEASE/vmlinux
+ * and must have the build-id of /boot/vmlinuz-RELEASE when that image is
+ * installed.  $STAP_NG_DEBUGINFO_DIR replaces /usr/lib/debug (tests).
+ * On failure returns NULL and sets *err to a malloc'ed message whose
+ * subject comes first; a second line "hint: ..." names the package to
+ * install when that is the fix.
+ */
+struct dw_kernel *dw_open(const char *release, char **err);
+void dw_close(struct dw_kernel *k);
+
+const char *dw_build_id(const struct dw_kernel *k);	/* hex */
+const char *dw_debuginfo_path(const struct dw_kernel *k);
+const char *dw_db_path(const struct dw_kernel *k);
+uint64_t dw_stext(const struct dw_kernel *k);	/* link-time _stext */
+
+/*
+ * Callbacks get pointers valid only during the call; a non-zero return
+ * stops the walk and is returned.  Otherwise the functions return the
+ * number of callbacks made (0: nothing matched), or a negative errno.
+ * Order: name, file, line (and address for sites).
+ */
+typedef int (*dw_site_fn)(const struct dw_site *site, void *arg);
+typedef int (*dw_func_fn)(const struct dw_func *fn, void *arg);
+
+/* Every probe address of every function matching the pattern. */
+int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p,
+			dw_site_fn fn, void *arg);
+/* Every function matching the pattern, once. */
+int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p,
+		      dw_func_fn fn, void *arg);
+
+#endif /* DW_H */

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stap -l / -L: list the probe points matching one pattern, one a line,
+ * sorted, in SystemTap's format, instead of running a script:
+ *
+ *   kernel.function("ksys_read@fs/read_write.c:613")
+ *   kernel.function("ksys_read@fs/read_write.c:613") $fd:unsigned int ...
+ *
+ * Only kernel.function("PATTERN") with an optional .call, .inline or
+ * .return is known so far; its functions come from the DWARF index.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dw.h"
+#include "stap.h"
+
+enum list_kind { LK_ANY, LK_CALL, LK_INLINE, LK_RETURN };
+
+struct listing {
+	enum list_kind kind;
+	const char *suffix;	/* ".return" etc., printed after the point */
+	bool with_vars;
+	struct vec lines;	/* char * */
+};
+
+static int add_func(const struct dw_func *f, void *arg)
+{
+	struct listing *l = arg;
+	struct strbuf sb = STRBUF_INIT;
+
+	if ((l->kind == LK_CALL || l->kind == LK_RETURN) && f->n_outofline == 0)
+		return 0;
+	if (l->kind == LK_INLINE && f->n_inlined == 0)
+		return 0;
+	sb_printf(&sb, "kernel.function(\"%s@%s:%d\")%s", f->name, f->file, f->line, l->suffix);
+	if (l->with_vars && *f->vars)
+		sb_printf(&sb, " %s", f->vars);
+	vec_push(&l->lines, sb_steal(&sb));
+	return 0;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* kernel.function("PAT")[.call|.inline|.return] -> PAT and the kind. */
+static char *parse_point(const char *text, struct listing *l)
+{
+	static const struct {
+		const char *suffix;
+		enum list_kind kind;
+	} suffixes[] = {
+		{ "", LK_ANY }, { ".call", LK_CALL }, { ".inline", LK_INLINE },
+		{ ".return", LK_RETURN },
+	};
+	const char *pre = "kernel.function(\"", *end;
+
+	if (strncmp(text, pre, strlen(pre)))
+		return NULL;
+	text += strlen(pre);
+	end = strstr(text, "\")");
+	if (!end)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
+		if (!strcmp(end + 2, suffixes[i].suffix)) {
+			l->kind = suffixes[i].kind;
+			l->suffix = suffixes[i].suffix;
+			return xstrndup(text, (size_t)(end - text));
+		}
+	return NULL;
+}
+
+int list_probes(struct session *s, const char *pattern, bool with_vars)
+{
+	struct listing l = { .with_vars = with_vars };
+	struct dw_pattern p;
+	struct dw_kernel *k = NULL;
+	char *pat, *err = NULL;
+	int ret = 1, n;
+
+	pat = parse_point(pattern, &l);
+	if (!pat) {
+		util_err("cannot list '%s': only kernel.function(\"PATTERN\") probe points, "
+			 "with an optional .call, .inline or .return, can be listed so far",
+			 pattern);
+		return 1;
+	}
+	if (dw_parse_pattern(pat, &p, &err) < 0) {
+		util_err("%s", err);
+		goto out;
+	}
+	k = dw_open(s->release, &err);
+	if (!k) {
+		/* err: "subject: message" and perhaps "\nhint: ..." */
+		fprintf(stderr, "%s: %s\n", util_progname, err);
+		goto out;
+	}
+	if (s->verbose)
+		fprintf(stderr, "dwarf: %s, build-id %s, index %s\n", dw_debuginfo_path(k),
+			dw_build_id(k), dw_db_path(k));
+	n = dw_list_functions(k, &p, add_func, &l);
+	if (n < 0)
+		goto out;
+	qsort(l.lines.items, (size_t)l.lines.len, sizeof(char *), str_cmp);
+	for (int i = 0; i < l.lines.len; i++)
+		puts(l.lines.items[i]);
+	/* As SystemTap: the status says whether anything matched. */
+	ret = l.lines.len ? 0 : 1;
+out:
+	for (int i = 0; i < l.lines.len; i++)
+		free(l.lines.items[i]);
+	vec_free(&l.lines);
+	dw_close(k);
+	dw_pattern_free(&p);
+	free(pat);
+	free(err);
+	return ret;
+}

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * DWARF function probes (stapprobes(3stap), DWARF section), in the
+ * kernel itself:
+ *
+ *   kernel.function("PATTERN")           every copy, entry after the prologue
+ *   kernel.function("PATTERN").call      out-of-line copies only
+ *   kernel.function("PATTERN").inline    inlined copies only
+ *   kernel.function("PATTERN").return[.maxactive(N)]
+ *                                        out-of-line copies' returns
+ *
+ * PATTERN is NAME[@FILE[:LINE[-LINE2]]] with globs, as dw_parse_pattern
+ * reads it; the DWARF index (dw.h) of the target kernel resolves it.
+ * Each matched function becomes its own probe (the family's expand
+ * hook), whose pp is SystemTap's canonical kernel.function("NAME@FILE:
+ * LINE") plus the suffix written, so pp() and -p2 name the match.  A
+ * function's probe has one kprobe per copy: at symbol + offset of the
+ * probe address (which holds under KASLR), or for .return a kretprobe
+ * on the entry of each out-of-line copy.  Inlined copies have no return
+ * to probe: .return skips them with a warning, as SystemTap does.
+ *
+ * The runtime half is runtime/kprobe.c, shared with kprobe.*: this file
+ * emits its own table, stp_dwarf_kprobes[], in the same format.  The
+ * kprobes of one point share a group, so the runtime treats a refused
+ * one as the kprobe family treats a wildcard's: a warning, unless none
+ * of the point's kprobes registers.
+ *
+ * Limits: a kprobe by symbol name resolves to the first kernel symbol
+ * of that name, so a static function whose name another static function
+ * shares may be probed at the wrong copy.  Modules (module("M")) and
+ * .statement are not supported yet.
+ */
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes.h"
+#include "../dw.h"
+#include "../emit.h"
+
+/* The most functions one point may expand to, and kprobes in all. */
+#define DWF_MAX_FUNCS	2000
+#define DWF_MAX_KPROBES	10000
+/* .maxactive(N): the kernel allocates N instances up front (as kprobe.c). */
+#define DWF_MAX_MAXACTIVE	4096
+
+/* Which copies a point probes; the suffix after .function(...). */
+enum dwf_kind { DWF_ANY, DWF_CALL, DWF_INLINE, DWF_RETURN };
+
+static const char *const dwf_suffix[] = {
+	[DWF_ANY] = "", [DWF_CALL] = ".call", [DWF_INLINE] = ".inline",
+	[DWF_RETURN] = ".return",
+};
+
+/* What resolve() leaves in the point's resolved_probe.family_data. */
+struct dwf_point {
+	const char *pattern;	/* the PATTERN argument */
+	const struct srcloc *loc;	/* of the argument, for messages */
+	enum dwf_kind kind;
+	int maxactive;		/* .return.maxactive(N); -1: KRETACTIVE */
+};
+
+/* One kprobe: symbol + offset. */
+struct dwf_kprobe {
+	const char *symbol;
+	uint64_t offset;
+};
+
+/* What expand() leaves in each match's family_data. */
+struct dwf_func {
+	bool is_return;
+	bool several;		/* the point has more than one kprobe */
+	bool optional;
+	int maxactive;
+	struct dwf_kprobe *kps;
+	int nkps;
+};
+
+/* ---- resolving ---- */
+
+static int unexpected(struct session *s, const struct pp_comp *c, const char *after)
+{
+	static const char *const valid[] = { "call", "inline", "return", "maxactive" };
+	const char *near = diag_closest(c->name, valid, (int)ARRAY_SIZE(valid));
+
+	diag_error(s, &c->loc, "unexpected '%s' after %s", c->name, after);
+	if (near && strcmp(near, c->name))
+		diag_hint(s, "did you mean '.%s'?", near);
+	return -1;
+}
+
+/* .maxactive(N) after .return, at c; 0 or -1. */
+static int resolve_maxactive(struct session *s, const struct pp_comp *c,
+			     struct dwf_point *dp)
+{
+	if (!c->arg || c->arg->kind != ND_NUM) {
+		diag_error(s, c->arg ? &c->arg->loc : &c->loc,
+			   "maxactive needs a number: .maxactive(N)");
+		return -1;
+	}
+	if (c->arg->num < 1 || c->arg->num > DWF_MAX_MAXACTIVE) {
+		diag_error(s, &c->arg->loc, "maxactive must be between 1 and %d",
+			   DWF_MAX_MAXACTIVE);
+		return -1;
+	}
+	dp->maxactive = (int)c->arg->num;
+	return c->next ? unexpected(s, c->next, ".maxactive(N)") : 0;
+}
+
+/* kernel.function("PATTERN")[.call|.inline|.return[.maxactive(N)]] */
+static int resolve_dwarf(struct session *s, struct probe_point *pt,
+			 struct resolved_probe *rp)
+{
+	struct pp_comp *k = pt->comps, *f = k->next, *c;
+	struct dwf_point *dp;
+	struct dw_pattern pat;
+	char *err = NULL;
+	size_t i;
+
+	if (strcmp(k->name, "kernel") || k->arg || !f || strcmp(f->name, "function"))
+		return 0;
+	if (!f->arg || f->arg->kind != ND_STR || !f->arg->str_len ||
+	    (int)strlen(f->arg->str) != f->arg->str_len) {
+		diag_error(s, f->arg ? &f->arg->loc : &f->loc,
+			   "kernel.function needs a quoted pattern: "
+			   "kernel.function(\"NAME[@FILE[:LINE]]\")");
+		return -1;
+	}
+	dp = arena_alloc(&s->arena, sizeof(*dp));
+	dp->pattern = f->arg->str;
+	dp->loc = &f->arg->loc;
+	dp->kind = DWF_ANY;
+	dp->maxactive = -1;
+	c = f->next;
+	if (c) {
+		for (i = 1; i < ARRAY_SIZE(dwf_suffix); i++)
+			if (!strcmp(c->name, dwf_suffix[i] + 1))
+				dp->kind = (enum dwf_kind)i;
+		if (dp->kind == DWF_ANY)
+			return unexpected(s, c, "kernel.function(...)");
+		if (c->arg) {
+			diag_error(s, &c->arg->loc, ".%s takes no argument", c->name);
+			return -1;
+		}
+		if (c->next && dp->kind == DWF_RETURN && !strcmp(c->next->name, "maxactive")) {
+			if (resolve_maxactive(s, c->next, dp))
+				return -1;
+		} else if (c->next) {
+			return unexpected(s, c->next, dwf_suffix[dp->kind]);
+		}
+	}
+	if (dw_parse_pattern(dp->pattern, &pat, &err) < 0) {
+		diag_error(s, dp->loc, "%s", err);
+		free(err);
+		return -1;
+	}
+	dw_pattern_free(&pat);
+	rp->pp = pf_point_text(s, pt);
+	rp->family_data = dp;
+	return 1;
+}
+
+/* ---- expanding: one probe per matched function ---- */
+
+/* A function being collected from the index's sites. */
+struct dwf_match {
+	const char *name, *file;
+	int line;
+	int n_inlined_skipped;	/* .return: inlined copies left out */
+	struct vec kps;		/* struct dwf_kprobe * */
+};
+
+struct dwf_walk {
+	struct session *s;
+	enum dwf_kind kind;
+	struct vec matches;	/* struct dwf_match *, in the index's order */
+	int nkps;
+	int too_many;		/* a limit was hit: DWF_MAX_* */
+	int no_symbol;		/* sites outside any ELF symbol, skipped */
+};
+
+static int add_site(const struct dw_site *site, void *arg)
+{
+	struct dwf_walk *w = arg;
+	struct dwf_match *m = w->matches.len ? w->matches.items[w->matches.len - 1] : NULL;
+	struct dwf_kprobe *kp;
+	uint64_t offset;
+	int i;
+
+	if (!m || strcmp(m->name, site->name) || strcmp(m->file, site->file) ||
+	    m->line != site->line) {
+		if (w->matches.len == DWF_MAX_FUNCS) {
+			w->too_many = DWF_MAX_FUNCS;
+			return 1;
+		}
+		m = arena_alloc(&w->s->arena, sizeof(*m));
+		m->name = arena_strdup(&w->s->arena, site->name);
+		m->file = arena_strdup(&w->s->arena, site->file);
+		m->line = site->line;
+		vec_push(&w->matches, m);
+	}
+	if ((w->kind == DWF_CALL && site->inlined) || (w->kind == DWF_INLINE && !site->inlined))
+		return 0;
+	if (w->kind == DWF_RETURN && site->inlined) {
+		m->n_inlined_skipped++;
+		return 0;
+	}
+	if (!site->symbol) {
+		w->no_symbol++;
+		return 0;
+	}
+	offset = site->sym_offset;
+	/* A kretprobe goes on the entry: the symbol's start for out-of-line copies. */
+	if (w->kind == DWF_RETURN)
+		offset = site->entry_pc - (site->probe_pc - site->sym_offset);
+	for (i = 0; i < m->kps.len; i++) {
+		struct dwf_kprobe *o = m->kps.items[i];
+
+		if (o->offset == offset && !strcmp(o->symbol, site->symbol))
+			return 0;
+	}
+	if (w->nkps == DWF_MAX_KPROBES) {
+		w->too_many = DWF_MAX_KPROBES;
+		return 1;
+	}
+	kp = arena_alloc(&w->s->arena, sizeof(*kp));
+	kp->symbol = arena_strdup(&w->s->arena, site->symbol);
+	kp->offset = offset;
+	vec_push(&m->kps, kp);
+	w->nkps++;
+	return 0;
+}
+
+/* Names near a missing function's, for a hint; the caller frees them. */
+struct dwf_near {
+	const char *name;
+	size_t len;
+	struct vec cands;	/* char * */
+};
+
+static int add_near(const struct dw_func *fn, void *arg)
+{
+	struct dwf_near *n = arg;
+	size_t l = strlen(fn->name);
+
+	/* Only names diag_closest could accept: length within 3. */
+	if ((l > n->len ? l - n->len : n->len - l) <= 3)
+		vec_push(&n->cands, xstrdup(fn->name));
+	return 0;
+}
+
+/* Why a point matched nothing: the hint that helps most. */
+static void hint_no_match(struct session *s, struct dw_kernel *k,
+			  const struct dw_pattern *p)
+{
+	struct dw_pattern any = { .name = p->name };
+	struct dwf_near near = { .name = p->name, .len = strlen(p->name) };
+	const char *best;
+	int i, n;
+
+	if (p->file || p->line_lo) {
+		/* The function exists, somewhere else. */
+		n = dw_list_functions(k, &any, add_near, &near);
+		if (n > 0) {
+			diag_hint(s, "'%s' exists but not at @%s%s; stap -l "
+				  "'kernel.function(\"%s\")' lists where", p->name,
+				  p->file ? p->file : "*", p->line_lo ? ":LINE" : "",
+				  p->name);
+			goto out;
+		}
+	}
+	if (strpbrk(p->name, "*?["))
+		goto out;
+	any.name = "*";
+	if (dw_list_functions(k, &any, add_near, &near) <= 0)
+		goto out;
+	best = diag_closest(p->name, (const char *const *)near.cands.items, near.cands.len);
+	if (best)
+		diag_hint(s, "did you mean '%s'?", best);
+out:
+	for (i = 0; i < near.cands.len; i++)
+		free(near.cands.items[i]);
+	vec_free(&near.cands);
+}
+
+/* Report dw_open's message: "subject: message[\nhint: text]". */
+static void report_dw_error(struct session *s, const struct srcloc *loc, const char *err)
+{
+	const char *hint = strstr(err, "\nhint: ");
+
+	if (!hint) {
+		diag_error(s, loc, "%s", err);
+		return;
+	}
+	diag_error(s, loc, "%.*s", (int)(hint - err), err);
+	diag_hint(s, "%s", hint + 7);
+}
+
+static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec *out)
+{
+	const struct dwf_point *dp = rp->family_data;
+	bool optional = rp->point->optional;
+	struct dwf_walk w = { .s = s, .kind = dp->kind };
+	struct dw_kernel *k = NULL;
+	struct dw_pattern pat;
+	char *err = NULL;
+	int ret = -1, n, i, j, skipped = 0, nskipped_funcs = 0;
+
+	if (dw_parse_pattern(dp->pattern, &pat, &err) < 0) {
+		diag_error(s, dp->loc, "%s", err);	/* resolve checked it */
+		free(err);
+		return -1;
+	}
+	k = dw_open(s->release, &err);
+	if (!k) {
+		/* '?': a point that cannot be resolved is dropped, as SystemTap does. */
+		ret = optional ? 0 : -1;
+		if (!optional)
+			report_dw_error(s, dp->loc, err);
+		goto out;
+	}
+	n = dw_lookup_functions(k, &pat, add_site, &w);
+	if (n < 0 && !w.too_many) {
+		diag_error(s, dp->loc, "dwarf: cannot look up '%s' in the index of kernel %s (%s)",
+			   dp->pattern, s->release, strerror(-n));
+		goto out;
+	}
+	if (w.too_many) {
+		diag_error(s, dp->loc, "'%s' matches more than %d %s, the most one probe "
+			   "point may probe", dp->pattern, w.too_many,
+			   w.too_many == DWF_MAX_FUNCS ? "functions" : "addresses");
+		goto out;
+	}
+	for (i = 0; i < w.matches.len; i++) {
+		struct dwf_match *m = w.matches.items[i];
+		struct dwf_func *df;
+		struct resolved_probe *x;
+
+		if (m->n_inlined_skipped && !m->kps.len) {
+			skipped += m->n_inlined_skipped;
+			nskipped_funcs++;
+		}
+		if (!m->kps.len)
+			continue;
+		df = arena_alloc(&s->arena, sizeof(*df));
+		df->is_return = dp->kind == DWF_RETURN;
+		df->several = w.nkps > 1;
+		df->optional = optional;
+		df->nkps = m->kps.len;
+		df->kps = arena_alloc(&s->arena, (size_t)df->nkps * sizeof(*df->kps));
+		for (j = 0; j < df->nkps; j++)
+			df->kps[j] = *(struct dwf_kprobe *)m->kps.items[j];
+		x = arena_alloc(&s->arena, sizeof(*x));
+		df->maxactive = dp->maxactive;
+		x->pp = arena_printf(&s->arena, "kernel.function(\"%s@%s:%d\")%s", m->name,
+				     m->file, m->line, dwf_suffix[dp->kind]);
+		if (dp->maxactive > 0)
+			x->pp = arena_printf(&s->arena, "%s.maxactive(%d)", x->pp,
+					     dp->maxactive);
+		x->family_data = df;
+		vec_push(out, x);
+	}
+	if (nskipped_funcs && !optional) {
+		struct dwf_match *m = NULL;
+
+		for (i = 0; i < w.matches.len && !m; i++)
+			if (((struct dwf_match *)w.matches.items[i])->n_inlined_skipped)
+				m = w.matches.items[i];
+		if (nskipped_funcs == 1)
+			diag_warn(s, dp->loc, "cannot probe .return of inline-only function "
+				  "'%s' (%d inlined %s skipped)", m->name, skipped,
+				  skipped == 1 ? "copy" : "copies");
+		else
+			diag_warn(s, dp->loc, "cannot probe .return of %d inline-only "
+				  "functions, '%s' among them (%d inlined copies skipped)",
+				  nskipped_funcs, m->name, skipped);
+	}
+	if (out->len) {
+		ret = out->len;
+		goto out;
+	}
+	ret = 0;
+	if (optional)
+		goto out;
+	ret = -1;
+	if (nskipped_funcs)
+		diag_error(s, dp->loc, "no out-of-line copy of '%s' to probe the return of",
+			   dp->pattern);
+	else if (w.no_symbol)
+		diag_error(s, dp->loc, "'%s' matches only code outside the kernel's symbols",
+			   dp->pattern);
+	else if (w.matches.len)
+		diag_error(s, dp->loc, "no %s copy of '%s' to probe",
+			   dp->kind == DWF_INLINE ? "inlined" : "out-of-line", dp->pattern);
+	else
+		diag_error(s, dp->loc, "no kernel function matches '%s'", dp->pattern);
+	if (!w.matches.len)
+		hint_no_match(s, k, &pat);
+out:
+	/* The matches themselves are in the arena. */
+	for (i = 0; i < w.matches.len; i++)
+		vec_free(&((struct dwf_match *)w.matches.items[i])->kps);
+	vec_free(&w.matches);
+	dw_close(k);
+	dw_pattern_free(&pat);
+	free(err);
+	return ret;
+}
+
+/* ---- emitting ---- */
+
+static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
+{
+	int i, j, group = 0;
+
+	(void)s;
+	sb_puts(c, "/* kernel.function probes: runtime/kprobe.c registers them. */\n"
+		"static struct stp_kprobe stp_dwarf_kprobes[] = {\n");
+	for (i = 0; i < probes->len; i++) {
+		struct resolved_probe *rp = probes->items[i];
+		struct dwf_func *df = rp->family_data;
+		struct strbuf flags = STRBUF_INIT;
+
+		/* The matches of one point are adjacent: one group. */
+		if (i && rp->point != ((struct resolved_probe *)probes->items[i - 1])->point)
+			group = i;
+		if (df->is_return)
+			sb_puts(&flags, "STP_KPROBE_RETURN");
+		if (df->optional)
+			sb_printf(&flags, "%sSTP_KPROBE_OPTIONAL", flags.len ? " | " : "");
+		if (df->several)
+			sb_printf(&flags, "%sSTP_KPROBE_WILDCARD", flags.len ? " | " : "");
+		if (!flags.len)
+			sb_putc(&flags, '0');
+		for (j = 0; j < df->nkps; j++) {
+			sb_printf(c, "\t{ .probe = &" PF_DESC_FMT ", .symbol = ", rp->id);
+			emit_c_string(c, df->kps[j].symbol, (int)strlen(df->kps[j].symbol));
+			sb_printf(c, ", .offset = 0x%" PRIx64 ", .maxactive = %d, .group = %d, "
+				  ".flags = %s },\n", df->kps[j].offset, df->maxactive, group,
+				  sb_str(&flags));
+		}
+		sb_free(&flags);
+	}
+	sb_puts(c, "};\n\n");
+}
+
+static void emit_start(struct session *s, struct strbuf *c, struct vec *probes)
+{
+	(void)s;
+	(void)probes;
+	sb_puts(c, "\t{\n"
+		"\t\tint rc = _stp_kprobes_start(stp_dwarf_kprobes, "
+		"ARRAY_SIZE(stp_dwarf_kprobes));\n\n"
+		"\t\tif (rc)\n\t\t\treturn rc;\n\t}\n");
+}
+
+static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
+{
+	(void)s;
+	(void)probes;
+	sb_puts(c, "\t_stp_kprobes_stop(stp_dwarf_kprobes, ARRAY_SIZE(stp_dwarf_kprobes));\n");
+}
+
+const struct probe_family pf_dwarf_func = {
+	.name = "kernel",
+	.state = "STP_SESSION_RUNNING",
+	.resolve = resolve_dwarf,
+	.expand = expand_dwarf,
+	.emit_decls = emit_decls,
+	.emit_start = emit_start,
+	.emit_stop = emit_stop,
+};

@@ -1,0 +1,778 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kprobe probes (stapprobes(3stap), DWARFLESS): function entries and
+ * returns found by name in the kernel's symbol table, no debuginfo.
+ *
+ *   kprobe.function("NAME")[.call]
+ *   kprobe.function("NAME").return[.maxactive(N)]
+ *   kprobe.module("MOD").function("NAME")[.call]
+ *   kprobe.module("MOD").function("NAME").return[.maxactive(N)]
+ *   kprobe.statement(ADDR).absolute                 guru mode only
+ *
+ * .call changes nothing (a kprobe only ever sees real calls).  NAME is
+ * checked against the target kernel's symbol table (ksym_* below):
+ * it must be a text symbol the kernel allows kprobes on.  Wildcards
+ * (* ? [...]) in NAME expand to every such symbol, an extension: the
+ * man page says kprobe names take none.  Module functions cannot be
+ * checked without the module: registration decides.
+ *
+ * A wildcard point stays one probe whose kprobes all run its handler,
+ * so pp() gives the pattern, not the matched function, until sem.c
+ * lets a family expand one point into several probes.  At run time a
+ * kprobe of a wildcard that the kernel refuses is a warning; one the
+ * point names exactly is an error that fails the session start, unless
+ * the point has '?'.
+ *
+ * The runtime half is runtime/kprobe.c: this file emits one table,
+ * stp_kprobes[], and calls _stp_kprobes_start/_stp_kprobes_stop on it.
+ */
+#include <ctype.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "probes.h"
+#include "../emit.h"
+
+/* The most kprobes one wildcard may expand to. */
+#define KPROBE_MAX_MATCHES	10000
+/* .maxactive(N): the kernel allocates N instances up front. */
+#define KPROBE_MAX_MAXACTIVE	4096
+
+/* ---- the target kernel's symbol table ---- */
+
+struct ksym {
+	const char *name;
+	uint64_t addr;
+};
+
+/* Address ranges the kernel refuses kprobes in, and why. */
+enum ksym_range {
+	KR_KPROBES,	/* __kprobes functions */
+	KR_NOINSTR,	/* noinstr functions */
+	KR_ENTRY,	/* low-level entry code */
+	KR_INIT,	/* .init.text */
+	KR_NR
+};
+
+static const struct {
+	const char *start, *end, *why;
+} range_defs[KR_NR] = {
+	[KR_KPROBES] = { "__kprobes_text_start", "__kprobes_text_end",
+			 "is in the kprobes blacklist section (__kprobes)" },
+	[KR_NOINSTR] = { "__noinstr_text_start", "__noinstr_text_end",
+			 "is noinstr code (.noinstr.text), which must not be instrumented" },
+	[KR_ENTRY] = { "__entry_text_start", "__entry_text_end",
+		       "is kernel entry code (.entry.text), which kprobes refuse" },
+	[KR_INIT] = { "_sinittext", "_einittext",
+		      "is in .init.text, which the kernel frees after boot" },
+};
+
+/*
+ * One kernel's symbols.  Loaded once per process and kept: a symbol
+ * file is the same for every translation that targets its kernel (like
+ * the kfeatures cache), and a long-lived process may target several.
+ */
+struct ksym_table {
+	struct ksym_table *next;
+	char *release;
+	char *source;		/* the file the symbols came from */
+	struct ksym *syms;	/* text symbols, by name then address */
+	size_t n, cap;
+	char **nokprobe;	/* NOKPROBE_SYMBOL() names, sorted */
+	size_t n_nokprobe, cap_nokprobe;
+	uint64_t range[KR_NR][2];	/* [lo, hi); lo == hi: unknown */
+	bool have_addrs;	/* false: kallsyms with hidden addresses */
+	struct strbuf names;	/* storage the names point into */
+};
+
+static struct ksym_table *ksym_tables;
+
+static bool ksym_name_ok(const char *name)
+{
+	const char *p;
+
+	if (!*name)
+		return false;
+	for (p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.' && *p != '$')
+			return false;
+	return true;
+}
+
+/*
+ * Offer one symbol.  text: in an executable section.  Names are
+ * copied; the table's names buffer may move, so names are stored as
+ * offsets until ksym_finish.
+ */
+static void ksym_add(struct ksym_table *t, const char *name, uint64_t addr, bool text)
+{
+	size_t off = t->names.len;
+	int k;
+
+	for (k = 0; k < KR_NR; k++) {
+		if (!strcmp(name, range_defs[k].start))
+			t->range[k][0] = addr;
+		else if (!strcmp(name, range_defs[k].end))
+			t->range[k][1] = addr;
+	}
+	if (!strncmp(name, "_kbl_addr_", 10) && ksym_name_ok(name + 10)) {
+		if (t->n_nokprobe == t->cap_nokprobe) {
+			t->cap_nokprobe = t->cap_nokprobe ? 2 * t->cap_nokprobe : 256;
+			t->nokprobe = xrealloc(t->nokprobe, t->cap_nokprobe * sizeof(char *));
+		}
+		sb_add(&t->names, name + 10, strlen(name + 10) + 1);
+		t->nokprobe[t->n_nokprobe++] = (char *)(uintptr_t)off;
+		return;
+	}
+	if (!text || !ksym_name_ok(name))
+		return;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 65536;
+		t->syms = xrealloc(t->syms, t->cap * sizeof(*t->syms));
+	}
+	sb_add(&t->names, name, strlen(name) + 1);
+	t->syms[t->n].name = (const char *)(uintptr_t)off;
+	t->syms[t->n++].addr = addr;
+}
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Turn offsets into pointers and sort.  Returns false if no text symbol. */
+static bool ksym_finish(struct ksym_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		t->syms[i].name = t->names.buf + (uintptr_t)t->syms[i].name;
+	for (i = 0; i < t->n_nokprobe; i++)
+		t->nokprobe[i] = t->names.buf + (uintptr_t)t->nokprobe[i];
+	if (t->n)
+		qsort(t->syms, t->n, sizeof(*t->syms), cmp_ksym);
+	if (t->n_nokprobe)
+		qsort(t->nokprobe, t->n_nokprobe, sizeof(char *), cmp_str);
+	for (i = 0; i < t->n && !t->have_addrs; i++)
+		t->have_addrs = t->syms[i].addr != 0;
+	return t->n > 0;
+}
+
+/*
+ * "ADDR TYPE NAME" lines: System.map, or /proc/kallsyms (whose module
+ * symbols, "NAME\t[mod]", are skipped).  T/t/W/w are text (weak
+ * functions show as W).
+ */
+static bool ksym_load_map(struct ksym_table *t, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[512], type, name[256], rest[2];
+	unsigned long long addr;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line, "%llx %c %255s %1s", &addr, &type, name, rest);
+
+		if (n != 3)
+			continue;
+		ksym_add(t, name, addr, strchr("TtWw", type) != NULL);
+	}
+	fclose(f);
+	return ksym_finish(t);
+}
+
+/* The symbol table of an unstripped vmlinux (the debuginfo package's). */
+static bool ksym_load_elf(struct ksym_table *t, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf = NULL;
+	Elf_Scn *scn = NULL;
+	bool ok = false;
+	size_t nsec;
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_getshdrnum(elf, &nsec))
+		goto out;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		size_t i, count;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		count = sh.sh_size / sh.sh_entsize;
+		for (i = 0; data && i < count; i++) {
+			GElf_Sym sym;
+			GElf_Shdr ssh;
+			const char *name;
+			bool text;
+			int type;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				continue;
+			type = GELF_ST_TYPE(sym.st_info);
+			if (type == STT_SECTION || type == STT_FILE ||
+			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= nsec)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name)
+				continue;
+			text = gelf_getshdr(elf_getscn(elf, sym.st_shndx), &ssh) &&
+			       (ssh.sh_flags & SHF_EXECINSTR);
+			ksym_add(t, name, sym.st_value, text);
+		}
+		break;
+	}
+	ok = ksym_finish(t);
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ok;
+}
+
+static void ksym_reset(struct ksym_table *t)
+{
+	free(t->syms);
+	free(t->nokprobe);
+	sb_free(&t->names);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The places a kernel's symbols may be, tried in order. */
+static const struct {
+	const char *fmt;	/* %s: the release */
+	bool elf;
+} ksym_sources[] = {
+	{ "/boot/System.map-%s", false },	/* Debian's is a placeholder */
+	{ "/lib/modules/%s/build/System.map", false },
+	{ "/usr/lib/debug/boot/vmlinux-%s", true },
+	{ "/usr/lib/debug/lib/modules/%s/vmlinux", true },
+	{ "/lib/modules/%s/build/vmlinux", true },
+};
+
+/* The symbol table of @release, or NULL if none of the sources has one. */
+static struct ksym_table *ksym_get(const char *release)
+{
+	struct ksym_table *t;
+	struct utsname u;
+	size_t i;
+
+	for (t = ksym_tables; t; t = t->next)
+		if (!strcmp(t->release, release))
+			return t->n ? t : NULL;
+	t = xmalloc(sizeof(*t));
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < ARRAY_SIZE(ksym_sources); i++) {
+		char *path = xasprintf(ksym_sources[i].fmt, release);
+
+		if (ksym_sources[i].elf ? ksym_load_elf(t, path) : ksym_load_map(t, path)) {
+			t->source = path;
+			break;
+		}
+		free(path);
+		ksym_reset(t);
+	}
+	/* The running kernel's own table, when that is the target. */
+	if (!t->n && !uname(&u) && !strcmp(u.release, release)) {
+		if (ksym_load_map(t, "/proc/kallsyms"))
+			t->source = xstrdup("/proc/kallsyms");
+		else
+			ksym_reset(t);
+	}
+	t->release = xstrdup(release);
+	t->next = ksym_tables;
+	ksym_tables = t;
+	return t->n ? t : NULL;
+}
+
+/* The first symbol named @name (lowest address), or NULL. */
+static const struct ksym *ksym_find(const struct ksym_table *t, const char *name)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(t->syms[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n && !strcmp(t->syms[lo].name, name) ? &t->syms[lo] : NULL;
+}
+
+/*
+ * Why the kernel would refuse a kprobe on @sym, or NULL if it would
+ * not as far as the symbol table tells.  Of several symbols with the
+ * name, the kernel resolves the first; it is the one checked.
+ */
+static const char *ksym_refused(const struct ksym_table *t, const struct ksym *sym)
+{
+	const char *name = sym->name;
+	int k;
+
+	if (t->n_nokprobe && bsearch(&name, t->nokprobe, t->n_nokprobe,
+				     sizeof(char *), cmp_str))
+		return "is marked NOKPROBE_SYMBOL() by the kernel";
+	if (!t->have_addrs)
+		return NULL;
+	for (k = 0; k < KR_NR; k++)
+		if (t->range[k][0] < t->range[k][1] && sym->addr >= t->range[k][0] &&
+		    sym->addr < t->range[k][1])
+			return range_defs[k].why;
+	return NULL;
+}
+
+/* Symbols a wildcard never matches: they are not function entries. */
+static bool ksym_not_a_function(const char *name)
+{
+	return !strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6) ||
+	       strstr(name, ".cold") != NULL;
+}
+
+/* ---- resolving probe points ---- */
+
+/* Flags of a point: bit i is emitted as flag_names[i] (emit_decls). */
+#define KP_RETURN	0x1
+#define KP_OPTIONAL	0x2
+#define KP_WILDCARD	0x4
+
+/* What resolve() leaves in resolved_probe.family_data. */
+struct kprobe_point {
+	unsigned flags;		/* KP_* */
+	int maxactive;		/* .maxactive(N); -1: KRETACTIVE */
+	const char **syms;	/* functions to probe */
+	int nsyms;
+	uint64_t addr;		/* kprobe.statement(ADDR).absolute */
+};
+
+static bool has_wildcard(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* Module names as the kernel knows them, '-' allowed for '_'. */
+static bool module_name_ok(const char *mod)
+{
+	const char *p;
+
+	for (p = mod; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
+			return false;
+	return p != mod;
+}
+
+/* The string argument of @c, or NULL after an error. */
+static const char *string_arg(struct session *s, const struct pp_comp *c,
+			      const char *what)
+{
+	if (!c->arg || c->arg->kind != ND_STR) {
+		diag_error(s, c->arg ? &c->arg->loc : &c->loc,
+			   "%s needs a quoted name: %s(\"NAME\")", what, what);
+		return NULL;
+	}
+	if (!c->arg->str_len || (int)strlen(c->arg->str) != c->arg->str_len) {
+		diag_error(s, &c->arg->loc, "%s name must be non-empty text", what);
+		return NULL;
+	}
+	return c->arg->str;
+}
+
+/* An error for a component that has no business here; -1. */
+static int unexpected(struct session *s, const struct pp_comp *c,
+		      const char *after, const char *const *valid, int nvalid)
+{
+	const char *near = nvalid ? diag_closest(c->name, valid, nvalid) : NULL;
+
+	diag_error(s, &c->loc, "unexpected '%s' after %s", c->name, after);
+	if (near)
+		diag_hint(s, "did you mean '.%s'?", near);
+	return -1;
+}
+
+static int no_arg(struct session *s, const struct pp_comp *c, const char *what)
+{
+	if (!c->arg)
+		return 0;
+	diag_error(s, &c->arg->loc, "%s takes no argument", what);
+	return -1;
+}
+
+/* The suffixes after .function(...): .call, .return[.maxactive(N)]. */
+static int resolve_suffix(struct session *s, const struct pp_comp *c,
+			  struct kprobe_point *kp)
+{
+	static const char *const after_function[] = { "call", "return" };
+	static const char *const after_return[] = { "maxactive" };
+
+	if (!c)
+		return 0;
+	if (!strcmp(c->name, "call")) {
+		if (no_arg(s, c, ".call"))
+			return -1;
+		return c->next ? unexpected(s, c->next, ".call", NULL, 0) : 0;
+	}
+	if (strcmp(c->name, "return"))
+		return unexpected(s, c, ".function(...)", after_function, 2);
+	if (no_arg(s, c, ".return"))
+		return -1;
+	kp->flags |= KP_RETURN;
+	c = c->next;
+	if (!c)
+		return 0;
+	if (strcmp(c->name, "maxactive"))
+		return unexpected(s, c, ".return", after_return, 1);
+	if (!c->arg || c->arg->kind != ND_NUM) {
+		diag_error(s, c->arg ? &c->arg->loc : &c->loc,
+			   "maxactive needs a number: .maxactive(N)");
+		return -1;
+	}
+	if (c->arg->num < 1 || c->arg->num > KPROBE_MAX_MAXACTIVE) {
+		diag_error(s, &c->arg->loc, "maxactive must be between 1 and %d",
+			   KPROBE_MAX_MAXACTIVE);
+		return -1;
+	}
+	kp->maxactive = (int)c->arg->num;
+	return c->next ? unexpected(s, c->next, ".maxactive(N)", NULL, 0) : 0;
+}
+
+/* The symbol table of the target kernel, or NULL after a message. */
+static struct ksym_table *target_symbols(struct session *s, const struct srcloc *loc,
+					 bool must)
+{
+	struct ksym_table *t = ksym_get(s->release);
+
+	if (t)
+		return t;
+	if (must)
+		diag_error(s, loc, "no symbol table for kernel %s to match the "
+			   "wildcard against", s->release);
+	else
+		diag_warn(s, loc, "no symbol table for kernel %s: cannot check "
+			  "this function; registration will", s->release);
+	diag_hint(s, "looked for /boot/System.map-%s and "
+		  "/usr/lib/debug/boot/vmlinux-%s (the linux-image-%s-dbg package)",
+		  s->release, s->release, s->release);
+	return NULL;
+}
+
+/* Closest text symbol names to a missing @name, for a hint. */
+static void hint_closest(struct session *s, const struct ksym_table *t,
+			 const char *name)
+{
+	const char **cands = xmalloc(t->n * sizeof(char *));
+	size_t len = strlen(name), i;
+	const char *near;
+	int n = 0;
+
+	/* Only names diag_closest could accept: length within 3. */
+	for (i = 0; i < t->n; i++) {
+		size_t l = strlen(t->syms[i].name);
+
+		if ((l > len ? l - len : len - l) <= 3 &&
+		    (!n || strcmp(cands[n - 1], t->syms[i].name)))
+			cands[n++] = t->syms[i].name;
+	}
+	near = diag_closest(name, cands, n);
+	if (near)
+		diag_hint(s, "did you mean '%s'?", near);
+	free(cands);
+}
+
+/* kprobe.function("NAME") in the kernel itself: check or expand NAME. */
+static int resolve_kernel_function(struct session *s, const struct probe_point *pt,
+				   const struct pp_comp *c, const char *name,
+				   struct kprobe_point *kp)
+{
+	const struct srcloc *loc = &c->arg->loc;
+	struct ksym_table *t;
+	struct vec found = VEC_INIT;
+	const char *why;
+	size_t i;
+
+	if (!has_wildcard(name)) {
+		const struct ksym *sym;
+
+		kp->syms = arena_alloc(&s->arena, sizeof(char *));
+		kp->syms[kp->nsyms++] = name;
+		if (!ksym_name_ok(name)) {
+			diag_error(s, loc, "'%s' is not a valid function name", name);
+			return -1;
+		}
+		t = target_symbols(s, loc, false);
+		if (!t)
+			return 0;
+		sym = ksym_find(t, name);
+		if (!sym) {
+			if (pt->optional)
+				return 1;
+			diag_error(s, loc, "no kernel function '%s'", name);
+			hint_closest(s, t, name);
+			return -1;
+		}
+		why = ksym_refused(t, sym);
+		if (why) {
+			if (pt->optional)
+				return 1;
+			diag_error(s, loc, "cannot probe '%s': it %s", name, why);
+			return -1;
+		}
+		return 0;
+	}
+	t = target_symbols(s, loc, true);
+	if (!t)
+		return -1;
+	for (i = 0; i < t->n; i++) {
+		const char *n = t->syms[i].name;
+
+		/* Duplicate names: the kernel resolves the first, checked here. */
+		if (i && !strcmp(n, t->syms[i - 1].name))
+			continue;
+		if (fnmatch(name, n, 0) || ksym_not_a_function(n) ||
+		    ksym_refused(t, &t->syms[i]))
+			continue;
+		if (found.len == KPROBE_MAX_MATCHES) {
+			diag_error(s, loc, "'%s' matches more than %d functions, "
+				   "the most one probe point may probe",
+				   name, KPROBE_MAX_MATCHES);
+			vec_free(&found);
+			return -1;
+		}
+		vec_push(&found, (void *)n);
+	}
+	if (!found.len) {
+		vec_free(&found);
+		if (pt->optional)
+			return 1;
+		diag_error(s, loc, "no kernel function matches '%s'", name);
+		return -1;
+	}
+	kp->flags |= KP_WILDCARD;
+	kp->syms = arena_alloc(&s->arena, (size_t)found.len * sizeof(char *));
+	for (i = 0; i < (size_t)found.len; i++)
+		kp->syms[kp->nsyms++] = arena_strdup(&s->arena, found.items[i]);
+	vec_free(&found);
+	return 0;
+}
+
+/* [kprobe.module("MOD")].function("NAME")<suffix> */
+static int resolve_function(struct session *s, const struct probe_point *pt,
+			    const struct pp_comp *c, struct kprobe_point *kp)
+{
+	const char *mod = NULL, *name;
+
+	if (!strcmp(c->name, "module")) {
+		mod = string_arg(s, c, "kprobe.module");
+		if (!mod)
+			return -1;
+		if (!module_name_ok(mod)) {
+			diag_error(s, &c->arg->loc, "'%s' is not a module name%s", mod,
+				   has_wildcard(mod) ?
+				   ": kprobe.module takes no wildcards" : "");
+			return -1;
+		}
+		c = c->next;
+		if (!c || strcmp(c->name, "function")) {
+			diag_error(s, c ? &c->loc : &pt->loc,
+				   "kprobe.module(\"%s\") needs a function: "
+				   "kprobe.module(\"%s\").function(\"NAME\")", mod, mod);
+			return -1;
+		}
+	}
+	name = string_arg(s, c, "kprobe.function");
+	if (!name)
+		return -1;
+	if (resolve_suffix(s, c->next, kp))
+		return -1;
+	if (!mod)
+		return resolve_kernel_function(s, pt, c, name, kp);
+	if (has_wildcard(name)) {
+		diag_error(s, &c->arg->loc, "wildcards in kprobe.module(...) functions "
+			   "are not supported: the module's symbols are not known "
+			   "before it is loaded");
+		return -1;
+	}
+	if (!ksym_name_ok(name)) {
+		diag_error(s, &c->arg->loc, "'%s' is not a valid function name", name);
+		return -1;
+	}
+	/* The kernel spells module names with '_'; "MOD:NAME" finds NAME in MOD. */
+	char *sym = arena_printf(&s->arena, "%s:%s", mod, name);
+
+	for (char *p = sym; *p != ':'; p++)
+		if (*p == '-')
+			*p = '_';
+	kp->syms = arena_alloc(&s->arena, sizeof(char *));
+	kp->syms[kp->nsyms++] = sym;
+	return 0;
+}
+
+/* kprobe.statement(ADDR).absolute */
+static int resolve_statement(struct session *s, const struct probe_point *pt,
+			     const struct pp_comp *c, struct kprobe_point *kp)
+{
+	if (!c->arg || c->arg->kind != ND_NUM) {
+		diag_error(s, c->arg ? &c->arg->loc : &c->loc,
+			   "kprobe.statement needs an address: "
+			   "kprobe.statement(ADDR).absolute");
+		return -1;
+	}
+	if (!c->next || strcmp(c->next->name, "absolute")) {
+		static const char *const valid[] = { "absolute" };
+
+		if (c->next)
+			return unexpected(s, c->next, "kprobe.statement(ADDR)", valid, 1);
+		diag_error(s, &c->loc, "kprobe.statement takes an absolute address "
+			   "only: kprobe.statement(ADDR).absolute");
+		return -1;
+	}
+	if (no_arg(s, c->next, ".absolute"))
+		return -1;
+	if (c->next->next)
+		return unexpected(s, c->next->next, ".absolute", NULL, 0);
+	if (!s->guru) {
+		diag_error(s, &pt->loc, "kprobe.statement(ADDR).absolute is only "
+			   "allowed in guru mode");
+		diag_hint(s, "use stap -g");
+		return -1;
+	}
+	if (!c->arg->num) {
+		diag_error(s, &c->arg->loc, "kprobe.statement address must not be 0");
+		return -1;
+	}
+	kp->addr = (uint64_t)c->arg->num;
+	return 0;
+}
+
+static int resolve_kprobe(struct session *s, struct probe_point *pt,
+			  struct resolved_probe *rp)
+{
+	static const char *const forms[] = { "function", "module", "statement" };
+	struct pp_comp *c = pt->comps;
+	struct kprobe_point *kp;
+	int r;
+
+	if (strcmp(c->name, "kprobe"))
+		return 0;
+	if (no_arg(s, c, "kprobe"))
+		return -1;
+	c = c->next;
+	if (!c || (strcmp(c->name, "function") && strcmp(c->name, "module") &&
+		   strcmp(c->name, "statement"))) {
+		if (!c) {
+			diag_error(s, &pt->loc, "kprobe needs a function: "
+				   "kprobe.function(\"NAME\"), kprobe.module(\"MOD\")."
+				   "function(\"NAME\") or kprobe.statement(ADDR).absolute");
+			return -1;
+		}
+		return unexpected(s, c, "kprobe", forms, (int)ARRAY_SIZE(forms));
+	}
+	kp = arena_alloc(&s->arena, sizeof(*kp));
+	kp->maxactive = -1;
+	if (pt->optional)
+		kp->flags |= KP_OPTIONAL;
+	if (!strcmp(c->name, "statement")) {
+		r = resolve_statement(s, pt, c, kp);
+		rp->pp = arena_printf(&s->arena, "kprobe.statement(0x%" PRIx64 ").absolute",
+				      kp->addr);
+	} else {
+		r = resolve_function(s, pt, c, kp);
+		rp->pp = pf_point_text(s, pt);
+	}
+	if (r < 0)
+		return -1;
+	if (r > 0)	/* an optional point that does not exist */
+		return 0;
+	rp->family_data = kp;
+	return 1;
+}
+
+/* ---- emitting ---- */
+
+static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
+{
+	static const char *const flag_names[] = {
+		"STP_KPROBE_RETURN", "STP_KPROBE_OPTIONAL", "STP_KPROBE_WILDCARD",
+	};
+	int i, j, f;
+
+	(void)s;
+	sb_puts(c, "/* kprobe probes: runtime/kprobe.c registers them. */\n"
+		"static struct stp_kprobe stp_kprobes[] = {\n");
+	for (i = 0; i < probes->len; i++) {
+		struct resolved_probe *rp = probes->items[i];
+		struct kprobe_point *kp = rp->family_data;
+		struct strbuf flags = STRBUF_INIT;
+
+		for (f = 0; f < (int)ARRAY_SIZE(flag_names); f++)
+			if (kp->flags & (1u << f))
+				sb_printf(&flags, "%s%s", flags.len ? " | " : "",
+					  flag_names[f]);
+		if (!flags.len)
+			sb_putc(&flags, '0');
+		/* rp->pp holds only name characters and quotes: safe in a comment. */
+		sb_printf(c, "\t/* %s */\n", rp->pp);
+		for (j = 0; j < (kp->nsyms ? kp->nsyms : 1); j++) {
+			sb_printf(c, "\t{ .probe = &" PF_DESC_FMT ", ", rp->id);
+			if (kp->nsyms) {
+				sb_puts(c, ".symbol = ");
+				emit_c_string(c, kp->syms[j], (int)strlen(kp->syms[j]));
+			} else {
+				sb_printf(c, ".addr = 0x%" PRIx64 "UL", kp->addr);
+			}
+			sb_printf(c, ", .maxactive = %d, .group = %d, .flags = %s },\n",
+				  kp->maxactive, i, sb_str(&flags));
+		}
+		sb_free(&flags);
+	}
+	sb_puts(c, "};\n\n");
+}
+
+static void emit_start(struct session *s, struct strbuf *c, struct vec *probes)
+{
+	(void)s;
+	(void)probes;
+	sb_puts(c, "\t{\n"
+		"\t\tint rc = _stp_kprobes_start(stp_kprobes, ARRAY_SIZE(stp_kprobes));\n\n"
+		"\t\tif (rc)\n\t\t\treturn rc;\n\t}\n");
+}
+
+static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
+{
+	(void)s;
+	(void)probes;
+	sb_puts(c, "\t_stp_kprobes_stop(stp_kprobes, ARRAY_SIZE(stp_kprobes));\n");
+}
+
+const struct probe_family pf_kprobe = {
+	.name = "kprobe",
+	.state = "STP_SESSION_RUNNING",
+	.resolve = resolve_kprobe,
+	.emit_decls = emit_decls,
+	.emit_start = emit_start,
+	.emit_stop = emit_stop,
+};
