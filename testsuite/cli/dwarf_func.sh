@@ -50,6 +50,10 @@ for r in $kernels; do
 	contains "hint: 'ksys_read' exists but not at @fs/namei.c; stap -l 'kernel.function(\"ksys_read\")' lists where"
 	expect_rc 0 "$STAP" -p2 -r "$r" -e 'probe kernel.function("no_such_function_xyz") ?, begin { }'
 
+	# What the kernel refuses, known from its symbol table (as kprobe.*).
+	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("do_int3") { }'
+	contains "error: cannot probe 'do_int3': its code in 'do_int3' is marked NOKPROBE_SYMBOL() by the kernel"
+
 	# fdput is only ever inlined: no return to probe, no .call.
 	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("fdput").return { }'
 	contains "warning: cannot probe .return of inline-only function 'fdput' ("

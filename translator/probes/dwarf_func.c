@@ -179,6 +179,10 @@ struct dwf_walk {
 	int nkps;
 	int too_many;		/* a limit was hit: DWF_MAX_* */
 	int no_symbol;		/* sites outside any ELF symbol, skipped */
+	int refused;		/* sites in code the kernel refuses kprobes in */
+	const char *refused_sym, *refused_why;	/* the first of those */
+	int ambiguous;		/* sites in a symbol whose name is not unique */
+	const char *ambiguous_sym;	/* the first of those */
 };
 
 static int add_site(const struct dw_site *site, void *arg)
@@ -186,8 +190,9 @@ static int add_site(const struct dw_site *site, void *arg)
 	struct dwf_walk *w = arg;
 	struct dwf_match *m = w->matches.len ? w->matches.items[w->matches.len - 1] : NULL;
 	struct dwf_kprobe *kp;
+	const char *why;
 	uint64_t offset;
-	int i;
+	int i, ncopies;
 
 	if (!m || strcmp(m->name, site->name) || strcmp(m->file, site->file) ||
 	    m->line != site->line) {
@@ -211,10 +216,32 @@ static int add_site(const struct dw_site *site, void *arg)
 		w->no_symbol++;
 		return 0;
 	}
+	/* What the symbol table knows; without one, registration decides. */
+	if (!pf_ksym_check(w->s->release, site->symbol, &why, &ncopies)) {
+		if (why) {
+			if (!w->refused++) {
+				w->refused_sym = arena_strdup(&w->s->arena, site->symbol);
+				w->refused_why = why;
+			}
+			return 0;
+		}
+		if (ncopies > 1) {
+			if (!w->ambiguous++)
+				w->ambiguous_sym = arena_strdup(&w->s->arena, site->symbol);
+			return 0;
+		}
+	}
 	offset = site->sym_offset;
 	/* A kretprobe goes on the entry: the symbol's start for out-of-line copies. */
-	if (w->kind == DWF_RETURN)
-		offset = site->entry_pc - (site->probe_pc - site->sym_offset);
+	if (w->kind == DWF_RETURN) {
+		uint64_t start = site->probe_pc - site->sym_offset;
+
+		if (site->entry_pc < start) {	/* the entry is in another symbol */
+			w->no_symbol++;
+			return 0;
+		}
+		offset = site->entry_pc - start;
+	}
 	for (i = 0; i < m->kps.len; i++) {
 		struct dwf_kprobe *o = m->kps.items[i];
 
@@ -377,6 +404,11 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 				  "functions, '%s' among them (%d inlined copies skipped)",
 				  nskipped_funcs, m->name, skipped);
 	}
+	if (w.ambiguous && !optional)
+		diag_warn(s, dp->loc, "skipped %d %s in '%s'%s: a kprobe by symbol name "
+			  "reaches only the first of the kernel's symbols of that name",
+			  w.ambiguous, w.ambiguous == 1 ? "address" : "addresses",
+			  w.ambiguous_sym, w.ambiguous > 1 ? " and others" : "");
 	if (out->len) {
 		ret = out->len;
 		goto out;
@@ -388,6 +420,12 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 	if (nskipped_funcs)
 		diag_error(s, dp->loc, "no out-of-line copy of '%s' to probe the return of",
 			   dp->pattern);
+	else if (w.refused)
+		diag_error(s, dp->loc, "cannot probe '%s': its code in '%s' %s",
+			   dp->pattern, w.refused_sym, w.refused_why);
+	else if (w.ambiguous)
+		diag_error(s, dp->loc, "cannot probe '%s': its code is only in functions "
+			   "whose symbol names are not unique", dp->pattern);
 	else if (w.no_symbol)
 		diag_error(s, dp->loc, "'%s' matches only code outside the kernel's symbols",
 			   dp->pattern);

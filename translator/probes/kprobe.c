@@ -347,6 +347,26 @@ static const char *ksym_refused(const struct ksym_table *t, const struct ksym *s
 	return NULL;
 }
 
+int pf_ksym_check(const char *release, const char *name, const char **why,
+		  int *ncopies)
+{
+	const struct ksym_table *t = ksym_get(release);
+	const struct ksym *sym, *end;
+
+	*why = NULL;
+	*ncopies = 0;
+	if (!t)
+		return -1;
+	sym = ksym_find(t, name);
+	if (!sym)
+		return 0;
+	for (end = sym; end < t->syms + t->n && !strcmp(end->name, name); end++)
+		;
+	*ncopies = (int)(end - sym);
+	*why = ksym_refused(t, sym);
+	return 0;
+}
+
 /* Symbols a wildcard never matches: they are not function entries. */
 static bool ksym_not_a_function(const char *name)
 {

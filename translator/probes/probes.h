@@ -44,6 +44,15 @@ extern const int pf_nfamilies;
 
 /* The point's component names joined with '.', arguments included. */
 char *pf_point_text(struct session *s, const struct probe_point *pt);
+/*
+ * For families that register kprobes by symbol name (kprobe.c has the
+ * symbol tables): how many text symbols of kernel @release are named
+ * @name (*ncopies; the kernel resolves a name to the first), and why the
+ * kernel would refuse a kprobe there (*why, NULL if it would not).
+ * 0, or -1 if the release has no symbol table to tell.
+ */
+int pf_ksym_check(const char *release, const char *name, const char **why,
+		  int *ncopies);
 /* The C name of a resolved probe's descriptor: "stp_probe_<id>". */
 #define PF_DESC_FMT "stp_probe_%d"
 
