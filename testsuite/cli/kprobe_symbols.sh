@@ -34,7 +34,7 @@ kprobe.module("ext4").function("ext4_sync_fs").call /* <- <input>:3:3 */' ] ||
 
 	# A module build tree: the whole expansion is in the C.
 	expect_rc 0 "$STAP" -p3 -r "$r" -e 'probe kprobe.function("vfs_rea*") { }'
-	contains '.symbol = "vfs_read", .maxactive = -1, .group = 0, .flags = STP_KPROBE_WILDCARD'
+	contains '.symbol = "vfs_read", .offset = 0x0, .maxactive = -1, .group = 0, .flags = STP_KPROBE_WILDCARD'
 done
 
 # No symbol table: exact names are left to registration, wildcards fail.

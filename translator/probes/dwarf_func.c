@@ -459,46 +459,28 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 	for (i = 0; i < probes->len; i++) {
 		struct resolved_probe *rp = probes->items[i];
 		struct dwf_func *df = rp->family_data;
-		struct strbuf flags = STRBUF_INIT;
+		unsigned flags = (df->is_return ? PF_KP_RETURN : 0) |
+				 (df->optional ? PF_KP_OPTIONAL : 0) |
+				 (df->several ? PF_KP_WILDCARD : 0);
 
 		/* The matches of one point are adjacent: one group. */
 		if (i && rp->point != ((struct resolved_probe *)probes->items[i - 1])->point)
 			group = i;
-		if (df->is_return)
-			sb_puts(&flags, "STP_KPROBE_RETURN");
-		if (df->optional)
-			sb_printf(&flags, "%sSTP_KPROBE_OPTIONAL", flags.len ? " | " : "");
-		if (df->several)
-			sb_printf(&flags, "%sSTP_KPROBE_WILDCARD", flags.len ? " | " : "");
-		if (!flags.len)
-			sb_putc(&flags, '0');
-		for (j = 0; j < df->nkps; j++) {
-			sb_printf(c, "\t{ .probe = &" PF_DESC_FMT ", .symbol = ", rp->id);
-			emit_c_string(c, df->kps[j].symbol, (int)strlen(df->kps[j].symbol));
-			sb_printf(c, ", .offset = 0x%" PRIx64 ", .maxactive = %d, .group = %d, "
-				  ".flags = %s },\n", df->kps[j].offset, df->maxactive, group,
-				  sb_str(&flags));
-		}
-		sb_free(&flags);
+		for (j = 0; j < df->nkps; j++)
+			pf_kprobe_row(c, rp->id, df->kps[j].symbol, df->kps[j].offset,
+				      df->maxactive, group, flags);
 	}
 	sb_puts(c, "};\n\n");
 }
 
 static void emit_start(struct session *s, struct strbuf *c, struct vec *probes)
 {
-	(void)s;
-	(void)probes;
-	sb_puts(c, "\t{\n"
-		"\t\tint rc = _stp_kprobes_start(stp_dwarf_kprobes, "
-		"ARRAY_SIZE(stp_dwarf_kprobes));\n\n"
-		"\t\tif (rc)\n\t\t\treturn rc;\n\t}\n");
+	pf_kprobe_emit_start(c, "stp_dwarf_kprobes");
 }
 
 static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 {
-	(void)s;
-	(void)probes;
-	sb_puts(c, "\t_stp_kprobes_stop(stp_dwarf_kprobes, ARRAY_SIZE(stp_dwarf_kprobes));\n");
+	pf_kprobe_emit_stop(c, "stp_dwarf_kprobes");
 }
 
 const struct probe_family pf_dwarf_func = {

@@ -377,9 +377,9 @@ static bool ksym_not_a_function(const char *name)
 /* ---- resolving probe points ---- */
 
 /* Flags of a point: bit i is emitted as flag_names[i] (emit_decls). */
-#define KP_RETURN	0x1
-#define KP_OPTIONAL	0x2
-#define KP_WILDCARD	0x4
+#define KP_RETURN	PF_KP_RETURN
+#define KP_OPTIONAL	PF_KP_OPTIONAL
+#define KP_WILDCARD	PF_KP_WILDCARD
 
 /* What resolve() leaves in resolved_probe.family_data. */
 struct kprobe_point {
@@ -733,12 +733,51 @@ static int resolve_kprobe(struct session *s, struct probe_point *pt,
 
 /* ---- emitting ---- */
 
-static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
+/*
+ * A row of a struct stp_kprobe table (runtime/kprobe.c), shared with the
+ * kernel.function family: symbol + offset, or an absolute address when
+ * symbol is NULL.
+ */
+void pf_kprobe_row(struct strbuf *c, int probe_id, const char *symbol,
+		   uint64_t offset_or_addr, int maxactive, int group, unsigned flags)
 {
 	static const char *const flag_names[] = {
 		"STP_KPROBE_RETURN", "STP_KPROBE_OPTIONAL", "STP_KPROBE_WILDCARD",
 	};
-	int i, j, f;
+	bool any = false;
+
+	sb_printf(c, "\t{ .probe = &" PF_DESC_FMT ", ", probe_id);
+	if (symbol) {
+		sb_puts(c, ".symbol = ");
+		emit_c_string(c, symbol, (int)strlen(symbol));
+		sb_printf(c, ", .offset = 0x%" PRIx64, offset_or_addr);
+	} else {
+		sb_printf(c, ".addr = 0x%" PRIx64 "UL", offset_or_addr);
+	}
+	sb_printf(c, ", .maxactive = %d, .group = %d, .flags = ", maxactive, group);
+	for (size_t f = 0; f < ARRAY_SIZE(flag_names); f++) {
+		if (flags & (1u << f)) {
+			sb_printf(c, "%s%s", any ? " | " : "", flag_names[f]);
+			any = true;
+		}
+	}
+	sb_puts(c, any ? " },\n" : "0 },\n");
+}
+
+void pf_kprobe_emit_start(struct strbuf *c, const char *table)
+{
+	sb_printf(c, "\t{\n\t\tint rc = _stp_kprobes_start(%s, ARRAY_SIZE(%s));\n\n"
+		  "\t\tif (rc)\n\t\t\treturn rc;\n\t}\n", table, table);
+}
+
+void pf_kprobe_emit_stop(struct strbuf *c, const char *table)
+{
+	sb_printf(c, "\t_stp_kprobes_stop(%s, ARRAY_SIZE(%s));\n", table, table);
+}
+
+static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
+{
+	int i, j;
 
 	(void)s;
 	sb_puts(c, "/* kprobe probes: runtime/kprobe.c registers them. */\n"
@@ -746,46 +785,24 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 	for (i = 0; i < probes->len; i++) {
 		struct resolved_probe *rp = probes->items[i];
 		struct kprobe_point *kp = rp->family_data;
-		struct strbuf flags = STRBUF_INIT;
 
-		for (f = 0; f < (int)ARRAY_SIZE(flag_names); f++)
-			if (kp->flags & (1u << f))
-				sb_printf(&flags, "%s%s", flags.len ? " | " : "",
-					  flag_names[f]);
-		if (!flags.len)
-			sb_putc(&flags, '0');
 		/* rp->pp holds only name characters and quotes: safe in a comment. */
 		sb_printf(c, "\t/* %s */\n", rp->pp);
-		for (j = 0; j < (kp->nsyms ? kp->nsyms : 1); j++) {
-			sb_printf(c, "\t{ .probe = &" PF_DESC_FMT ", ", rp->id);
-			if (kp->nsyms) {
-				sb_puts(c, ".symbol = ");
-				emit_c_string(c, kp->syms[j], (int)strlen(kp->syms[j]));
-			} else {
-				sb_printf(c, ".addr = 0x%" PRIx64 "UL", kp->addr);
-			}
-			sb_printf(c, ", .maxactive = %d, .group = %d, .flags = %s },\n",
-				  kp->maxactive, i, sb_str(&flags));
-		}
-		sb_free(&flags);
+		for (j = 0; j < (kp->nsyms ? kp->nsyms : 1); j++)
+			pf_kprobe_row(c, rp->id, kp->nsyms ? kp->syms[j] : NULL,
+				      kp->nsyms ? 0 : kp->addr, kp->maxactive, i, kp->flags);
 	}
 	sb_puts(c, "};\n\n");
 }
 
 static void emit_start(struct session *s, struct strbuf *c, struct vec *probes)
 {
-	(void)s;
-	(void)probes;
-	sb_puts(c, "\t{\n"
-		"\t\tint rc = _stp_kprobes_start(stp_kprobes, ARRAY_SIZE(stp_kprobes));\n\n"
-		"\t\tif (rc)\n\t\t\treturn rc;\n\t}\n");
+	pf_kprobe_emit_start(c, "stp_kprobes");
 }
 
 static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 {
-	(void)s;
-	(void)probes;
-	sb_puts(c, "\t_stp_kprobes_stop(stp_kprobes, ARRAY_SIZE(stp_kprobes));\n");
+	pf_kprobe_emit_stop(c, "stp_kprobes");
 }
 
 const struct probe_family pf_kprobe = {

@@ -56,4 +56,14 @@ int pf_ksym_check(const char *release, const char *name, const char **why,
 /* The C name of a resolved probe's descriptor: "stp_probe_<id>". */
 #define PF_DESC_FMT "stp_probe_%d"
 
+/*
+ * The struct stp_kprobe tables of kprobe.* and kernel.function probes
+ * (kprobe.c; registered by runtime/kprobe.c).
+ */
+enum { PF_KP_RETURN = 1, PF_KP_OPTIONAL = 2, PF_KP_WILDCARD = 4 };
+void pf_kprobe_row(struct strbuf *c, int probe_id, const char *symbol,
+		   uint64_t offset_or_addr, int maxactive, int group, unsigned flags);
+void pf_kprobe_emit_start(struct strbuf *c, const char *table);
+void pf_kprobe_emit_stop(struct strbuf *c, const char *table);
+
 #endif /* PROBES_H */
