@@ -43,6 +43,16 @@ static void session_init(struct session *s)
 }
 
 
+/* A fresh session and pass 1 of text in it, as stap runs it: 0 or -1. */
+static int pass1(struct session *s, const char *text)
+{
+	session_init(s);
+	if (pp_load_library_macros(s, s->tapset_dir) < 0)
+		return -1;
+	s->user_file = source_from_string(s, "<input>", text);
+	return parse_file(s, s->user_file, &s->user);
+}
+
 /* Pass 1 on text; the canonical form in *out (caller frees), or NULL. */
 static char *parse_canonical(const char *text)
 {
@@ -50,11 +60,7 @@ static char *parse_canonical(const char *text)
 	struct strbuf out = STRBUF_INIT;
 	char *res = NULL;
 
-	session_init(s);
-	if (pp_load_library_macros(s, s->tapset_dir) < 0)
-		goto out;
-	s->user_file = source_from_string(s, "<input>", text);
-	if (parse_file(s, s->user_file, &s->user) < 0)
+	if (pass1(s, text) < 0)
 		goto out;
 	ast_print_program(&out, &s->user);
 	res = xstrdup(sb_str(&out));
@@ -87,11 +93,7 @@ static void elaborate(const char *text)
 	struct session sess, *s = &sess;
 	struct strbuf out = STRBUF_INIT;
 
-	session_init(s);
-	if (pp_load_library_macros(s, s->tapset_dir) < 0)
-		goto out;
-	s->user_file = source_from_string(s, "<input>", text);
-	if (parse_file(s, s->user_file, &s->user) < 0)
+	if (pass1(s, text) < 0)
 		goto out;
 	if (session_load_tapsets(s) < 0)
 		goto out;
