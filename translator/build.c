@@ -156,9 +156,12 @@ out:
 	return ret;
 }
 
-/* Write stap_kfeatures.h into the build dir, from the cache if we can. */
+/*
+ * Write stap_kfeatures.h into the build dir, from the cache if we can,
+ * and fold its contents into *hash (the runtime objects depend on it).
+ */
 static int kernel_features(struct session *s, const char *kdir,
-			   const char *builddir)
+			   const char *builddir, uint64_t *hash)
 {
 	char *testdir = xasprintf("%s/kfeatures", s->runtime_dir);
 	struct vec tests = VEC_INIT;
@@ -204,6 +207,7 @@ static int kernel_features(struct session *s, const char *kdir,
 	}
 	dst = xasprintf("%s/stap_kfeatures.h", builddir);
 	ret = write_file(dst, sb_str(&header), header.len);
+	*hash = hash_bytes(*hash, sb_str(&header), header.len);
 out:
 	if (ret)
 		util_err("cannot detect kernel features in %s: %s", testdir, strerror(-ret));
@@ -268,21 +272,16 @@ static int copy_runtime(struct session *s, const char *builddir,
  * build gets them as rt/X.o_shipped, which kbuild's generic "%_shipped"
  * rule copies into place, so only the script's own C is compiled.
  */
-static char *rtobj_dir(struct session *s, const char *builddir, uint64_t h)
+static char *rtobj_dir(struct session *s, uint64_t h)
 {
-	struct strbuf feat = STRBUF_INIT;
-	char *f = xasprintf("%s/stap_kfeatures.h", builddir), *sub, *dir;
+	char *sub, *dir;
 
-	read_file(f, &feat);
 	h = hash_bytes(h, s->release, strlen(s->release) + 1);
-	h = hash_bytes(h, sb_str(&feat), feat.len);
 	for (int i = 0; i < s->defines.len; i++)
 		h = hash_bytes(h, s->defines.items[i], strlen(s->defines.items[i]) + 1);
 	sub = xasprintf("rtobj/%s-%016llx", s->release, (unsigned long long)h);
 	dir = cache_dir(sub);
 	free(sub);
-	free(f);
-	sb_free(&feat);
 	return dir;
 }
 
@@ -374,9 +373,9 @@ int build_module(struct session *s)
 		goto out;
 	}
 	if (copy_runtime(s, s->tmpdir, &objs, &rt_names, &rt_hash) ||
-	    kernel_features(s, kdir, s->tmpdir))
+	    kernel_features(s, kdir, s->tmpdir, &rt_hash))
 		goto out;
-	cache = rtobj_dir(s, s->tmpdir, rt_hash);
+	cache = rtobj_dir(s, rt_hash);
 	cached = use_cached_runtime(cache, s->tmpdir, &rt_names);
 	if (s->verbose >= 2)
 		fprintf(stderr, "Runtime objects: %s %s\n", cached ? "cached in" : "building for", cache);

@@ -17,11 +17,7 @@ contains "hint: did you mean '.return'?"
 expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe kernel.function(42) { }'
 contains "error: kernel.function needs a quoted pattern: kernel.function(\"NAME[@FILE[:LINE]]\")"
 
-kernels=
-for f in /usr/lib/debug/boot/vmlinux-*; do
-	r=${f#/usr/lib/debug/boot/vmlinux-}
-	[ -e "$f" ] && [ -e "/boot/vmlinuz-$r" ] && kernels="$kernels $r"
-done
+kernels=$(debug_kernels)
 [ -n "$kernels" ] || { echo "no kernel debuginfo (/usr/lib/debug/boot/vmlinux-*)"; exit 77; }
 
 for r in $kernels; do

@@ -1,8 +1,7 @@
 # kprobe.function names checked against each provisioned kernel's
 # symbol table (-r): listings, refused symbols, wildcard limits.
 . "$(dirname "$0")/lib.sh"
-kernels=$(for d in /lib/modules/*/build/Makefile; do
-	[ -e "$d" ] || continue; d=${d#/lib/modules/}; echo "${d%/build/Makefile}"; done)
+kernels=$(build_kernels)
 [ -n "$kernels" ] || { echo "no kernel build tree in /lib/modules"; exit 77; }
 
 for r in $kernels; do

@@ -7,9 +7,18 @@ expect_rc() {
 	[ "$rc" = "$want" ] || fail "'$*' exited $rc, expected $want: $out"
 }
 contains() { grep -qF -- "$1" <<<"$out" || fail "output lacks '$1': $out"; }
-first_kernel() {
+# Releases with a kbuild tree, one a line.
+build_kernels() {
 	for d in /lib/modules/*/build/Makefile; do
 		[ -e "$d" ] || continue
-		d=${d#/lib/modules/}; echo "${d%/build/Makefile}"; return
+		d=${d#/lib/modules/}; echo "${d%/build/Makefile}"
+	done
+}
+first_kernel() { build_kernels | head -n 1; }
+# Releases whose DWARF vmlinux and boot image are both installed.
+debug_kernels() {
+	for f in /usr/lib/debug/boot/vmlinux-*; do
+		r=${f#/usr/lib/debug/boot/vmlinux-}
+		[ -e "$f" ] && [ -e "/boot/vmlinuz-$r" ] && echo "$r"
 	done
 }
