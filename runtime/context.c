@@ -126,12 +126,19 @@ static void report_error(struct stp_context *c)
 
 void _stp_run_probe(const struct stp_probe *p, struct pt_regs *regs)
 {
+	_stp_run_probe_hit(p, regs, NULL);
+}
+
+int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
+		       const struct stp_hit *h)
+{
 	struct stp_cpu *sc;
 	struct stp_context *c;
 	unsigned long flags;
+	int ret = -1;
 
 	if (atomic_read(&_stp_state) != p->state)
-		return;
+		return -1;
 
 	/*
 	 * Interrupts off for the whole hit, as in SystemTap: a probe in an
@@ -161,16 +168,24 @@ void _stp_run_probe(const struct stp_probe *p, struct pt_regs *regs)
 	c->nesting = 0;
 	c->regs = regs;
 	c->match_ngroups = 0;
+	c->entry_slots = h ? h->entry_slots : NULL;
+	c->args = h ? h->args : NULL;
 
-	p->handler(c);
+	if (h && h->fn)
+		h->fn(c);
+	else
+		p->handler(c);
 
 	if (unlikely(c->last_error))
 		report_error(c);
+	else
+		ret = 0;
 	_stp_print_flush(sc);
 	barrier();
 	WRITE_ONCE(sc->busy, 0);
 out:
 	local_irq_restore(flags);
+	return ret;
 }
 
 void _stp_error(struct stp_context *c, const char *fmt, ...)

@@ -51,6 +51,8 @@ struct stp_context {
 	long actions;		/* statements executed, against MAXACTION */
 	int nesting;		/* function call depth, against MAXNESTING */
 	struct pt_regs *regs;	/* registers at the probe, or NULL */
+	int64_t *entry_slots;	/* .return: @entry values saved at entry */
+	const unsigned long *args;	/* kernel.trace: the tracepoint's arguments */
 	void *locals;		/* stp_locals_size bytes for the handler */
 	char error_buf[MAXSTRINGLEN];
 	/* The last =~ / !~ of this hit, for matched(n) and ngroups(). */
@@ -86,6 +88,17 @@ extern const size_t stp_locals_size;
  * p->handler, report any error, flush the print buffer.  Any context.
  */
 void _stp_run_probe(const struct stp_probe *p, struct pt_regs *regs);
+
+/* What a hit may carry besides registers; every field optional. */
+struct stp_hit {
+	int64_t *entry_slots;		/* becomes c->entry_slots */
+	const unsigned long *args;	/* becomes c->args */
+	/* Run this instead of p->handler (a kretprobe's entry: fill the slots). */
+	void (*fn)(struct stp_context *c);
+};
+/* _stp_run_probe with extras; 0, or -1 if the hit was skipped or failed. */
+int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
+		       const struct stp_hit *h);
 
 /* Output into this hit's print buffer; flushed when the hit ends. */
 void _stp_print(struct stp_context *c, const char *s);

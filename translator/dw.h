@@ -46,9 +46,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <elfutils/libdw.h>
 
 /* Bump when the database layout or its contents' meaning changes. */
-#define DW_SCHEMA_VERSION 1
+#define DW_SCHEMA_VERSION 2
 
 struct dw_kernel;
 
@@ -65,6 +66,7 @@ struct dw_site {
 	const char *symbol;	/* ELF symbol containing probe_pc ("foo.isra.0") */
 	uint64_t sym_offset;	/* probe_pc - that symbol's address */
 	const char *vars;	/* "$a:int $b:char*", "" if none */
+	uint64_t die_off;	/* the copy's DIE (subprogram or inlined) in dw_dwarf() */
 };
 
 /* One function (dw_list_functions): the unit of `stap -l`. */
@@ -113,6 +115,18 @@ const char *dw_build_id(const struct dw_kernel *k);	/* hex */
 const char *dw_debuginfo_path(const struct dw_kernel *k);
 const char *dw_db_path(const struct dw_kernel *k);
 uint64_t dw_stext(const struct dw_kernel *k);	/* link-time _stext */
+/*
+ * Link-time address of _printk.  The module compares it with &_printk to
+ * learn the KASLR offset (a link-time address + that = run-time address).
+ */
+uint64_t dw_printk(const struct dw_kernel *k);
+/*
+ * The debuginfo itself for reading variables and types (libdw), opened
+ * on first use and owned by k; NULL if it cannot be read.  dw_cfi is its
+ * call frame information (.debug_frame, else .eh_frame), or NULL.
+ */
+Dwarf *dw_dwarf(struct dw_kernel *k);
+Dwarf_CFI *dw_cfi(struct dw_kernel *k);
 
 /*
  * Callbacks get pointers valid only during the call; a non-zero return

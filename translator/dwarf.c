@@ -53,6 +53,9 @@ const char *dw_build_id(const struct dw_kernel *k) { return ""; }
 const char *dw_debuginfo_path(const struct dw_kernel *k) { return ""; }
 const char *dw_db_path(const struct dw_kernel *k) { return ""; }
 uint64_t dw_stext(const struct dw_kernel *k) { return 0; }
+uint64_t dw_printk(const struct dw_kernel *k) { return 0; }
+Dwarf *dw_dwarf(struct dw_kernel *k) { return NULL; }
+Dwarf_CFI *dw_cfi(struct dw_kernel *k) { return NULL; }
 
 int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_site_fn fn,
 			void *arg)
@@ -89,7 +92,13 @@ int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_f
 struct dw_kernel {
 	sqlite3 *db;
 	char *release, *build_id, *debuginfo, *db_path;
-	uint64_t stext;
+	uint64_t stext, printk;
+	/* dw_dwarf(): the debuginfo itself, opened on first use */
+	int fd;
+	Elf *elf;
+	Dwarf *dbg;
+	Dwarf_CFI *cfi;
+	bool dbg_tried;
 };
 
 /* ---- a small open-addressing hash table of record indexes ---- */
@@ -321,6 +330,7 @@ struct rec {
 	uint32_t sym;		/* likewise: index into symtab, or UINT32_MAX */
 	bool inlined;
 	uint64_t entry, probe;
+	uint64_t die;		/* global DIE offset of this copy */
 };
 
 /* Interned, normalised file names shared by all threads. */
@@ -712,6 +722,7 @@ static void add_copy(struct worker *w, Dwarf_Die *die, bool inlined)
 		.inlined = inlined,
 		.entry = entry,
 		.probe = inlined ? entry : prologue_end(w, entry, end),
+		.die = dwarf_dieoffset(die),
 	};
 	k = (struct seen_key){ r->name, r->file, r->line };
 	h = hash_bytes(hash_bytes(HASH_INIT, &k.name, sizeof(k.name)), &k.file, 8);
@@ -887,8 +898,12 @@ static int sym_cmp(const void *a, const void *b)
 	return (int)y->global - (int)x->global;	/* globals first */
 }
 
-/* Function symbols of the ELF, sorted by address; _stext into *stext. */
-static struct sym *read_symtab(Elf *elf, size_t *nout, uint64_t *stext)
+/*
+ * Function symbols of the ELF, sorted by address; _stext into *stext and
+ * _printk into *printk (the module's KASLR reference: it is exported, so
+ * the module can take its run-time address).
+ */
+static struct sym *read_symtab(Elf *elf, size_t *nout, uint64_t *stext, uint64_t *printk)
 {
 	Elf_Scn *scn = NULL;
 	struct sym *v = NULL;
@@ -915,6 +930,8 @@ static struct sym *read_symtab(Elf *elf, size_t *nout, uint64_t *stext)
 				continue;
 			if (!strcmp(name, "_stext"))
 				*stext = s.st_value;
+			if (!strcmp(name, "_printk"))
+				*printk = s.st_value;
 			if (GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_shndx == SHN_UNDEF)
 				continue;
 			v[n++] = (struct sym){ name, s.st_value, s.st_size,
@@ -1044,7 +1061,7 @@ static const char *const schema_sql =
 	/* one row per out-of-line or inlined copy; addresses as int64 */
 	"CREATE TABLE sites(func INTEGER NOT NULL, inlined INTEGER NOT NULL,"
 	" entry_pc INTEGER NOT NULL, probe_pc INTEGER NOT NULL,"
-	" cu INTEGER NOT NULL, sym INTEGER, sym_offset INTEGER);";
+	" cu INTEGER NOT NULL, sym INTEGER, sym_offset INTEGER, die INTEGER NOT NULL);";
 static const char *const index_sql =
 	"CREATE INDEX funcs_by_name ON funcs(name);"
 	"CREATE INDEX funcs_by_file ON funcs(file);"
@@ -1076,7 +1093,7 @@ struct meta {
 };
 
 static int write_db(const char *path, struct merge *m, struct worker *ws, int nw,
-		    const struct sym *syms, size_t nsyms, uint64_t stext,
+		    const struct sym *syms, size_t nsyms, uint64_t stext, uint64_t printk,
 		    const struct meta *meta, double secs, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
@@ -1109,6 +1126,8 @@ static int write_db(const char *path, struct merge *m, struct worker *ws, int nw
 	}
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)stext);
 	meta_set(st, "stext", buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)printk);
+	meta_set(st, "printk", buf);
 	snprintf(buf, sizeof(buf), "%.1f", secs);
 	meta_set(st, "index_seconds", buf);
 	snprintf(buf, sizeof(buf), "%d", meta->ncus);
@@ -1175,7 +1194,7 @@ static int write_db(const char *path, struct merge *m, struct worker *ws, int nw
 		uint32_t nextsym = 1;
 
 		sqlite3_prepare_v2(db, "INSERT INTO symbols VALUES(?,?,?)", -1, &ss, NULL);
-		sqlite3_prepare_v2(db, "INSERT INTO sites VALUES(?,?,?,?,?,?,?)", -1, &st, NULL);
+		sqlite3_prepare_v2(db, "INSERT INTO sites VALUES(?,?,?,?,?,?,?,?)", -1, &st, NULL);
 		for (size_t i = 0; i < nall; i++) {
 			const struct rec *r = all[i];
 			uint32_t s;
@@ -1188,6 +1207,7 @@ static int write_db(const char *path, struct merge *m, struct worker *ws, int nw
 			sqlite3_bind_int64(st, 3, (int64_t)r->entry);
 			sqlite3_bind_int64(st, 4, (int64_t)r->probe);
 			sqlite3_bind_int(st, 5, (int)r->cu);
+			sqlite3_bind_int64(st, 8, (int64_t)r->die);
 			if (s == UINT32_MAX) {
 				sqlite3_bind_null(st, 6);
 				sqlite3_bind_null(st, 7);
@@ -1241,7 +1261,7 @@ static int build_index(const char *db_path, struct meta *meta, char **err)
 	struct merge m = { .files = &b.files };
 	struct sym *syms = NULL;
 	size_t nsyms = 0;
-	uint64_t stext = 0;
+	uint64_t stext = 0, printk = 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int nw = ncpu < 1 ? 1 : ncpu > NTHREADS_MAX ? NTHREADS_MAX : (int)ncpu;
 	double t0 = now_s();
@@ -1287,8 +1307,8 @@ static int build_index(const char *db_path, struct meta *meta, char **err)
 	for (int t = 0; t < nw; t++)
 		for (size_t i = 0; i < ws[t].nrecs; i++)
 			ws[t].recs[i].func = merge_rec(&m, &ws[t].recs[i]);
-	syms = read_symtab(ws[0].elf, &nsyms, &stext);
-	ret = write_db(tmp, &m, ws, nw, syms, nsyms, stext, meta, now_s() - t0,
+	syms = read_symtab(ws[0].elf, &nsyms, &stext, &printk);
+	ret = write_db(tmp, &m, ws, nw, syms, nsyms, stext, printk, meta, now_s() - t0,
 		       msg, sizeof(msg));
 	if (ret == 0 && rename(tmp, db_path) < 0) {
 		ret = -errno;
@@ -1440,6 +1460,9 @@ struct dw_kernel *dw_open(const char *release, char **err)
 	v = meta_get(k->db, "stext");
 	k->stext = v ? strtoull(v, NULL, 10) : 0;
 	free(v);
+	v = meta_get(k->db, "printk");
+	k->printk = v ? strtoull(v, NULL, 10) : 0;
+	free(v);
 	goto out;
 fail:
 	dw_close(k);
@@ -1461,6 +1484,12 @@ void dw_close(struct dw_kernel *k)
 	if (!k)
 		return;
 	sqlite3_close(k->db);
+	if (k->dbg)
+		dwarf_end(k->dbg);
+	if (k->elf)
+		elf_end(k->elf);
+	if (k->fd > 0)
+		close(k->fd);
 	free(k->release);
 	free(k->build_id);
 	free(k->debuginfo);
@@ -1486,6 +1515,32 @@ const char *dw_db_path(const struct dw_kernel *k)
 uint64_t dw_stext(const struct dw_kernel *k)
 {
 	return k->stext;
+}
+
+uint64_t dw_printk(const struct dw_kernel *k)
+{
+	return k->printk;
+}
+
+Dwarf *dw_dwarf(struct dw_kernel *k)
+{
+	if (!k->dbg_tried) {
+		k->dbg_tried = true;
+		k->fd = open(k->debuginfo, O_RDONLY | O_CLOEXEC);
+		k->elf = k->fd > 0 ? elf_begin(k->fd, ELF_C_READ_MMAP, NULL) : NULL;
+		k->dbg = k->elf ? dwarf_begin_elf(k->elf, DWARF_C_READ, NULL) : NULL;
+		if (k->dbg) {
+			k->cfi = dwarf_getcfi(k->dbg);	/* .debug_frame */
+			if (!k->cfi)
+				k->cfi = dwarf_getcfi_elf(k->elf);	/* .eh_frame */
+		}
+	}
+	return k->dbg;
+}
+
+Dwarf_CFI *dw_cfi(struct dw_kernel *k)
+{
+	return dw_dwarf(k) ? k->cfi : NULL;
 }
 
 /* ---- patterns and queries ---- */
@@ -1608,7 +1663,7 @@ int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_site
 	int ret, n = 0, rc;
 
 	ret = prepare(k, "SELECT f.name, fl.path, f.line, cu.path, s.inlined, f.n_outofline,"
-		      " s.entry_pc, s.probe_pc, sy.name, s.sym_offset, f.vars"
+		      " s.entry_pc, s.probe_pc, sy.name, s.sym_offset, f.vars, s.die"
 		      " FROM funcs f JOIN files fl ON fl.id = f.file"
 		      " JOIN sites s ON s.func = f.id JOIN files cu ON cu.id = s.cu"
 		      " LEFT JOIN symbols sy ON sy.id = s.sym" DW_WHERE
@@ -1628,6 +1683,7 @@ int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_site
 			.symbol = (const char *)sqlite3_column_text(st, 8),
 			.sym_offset = (uint64_t)sqlite3_column_int64(st, 9),
 			.vars = col_text(st, 10),
+			.die_off = (uint64_t)sqlite3_column_int64(st, 11),
 		};
 
 		n++;

@@ -16,6 +16,8 @@
 struct session;
 struct node;
 struct rx_prog;
+struct tv_code;
+struct tv_scope;
 
 /* ---- sources and diagnostics (diag.c) ---- */
 
@@ -256,6 +258,7 @@ struct node {
 	struct fmt *fmt;	/* printf-family format, parsed */
 	struct rx_prog *rx;	/* =~ / !~: the compiled pattern */
 	int id;			/* per-kind numbering for emitted C */
+	struct tv_code *tv;	/* target constructs: tvar.c's resolution */
 };
 
 /* probe point component: kernel . function("vfs_*") . return */
@@ -417,6 +420,15 @@ struct resolved_probe {
 	int id;
 	struct vec locals;		/* struct symbol *, for the C frame */
 	void *family_data;
+	/* target variables (tvar.c) */
+	struct tv_scope *tvs;		/* the family's context, on first use */
+	bool tvs_failed;		/* the family could not give one */
+	/*
+	 * @entry values of a .return probe: C int64_t expressions evaluated
+	 * at function entry into slot i (char *), read back by the handler
+	 * as c->entry_slots[i].
+	 */
+	struct vec entry_exprs;
 };
 
 /* ---- passes ---- */

@@ -27,6 +27,14 @@ struct probe_family {
 	 * -1 after reporting an error.  Without it, the point is one probe.
 	 */
 	int (*expand)(struct session *s, struct resolved_probe *rp, struct vec *out);
+	/*
+	 * Optional: the context target variables ($var, $$parms, $return,
+	 * @entry) of probe rp are read in; see tvar.h.  Called once per
+	 * probe, on the first use of one.  0, or -1 after reporting an
+	 * error at loc.  Families without it refuse target variables.
+	 */
+	int (*tv_scope)(struct session *s, struct resolved_probe *rp,
+			const struct srcloc *loc, struct tv_scope *out);
 	/* Session state the family's probes run in (enum in stp_runtime.h). */
 	const char *state;
 	/*

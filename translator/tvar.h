@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Target variables (tv_ prefix): $var, $var->member[i], $return,
+ * @entry(expr), $$parms/$$locals/$$vars/$$return, $var$ and $var$$,
+ * @cast, @var and @defined.
+ *
+ * Pass 2 resolves each use against the DWARF of the probe's context and
+ * turns it into C for pass 3: reads of registers (struct pt_regs) and
+ * non-faulting reads of memory, with types walked through the DWARF type
+ * graph (typedefs, pointers, structs, unions, arrays, bitfields, enums).
+ *
+ * A probe family that offers target variables implements
+ * probe_family.tv_scope, filling a struct tv_scope for one resolved
+ * probe.  Two kinds of context exist:
+ *
+ *   - a DWARF code address (kernel.function, .statement, module(...)):
+ *     dbg, fn and pc are set, and variables are looked up in the scopes
+ *     around pc (lexical blocks, then the function, then its compile
+ *     unit) and read through their DWARF location at pc;
+ *   - explicit arguments (kernel.trace): args[] gives each variable's
+ *     name, DWARF type and a C expression of its value.
+ *
+ * The generated C runs in the probe handler, where `c` is the
+ * struct stp_context * of the hit (c->regs: registers at the probe).
+ */
+#ifndef TVAR_H
+#define TVAR_H
+
+#include <elfutils/libdw.h>
+#include "stap.h"
+
+/* A variable given by the family rather than found at a pc (tracepoints). */
+struct tv_arg {
+	const char *name;	/* without '$': "prev" */
+	Dwarf_Die type;		/* its DWARF type (in tv_scope.dbg) */
+	const char *cexpr;	/* C expression of its value as an unsigned
+				 * long, valid in the probe handler:
+				 * "c->tp_args[0]" */
+};
+
+struct tv_scope {
+	Dwarf *dbg;		/* owned by the family; lives through pass 3 */
+	Dwarf_CFI *cfi;		/* call frame info for DW_OP_call_frame_cfa, or NULL */
+
+	/* DWARF code address contexts */
+	bool has_fn;
+	Dwarf_Die fn;		/* DW_TAG_subprogram or DW_TAG_inlined_subroutine probed */
+	uint64_t pc;		/* the probe's address in dbg's address space */
+	uint64_t entry_pc;	/* the function's entry, where @entry reads */
+	bool is_return;		/* .return: $return exists; parameters are
+				 * read at entry (an implicit @entry) */
+
+	/* explicit-argument contexts (tracepoints) */
+	const struct tv_arg *args;
+	int nargs;
+
+	/*
+	 * The run-time address of DWARF address A (DW_OP_addr: a global
+	 * variable): a printf format with one "%" PRIx64 conversion, e.g.
+	 * "_stp_kaddr(0x%" PRIx64 "UL)" for the kernel (KASLR).  NULL: such
+	 * variables are refused.
+	 */
+	const char *addr_fmt;
+	/* "kernel" or the module's name: the default of @cast, and messages. */
+	const char *module;
+};
+
+/*
+ * Resolve target construct n (ND_TARGET, ND_ENTRY, ND_DEFINED, ND_CAST,
+ * ND_ATVAR) used in resolved probe rp, whose family's tv_scope is called
+ * on first use.  On success n->tv holds the C and the type is returned
+ * (TY_LONG or TY_STRING); after an error (reported at n) TY_UNKNOWN.
+ * lvalue: n is assigned to (guru mode only).  Idempotent: sem may call it
+ * once per fixpoint round.
+ */
+enum type tv_resolve(struct session *s, struct resolved_probe *rp, struct node *n,
+		     bool lvalue);
+
+/* What pass 3 emits for a resolved construct (node.tv). */
+struct tv_code {
+	enum type type;
+	/*
+	 * TY_LONG: a C expression of type int64_t.  TY_STRING: C statements
+	 * that write a NUL-terminated string of at most MAXSTRINGLEN bytes
+	 * into `char *_tv_dst`.  Either may fail the hit (c->last_error);
+	 * the emitter checks after it.
+	 */
+	const char *code;
+	/*
+	 * lvalue (guru): a C statement storing `int64_t _tv_val` into the
+	 * variable; NULL if not assignable.
+	 */
+	const char *store;
+	bool constant;		/* @defined: code is "0" or "1", fold it */
+};
+
+/* C shared by every module that reads target variables (KASLR helper). */
+void tv_emit_decls(struct session *s, struct strbuf *c);
+
+#endif /* TVAR_H */
