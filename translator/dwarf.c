@@ -1543,6 +1543,17 @@ Dwarf_CFI *dw_cfi(struct dw_kernel *k)
 	return dw_dwarf(k) ? k->cfi : NULL;
 }
 
+/* For dwarf_mod.c: modules are indexed by the same rules. */
+char *dw_die_vars(Dwarf_Die *fn)
+{
+	return func_vars(fn);
+}
+
+int dw_die_entry(Dwarf_Die *die, uint64_t *entry, uint64_t *end)
+{
+	return copy_entry(die, entry, end);
+}
+
 /* ---- patterns and queries ---- */
 
 int dw_parse_pattern(const char *text, struct dw_pattern *out, char **err)
