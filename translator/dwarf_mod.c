@@ -289,7 +289,8 @@ static char *find_debuginfo(const char *release, const char *name, const char *p
 	sb_printf(&sb, "dwarf: no debuginfo for module %s: %s has no DWARF", name, path);
 	for (int i = 0; i < nc; i++)
 		sb_printf(&sb, "%s %s", i ? "," : " and there is none in", cand[i]);
-	if (nc)
+	/* A distribution module's DWARF is in its kernel's -dbg package. */
+	if (!strncmp(path, modroot, strlen(modroot)))
 		sb_printf(&sb, "\nhint: install linux-image-%s-dbg", release);
 	else
 		sb_puts(&sb, "\nhint: rebuild the module with debug info (-g, or a kernel "
@@ -352,7 +353,7 @@ static struct msym *read_symbols(Dwfl_Module *mod, size_t *nout)
 	return v;
 }
 
-/* The symbol holding addr (the global one of aliases), or NULL. */
+/* A symbol holding addr, or NULL. */
 static const struct msym *sym_at(const struct msym *v, size_t n, uint64_t addr)
 {
 	size_t lo = 0, hi = n;

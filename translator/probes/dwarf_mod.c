@@ -446,6 +446,34 @@ static void push_probe(struct session *s, struct dwm_walk *w, const struct dwm_p
 	vec_push(out, x);
 }
 
+static int add_func_name(const struct dw_func *fn, void *arg)
+{
+	vec_push(arg, xstrdup(fn->name));
+	return 0;
+}
+
+/* The hint for a function name that matched nothing in module m. */
+static void hint_no_function(struct session *s, struct dw_module *m, const char *pattern)
+{
+	struct dw_pattern any = { .name = "*" };
+	struct vec names = VEC_INIT;
+	size_t n = strcspn(pattern, "@");
+	char *name = xstrndup(pattern, n);
+	const char *best = NULL;
+
+	if (!strpbrk(name, "*?[") && dw_module_list(m, &any, add_func_name, &names) > 0)
+		best = diag_closest(name, (const char *const *)names.items, names.len);
+	if (best)
+		diag_hint(s, "did you mean '%s'?", best);
+	else
+		diag_hint(s, "stap -l 'module(\"%s\").function(\"*\")' lists its functions",
+			  dw_module_name(m));
+	for (int i = 0; i < names.len; i++)
+		free(names.items[i]);
+	vec_free(&names);
+	free(name);
+}
+
 /* Why one module gave no probe: an error at dp->loc. */
 static void no_match_error(struct session *s, const struct dwm_point *dp,
 			   const struct dwm_walk *w, const char *mname)
@@ -473,8 +501,7 @@ static void no_match_error(struct session *s, const struct dwm_point *dp,
 		diag_error(s, dp->loc, "no %s in module %s matches '%s'", what, mname,
 			   dp->pattern);
 	if (!w->matches.len)
-		diag_hint(s, "stap -l 'module(\"%s\").function(\"*\")' lists its functions",
-			  mname);
+		hint_no_function(s, w->mod, dp->pattern);
 }
 
 static int expand_module(struct session *s, struct resolved_probe *rp, struct vec *out)
