@@ -23,11 +23,11 @@
  * the module loaded?"), or for a '?' point, silence.  Probes are not
  * registered later when the module appears, as SystemTap would.
  *
- * Target variables: tv_scope gives the function's DIE and probe address
- * in the module's relocated DWARF.  Limits: a function with several
- * copies (inlined at several sites) reads its variables as at its first
- * copy; global variables of the module (DW_OP_addr) are refused, as the
- * module's data address is not known to the generated code.
+ * Target variables: each copy of a function (out of line, or inlined at
+ * a call site) is its own probe, and tv_scope gives that copy's DIE and
+ * probe address in the module's relocated DWARF.  Limit: global
+ * variables of the module (DW_OP_addr) are refused, as the module's data
+ * address is not known to the generated code.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -59,21 +59,25 @@ struct dwm_point {
 	int maxactive;		/* -1: KRETACTIVE */
 };
 
-/* One kprobe: "MODULE:SYMBOL" + offset. */
+/* One kprobe: "MODULE:SYMBOL" + offset, and the DWARF context there. */
 struct dwm_kprobe {
 	const char *symbol;
 	uint64_t offset;
+	uint64_t die_off;	/* the copy's DIE (function or inlined copy) */
+	uint64_t pc;		/* the probe address in the module's DWARF */
+	uint64_t entry_pc;	/* the copy's entry, where @entry reads */
 };
 
-/* What expand() leaves in each probe's family_data. */
+/*
+ * What expand() leaves in each probe's family_data.  One probe per copy,
+ * as kernel.function: each address has its own DWARF context, so target
+ * variables may live in different places.
+ */
 struct dwm_probe {
 	struct dw_module *mod;
 	bool is_return, several, optional;
 	int maxactive;
-	struct dwm_kprobe *kps;
-	int nkps;
-	/* the first copy, for target variables */
-	uint64_t die_off, pc, entry_pc;
+	struct dwm_kprobe kp;
 };
 
 /* ---- resolving ---- */
@@ -227,7 +231,6 @@ struct dwm_match {
 	int stmt_line;
 	int n_inlined_skipped;
 	struct vec kps;		/* struct dwm_kprobe * */
-	uint64_t die_off, pc, entry_pc;
 };
 
 struct dwm_walk {
@@ -279,7 +282,8 @@ static struct dwm_match *match_for(struct dwm_walk *w, const char *name, const c
 
 /* Add a kprobe at symbol + offset to m, once; 0, or 1 at the limit. */
 static int add_kprobe(struct dwm_walk *w, struct dwm_match *m, const char *symbol,
-		      const char *section, uint64_t offset)
+		      const char *section, uint64_t offset, uint64_t die_off, uint64_t pc,
+		      uint64_t entry_pc)
 {
 	const char *why = section_refused(section);
 	struct dwm_kprobe *kp;
@@ -308,6 +312,9 @@ static int add_kprobe(struct dwm_walk *w, struct dwm_match *m, const char *symbo
 	kp = arena_alloc(&w->s->arena, sizeof(*kp));
 	kp->symbol = arena_printf(&w->s->arena, "%s:%s", dw_module_name(w->mod), symbol);
 	kp->offset = offset;
+	kp->die_off = die_off;
+	kp->pc = pc;
+	kp->entry_pc = entry_pc;
 	vec_push(&m->kps, kp);
 	w->nkps++;
 	return 0;
@@ -337,12 +344,9 @@ static int add_site(const struct dw_site *site, void *arg)
 		}
 		offset = site->entry_pc - start;
 	}
-	if (!m->kps.len) {
-		m->die_off = site->die_off;
-		m->pc = w->kind == DWM_RETURN ? site->entry_pc : site->probe_pc;
-		m->entry_pc = site->entry_pc;
-	}
-	return add_kprobe(w, m, site->symbol, site->section, offset);
+	return add_kprobe(w, m, site->symbol, site->section, offset, site->die_off,
+			  w->kind == DWM_RETURN ? site->entry_pc : site->probe_pc,
+			  site->entry_pc);
 }
 
 static int add_stmt(const struct dw_stmt *st, void *arg)
@@ -353,12 +357,8 @@ static int add_stmt(const struct dw_stmt *st, void *arg)
 
 	if (!m)
 		return 1;
-	if (!m->kps.len) {
-		m->die_off = st->die_off;
-		m->pc = st->pc;
-		m->entry_pc = st->entry_pc;
-	}
-	return add_kprobe(w, m, st->symbol, st->section, st->sym_offset);
+	return add_kprobe(w, m, st->symbol, st->section, st->sym_offset, st->die_off, st->pc,
+			  st->entry_pc);
 }
 
 /* Report "subject: message[\nhint: text]" at loc, as an error or warning. */
@@ -414,9 +414,9 @@ static void hint_no_module(struct session *s, const char *pattern)
 	vec_free(&near.names);
 }
 
-/* The probe of one match, pushed onto out. */
+/* The probe of one copy of a match, pushed onto out. */
 static void push_probe(struct session *s, struct dwm_walk *w, const struct dwm_point *dp,
-		       bool optional, struct dwm_match *m, struct vec *out)
+		       bool optional, struct dwm_match *m, int j, struct vec *out)
 {
 	struct dwm_probe *p = arena_alloc(&s->arena, sizeof(*p));
 	struct resolved_probe *x = arena_alloc(&s->arena, sizeof(*x));
@@ -425,13 +425,7 @@ static void push_probe(struct session *s, struct dwm_walk *w, const struct dwm_p
 	p->is_return = dp->kind == DWM_RETURN;
 	p->optional = optional;
 	p->maxactive = dp->maxactive;
-	p->nkps = m->kps.len;
-	p->kps = arena_alloc(&s->arena, (size_t)p->nkps * sizeof(*p->kps));
-	for (int j = 0; j < p->nkps; j++)
-		p->kps[j] = *(struct dwm_kprobe *)m->kps.items[j];
-	p->die_off = m->die_off;
-	p->pc = m->pc;
-	p->entry_pc = m->entry_pc;
+	p->kp = *(struct dwm_kprobe *)m->kps.items[j];
 	if (dp->kind == DWM_STATEMENT)
 		x->pp = arena_printf(&s->arena, "module(\"%s\").statement(\"%s@%s:%d\")",
 				     dw_module_name(w->mod), m->name, m->stmt_file,
@@ -563,8 +557,8 @@ static int expand_module(struct session *s, struct resolved_probe *rp, struct ve
 		for (int j = 0; j < w.matches.len; j++) {
 			struct dwm_match *m = w.matches.items[j];
 
-			if (m->kps.len)
-				push_probe(s, &w, dp, optional, m, out);
+			for (int k = 0; k < m->kps.len; k++)
+				push_probe(s, &w, dp, optional, m, k, out);
 		}
 		/* A wildcard module is fine as long as one module matches. */
 		if (out->len == before && !optional && !wild)
@@ -589,11 +583,9 @@ static int expand_module(struct session *s, struct resolved_probe *rp, struct ve
 		diag_warn(s, dp->mloc, "skipped %d of the %d modules matching '%s': no "
 			  "debuginfo", nskipped, files.len, dp->module);
 	/* As kernel.function: a refused kprobe of several is only a warning. */
-	for (i = 0, n = 0; i < out->len; i++)
-		n += ((struct dwm_probe *)((struct resolved_probe *)out->items[i])->family_data)->nkps;
 	for (i = 0; i < out->len; i++)
 		((struct dwm_probe *)((struct resolved_probe *)out->items[i])->family_data)
-			->several = n > 1;
+			->several = out->len > 1;
 	ret = out->len;
 	if (!ret && !optional) {
 		diag_error(s, dp->loc, "no %s matches '%s' in the modules matching '%s'",
@@ -617,14 +609,14 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 
 	memset(out, 0, sizeof(*out));
 	out->dbg = dw_module_dwarf(p->mod, &out->cfi);
-	if (!out->dbg || !dwarf_offdie(out->dbg, p->die_off, &out->fn)) {
+	if (!out->dbg || !dwarf_offdie(out->dbg, p->kp.die_off, &out->fn)) {
 		diag_error(s, loc, "dwarf: cannot read the DWARF of module %s (%s)",
 			   dw_module_name(p->mod), dw_module_debuginfo(p->mod));
 		return -1;
 	}
 	out->has_fn = true;
-	out->pc = p->pc;
-	out->entry_pc = p->entry_pc;
+	out->pc = p->kp.pc;
+	out->entry_pc = p->kp.entry_pc;
 	out->is_return = p->is_return;
 	out->addr_fmt = NULL;	/* the module's data address is not known: see above */
 	out->module = dw_module_name(p->mod);
@@ -635,7 +627,7 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 
 static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 {
-	int i, j, group = 0;
+	int i, group = 0;
 
 	sb_puts(c, "/* module(...) probes: runtime/kprobe.c registers them. */\n"
 		"static struct stp_kprobe stp_dwmod_kprobes[] = {\n");
@@ -649,9 +641,8 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 		/* The matches of one point are adjacent: one group. */
 		if (i && rp->point != ((struct resolved_probe *)probes->items[i - 1])->point)
 			group = i;
-		for (j = 0; j < p->nkps; j++)
-			pf_kprobe_row(c, rp->id, p->kps[j].symbol, p->kps[j].offset,
-				      p->maxactive, group, flags);
+		pf_kprobe_row_entry(c, rp->id, p->kp.symbol, p->kp.offset, p->maxactive, group,
+				    flags, rp->entry_exprs.len);
 	}
 	sb_puts(c, "};\n\n");
 }
