@@ -228,7 +228,11 @@ static struct member *members(struct parser *p, struct node *n)
 
 		m->loc = t->loc;
 		if (tok_is(t, "->")) {
-			m->name = ident_name(p, expect_ident(p, "a member name after '->'"));
+			/* C members may be script keywords: $skb->next, ->delete */
+			if (p->tok->kind == TK_IDENT)
+				m->name = ident_name(p, advance(p));
+			else
+				m->name = ident_name(p, expect_ident(p, "a member name after '->'"));
 		} else {
 			m->index = expr(p);
 			expect(p, "]");
