@@ -49,7 +49,7 @@
 #include <elfutils/libdw.h>
 
 /* Bump when the database layout or its contents' meaning changes. */
-#define DW_SCHEMA_VERSION 2
+#define DW_SCHEMA_VERSION 3
 
 struct dw_kernel;
 
@@ -78,7 +78,13 @@ struct dw_func {
 	bool inline_only;
 	int n_outofline;	/* out-of-line copies */
 	int n_inlined;		/* inlined copies */
+	/*
+	 * Parameters, then the locals with a location at the probe address:
+	 * "$fd:unsigned int $buf:char*"; the first nparams are parameters.
+	 */
 	const char *vars;
+	int nparams;
+	const char *ret;	/* return type ("ssize_t"), "" for void */
 };
 
 /*
@@ -147,12 +153,12 @@ int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p,
 		      dw_func_fn fn, void *arg);
 
 /*
- * For dwarf_mod.c, which indexes modules by the same rules: the
- * parameters and outermost locals of a function DIE in -L format
- * (malloc'ed, "" if none), and the entry pc of a copy with the end of
- * the address range holding it (-1 if the copy has no code).
+ * For dwarf_mod.c, which indexes modules by the same rules: a function
+ * DIE's variables in -L format with a location at pc (malloc'ed, as
+ * struct dw_func's vars, nparams and ret), and the entry pc of a copy
+ * with the end of the address range holding it (-1 if it has no code).
  */
-char *dw_die_vars(Dwarf_Die *fn);
+char *dw_die_vars(Dwarf_Die *fn, uint64_t pc, int *nparams, char **ret);
 int dw_die_entry(Dwarf_Die *die, uint64_t *entry, uint64_t *end);
 
 /* ---- kernel modules (dwarf_mod.c) ---- */

@@ -80,7 +80,7 @@ int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stm
 #include "../common/util.h"
 
 /* Bump when the module database layout or its meaning changes. */
-#define DWM_SCHEMA_VERSION 1
+#define DWM_SCHEMA_VERSION 2
 
 struct dw_module {
 	struct dw_module *next;	/* dwm_open_list */
@@ -431,8 +431,9 @@ static uint64_t prologue_end(struct builder *b, uint64_t entry, uint64_t end)
 	return second ? second : entry;
 }
 
+/* The id of function (name, file, line), its variables taken at pc if new. */
 static int64_t func_id(struct builder *b, const char *name, const char *file, int line,
-		       Dwarf_Die *die)
+		       Dwarf_Die *die, uint64_t pc)
 {
 	int64_t id = -1;
 
@@ -445,16 +446,20 @@ static int64_t func_id(struct builder *b, const char *name, const char *file, in
 	if (id >= 0)
 		return id;
 	{
-		char *vars = dw_die_vars(die);
+		int nparams;
+		char *ret, *vars = dw_die_vars(die, pc, &nparams, &ret);
 
 		sqlite3_bind_text(b->ins_func, 1, name, -1, SQLITE_STATIC);
 		sqlite3_bind_text(b->ins_func, 2, file, -1, SQLITE_STATIC);
 		sqlite3_bind_int(b->ins_func, 3, line);
 		sqlite3_bind_text(b->ins_func, 4, vars, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(b->ins_func, 5, nparams);
+		sqlite3_bind_text(b->ins_func, 6, ret, -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(b->ins_func) != SQLITE_DONE)
 			b->err = -EIO;
 		sqlite3_reset(b->ins_func);
 		free(vars);
+		free(ret);
 	}
 	return sqlite3_last_insert_rowid(b->db);
 }
@@ -532,8 +537,8 @@ static void add_copy(struct builder *b, Dwarf_Die *die, bool inlined)
 	df = dwarf_decl_file(die);
 	dwarf_decl_line(die, &line);
 	file = source_name(b->comp_dir, df ? df : "?");
-	fid = func_id(b, name, file, line, die);
 	probe = inlined ? entry : prologue_end(b, entry, end);
+	fid = func_id(b, name, file, line, die, probe);
 	sqlite3_bind_int64(b->ins_site, 1, fid);
 	sqlite3_bind_int(b->ins_site, 2, inlined);
 	sqlite3_bind_int64(b->ins_site, 3, (int64_t)entry);
@@ -584,7 +589,8 @@ static const char *const dwm_schema =
 	"PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
 	"CREATE TABLE funcs(id INTEGER PRIMARY KEY, name TEXT NOT NULL, file TEXT NOT NULL,"
-	" line INTEGER NOT NULL, vars TEXT NOT NULL, n_outofline INTEGER NOT NULL DEFAULT 0,"
+	" line INTEGER NOT NULL, vars TEXT NOT NULL, nparams INTEGER NOT NULL,"
+	" ret TEXT NOT NULL, n_outofline INTEGER NOT NULL DEFAULT 0,"
 	" n_inlined INTEGER NOT NULL DEFAULT 0, UNIQUE(name, file, line));"
 	"CREATE TABLE sites(func INTEGER NOT NULL, inlined INTEGER NOT NULL,"
 	" entry_pc INTEGER NOT NULL, probe_pc INTEGER NOT NULL, sym TEXT, sym_offset INTEGER,"
@@ -614,7 +620,7 @@ static int build_index(struct dw_module *m, const char *build_id, char **err)
 	if (sqlite3_open(tmp, &b.db) != SQLITE_OK ||
 	    sqlite3_exec(b.db, dwm_schema, NULL, NULL, &msg) != SQLITE_OK)
 		goto out;
-	if (prep(&b, "INSERT INTO funcs(name, file, line, vars) VALUES(?,?,?,?)", &b.ins_func) ||
+	if (prep(&b, "INSERT INTO funcs(name, file, line, vars, nparams, ret) VALUES(?,?,?,?,?,?)", &b.ins_func) ||
 	    prep(&b, "SELECT id FROM funcs WHERE name = ? AND file = ? AND line = ?",
 		 &b.get_func) ||
 	    prep(&b, "INSERT INTO sites VALUES(?,?,?,?,?,?,?,?)", &b.ins_site) ||
@@ -926,6 +932,8 @@ static int func_row(sqlite3_stmt *st, void *fn, void *arg)
 		.n_outofline = sqlite3_column_int(st, 3),
 		.n_inlined = sqlite3_column_int(st, 4),
 		.vars = col_text(st, 5),
+		.nparams = sqlite3_column_int(st, 6),
+		.ret = col_text(st, 7),
 	};
 
 	f.inline_only = f.n_outofline == 0;
@@ -935,8 +943,8 @@ static int func_row(sqlite3_stmt *st, void *fn, void *arg)
 int dw_module_list(struct dw_module *m, const struct dw_pattern *p, dw_func_fn fn, void *arg)
 {
 	sqlite3_stmt *st;
-	int ret = prepare(m, "SELECT f.name, f.file, f.line, f.n_outofline, f.n_inlined, f.vars"
-			  " FROM funcs f" DWM_WHERE("f") " ORDER BY f.name, f.file, f.line",
+	int ret = prepare(m, "SELECT f.name, f.file, f.line, f.n_outofline, f.n_inlined, f.vars,"
+			  " f.nparams, f.ret FROM funcs f" DWM_WHERE("f") " ORDER BY f.name, f.file, f.line",
 			  p, &st);
 
 	return ret < 0 ? ret : run_query(m, st, func_row, (void *)fn, arg);
