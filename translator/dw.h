@@ -160,6 +160,16 @@ int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p,
  */
 char *dw_die_vars(Dwarf_Die *fn, uint64_t pc, int *nparams, char **ret);
 int dw_die_entry(Dwarf_Die *die, uint64_t *entry, uint64_t *end);
+/*
+ * Call fn on every copy of a function under die (a compile unit):
+ * subprograms with code (inlined false) and inlined copies (true), at any
+ * depth, parents before children.
+ */
+typedef void (*dw_copy_fn)(void *arg, Dwarf_Die *die, bool inlined);
+void dw_walk_copies(Dwarf_Die *die, dw_copy_fn fn, void *arg);
+/* The index cache directory (malloc'ed); n bytes as lowercase hex. */
+char *dw_cache_dir(void);
+char *dw_hex(const unsigned char *b, int n);
 
 /* ---- kernel modules (dwarf_mod.c) ---- */
 

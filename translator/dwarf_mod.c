@@ -187,15 +187,6 @@ int dw_find_modules(const char *release, const char *pattern, const char *const 
 
 /* ---- finding debuginfo ---- */
 
-static char *hex(const unsigned char *b, int n)
-{
-	char *s = xmalloc(2 * (size_t)n + 1);
-
-	for (int i = 0; i < n; i++)
-		sprintf(s + 2 * i, "%02x", b[i]);
-	return s;
-}
-
 /* Does the (uncompressed) ELF file at path have a .debug_info section? */
 static bool has_dwarf(const char *path)
 {
@@ -240,7 +231,7 @@ static char *module_build_id(const char *path)
 	int n;
 
 	if (m && (n = dwfl_module_build_id(m, &b, &va)) > 0)
-		id = hex(b, n);
+		id = dw_hex(b, n);
 	if (dwfl)
 		dwfl_end(dwfl);
 	return id;
@@ -520,9 +511,10 @@ static void add_statements(struct builder *b, Dwarf_Die *die, int64_t fid, uint6
 	}
 }
 
-/* One out-of-line or inlined copy of a function. */
-static void add_copy(struct builder *b, Dwarf_Die *die, bool inlined)
+/* One out-of-line or inlined copy of a function (a dw_copy_fn). */
+static void add_copy(void *arg, Dwarf_Die *die, bool inlined)
 {
+	struct builder *b = arg;
 	Dwarf_Attribute a;
 	const char *name, *df;
 	uint64_t entry, end, probe;
@@ -555,34 +547,6 @@ static void add_copy(struct builder *b, Dwarf_Die *die, bool inlined)
 	if (!inlined)
 		add_statements(b, die, fid, entry);
 	free(file);
-}
-
-/* Subprograms and inlined copies at any depth under die. */
-static void walk(struct builder *b, Dwarf_Die *die)
-{
-	Dwarf_Die c;
-
-	if (dwarf_child(die, &c) != 0)
-		return;
-	do {
-		switch (dwarf_tag(&c)) {
-		case DW_TAG_subprogram:
-			if (!dwarf_hasattr(&c, DW_AT_declaration) &&
-			    (dwarf_hasattr(&c, DW_AT_low_pc) || dwarf_hasattr(&c, DW_AT_ranges)))
-				add_copy(b, &c, false);
-			walk(b, &c);
-			break;
-		case DW_TAG_inlined_subroutine:
-			add_copy(b, &c, true);
-			walk(b, &c);
-			break;
-		case DW_TAG_lexical_block:
-			walk(b, &c);
-			break;
-		default:
-			break;
-		}
-	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
 static const char *const dwm_schema =
@@ -638,7 +602,7 @@ static int build_index(struct dw_module *m, const char *build_id, char **err)
 			b.comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
 			if (dwarf_getsrclines(&cu, &b.lines, &b.nlines) != 0)
 				b.nlines = 0;
-			walk(&b, &cu);
+			dw_walk_copies(&cu, add_copy, &b);
 		}
 		off = next;
 	}
@@ -713,15 +677,6 @@ static sqlite3 *db_open_valid(const char *path)
 	return db;
 }
 
-static char *cache_dir(void)
-{
-	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-
-	if (x && *x)
-		return xasprintf("%s/stap-ng/dwarf", x);
-	return xasprintf("%s/.cache/stap-ng/dwarf", home && *home ? home : "/tmp");
-}
-
 /*
  * The cache key: the debug file's build-id, or for a file without one
  * (a hand-built module linked without --build-id) its identity.
@@ -735,7 +690,7 @@ static char *index_key(Dwfl_Module *mod, const char *debuginfo)
 	uint64_t h = HASH_INIT;
 
 	if (n > 0)
-		return hex(b, n);
+		return dw_hex(b, n);
 	if (stat(debuginfo, &st) == 0) {
 		h = hash_bytes(h, debuginfo, strlen(debuginfo));
 		h = hash_bytes(h, &st.st_size, sizeof(st.st_size));
@@ -794,7 +749,7 @@ struct dw_module *dw_module_open(const char *release, const char *name, const ch
 		goto fail;
 	}
 	m->cfi = dwfl_module_dwarf_cfi(m->mod, &(Dwarf_Addr){ 0 });
-	dir = cache_dir();
+	dir = dw_cache_dir();
 	if (mkdir_p(dir, 0755) < 0) {
 		*err = xasprintf("dwarf: cannot create the cache directory %s: %s", dir,
 				 strerror(errno));
