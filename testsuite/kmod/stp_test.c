@@ -39,7 +39,7 @@ union stp_test_word {
 struct stp_test_node {
 	int value;
 	const char *name;
-	struct stp_test_node *link;	/* not "next": see the tests */
+	struct stp_test_node *next;
 };
 
 struct stp_test_data {
@@ -82,7 +82,7 @@ noinline int stp_test_struct(struct stp_test_data *d)
 
 noinline int stp_test_chain(struct stp_test_node *a)
 {
-	return a->link->link->value;
+	return a->next->next->value;
 }
 
 noinline long stp_test_return(long x)
@@ -116,8 +116,8 @@ static __always_inline int stp_test_inline(int a, int b)
 noinline void stp_test_run(void)
 {
 	static struct stp_test_node c = { .value = 3, .name = "c" };
-	static struct stp_test_node b = { .value = 2, .name = "b", .link = &c };
-	static struct stp_test_node a = { .value = 1, .name = "a", .link = &b };
+	static struct stp_test_node b = { .value = 2, .name = "b", .next = &c };
+	static struct stp_test_node a = { .value = 1, .name = "a", .next = &b };
 	static struct stp_test_data d = {
 		.id = 42,
 		.inner = { .x = -7, .y = 1234567890123L, .tag = "inner" },
