@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Helpers behind the tapset library's embedded-C functions (tapsets/*.stp).
+ * Tapset files include this header from a top-level %{ %} block; the
+ * runtime's tapset_*.c, sym.c and stack.c implement it.
+ *
+ * Everything here may be called from probe context: nothing allocates,
+ * sleeps or faults.  Results go into caller-provided MAXSTRINGLEN
+ * buffers (the function's frame in the per-CPU context), never onto the
+ * kernel stack.  Functions that fail set the hit's error with
+ * _stp_error() and return a negative errno; the caller's STAP_ERROR or
+ * plain return then unwinds the handler.
+ */
+#ifndef STP_TAPSET_H
+#define STP_TAPSET_H
+
+#include <linux/types.h>
+#include "stp_runtime.h"
+
+struct pt_regs;
+
+/* ---- memory and strings (tapset_mem.c) ---- */
+
+/*
+ * Copy the NUL-terminated string at addr (at most len - 1 bytes; dst is
+ * always terminated) without faulting.  A fault fails the hit with
+ * SystemTap's message, "kernel string copy fault at 0x... [man
+ * error::fault]" or "user string copy fault -14 at 0x... [...]", unless
+ * quiet, which only returns -EFAULT (dst then holds "").
+ * User reads fail (-EFAULT) where there is no user address space: a
+ * kernel thread, an NMI.
+ */
+int _stp_kstring(struct stp_context *c, char *dst, uint64_t addr, size_t len,
+		 bool quiet);
+int _stp_ustring(struct stp_context *c, char *dst, uint64_t addr, size_t len,
+		 bool quiet);
+/* Non-faulting read of len bytes; 0 or -EFAULT, never fails the hit. */
+int _stp_kread_quiet(void *dst, uint64_t addr, size_t len);
+int _stp_uread_quiet(void *dst, uint64_t addr, size_t len);
+/* A kernel scalar (1, 2, 4 or 8 bytes) at addr, sign-extended; on a fault
+ * fails the hit with "kernel <what> copy fault at 0x... [man error::fault]",
+ * or "kernel read fault at 0x... [...]" if what is NULL. */
+int64_t _stp_kread_scalar(struct stp_context *c, uint64_t addr, size_t size,
+			  const char *what);
+/* Write size bytes of val at addr (guru set_kernel_*); same errors. */
+void _stp_kwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
+			int64_t val, const char *what);
+/* Copy up to n bytes of src (kernel string) into kernel memory at addr. */
+void _stp_kwrite_string(struct stp_context *c, uint64_t addr, const char *src,
+			size_t n);
+/* The UTF-16 string at addr as UTF-8 ("kernel string copy fault" on error). */
+int _stp_kstring_utf16(struct stp_context *c, char *dst, uint64_t addr);
+
+/*
+ * SystemTap's text_strn: src with non-printable characters escaped (\n,
+ * \t, \", \\, other bytes as \ooo), at most len characters (0: as many
+ * as fit), in double quotes if quoted; "..." after it marks input that
+ * did not fit.  dst and src must not overlap.
+ */
+void _stp_text_str(char *dst, const char *src, size_t len, bool quoted);
+
+/* ---- context (tapset_ctx.c) ---- */
+
+/* Register value by name ("ax", "rax", "eax", "ip", ...) from regs. */
+int64_t _stp_register(struct stp_context *c, struct pt_regs *regs,
+		      const char *name);
+/* Function argument n (1-based) of the probed function, by the ABI. */
+int64_t _stp_func_arg(struct stp_context *c, int n);
+/* The address the probe hit: regs' ip, less the int3 a kprobe emulates. */
+unsigned long _stp_probe_addr(struct stp_context *c);
+void _stp_print_regs(struct stp_context *c, struct pt_regs *regs);
+/* The current task's command line, arguments joined by delim. */
+void _stp_cmdline(struct stp_context *c, char *dst, int first, int last,
+		  const char *delim);
+
+/* ---- time and names (tapset_misc.c) ---- */
+
+/* "Thu Jan  1 00:00:00 1970"; fails the hit outside 32-bit seconds. */
+int _stp_ctime(struct stp_context *c, char *dst, int64_t secs);
+/* "ENOENT" for 2 or -2; "E#N" for numbers without a name. */
+void _stp_errno_str(char *dst, int64_t err);
+/* "SIGHUP" for 1; "SIG" and the number for others. */
+void _stp_signal_str(char *dst, int64_t sig);
+/* SystemTap's return_str: "-2 (ENOENT)", else the value in format
+ * 1 decimal, 2 hex, 3 octal. */
+void _stp_return_str(char *dst, int64_t format, int64_t ret);
+
+/* abort(): end the session now, skipping end probes and this handler's
+ * remaining statements. */
+void _stp_abort(struct stp_context *c);
+extern const char _stp_abort_msg[];
+
+/* ---- symbols and stacks (sym.c, stack.c) ---- */
+
+#define STP_MAX_STACK 64	/* frames backtrace() and friends collect */
+
+/*
+ * One symbol table the translator emitted for the module: function
+ * symbols sorted by address, as link-time addresses; a module's table is
+ * relative to its .text.  _stp_sym_tables[] ends with a NULL name.
+ */
+struct stp_symtab {
+	const char *name;	/* "kernel" or the module's name */
+	const u64 *addrs;	/* sorted */
+	const u32 *sizes;	/* 0: unknown, up to the next symbol */
+	const u32 *names;	/* offsets into strtab */
+	const char *strtab;
+	u32 n;
+	u64 link_ref;		/* kernel: link-time address of _printk */
+};
+extern const struct stp_symtab _stp_sym_tables[];
+
+/*
+ * Resolve addr: the symbol's name (dst, MAXSTRINGLEN), its start, size
+ * and the table's name.  0, or -ENOENT if no table holds it.
+ */
+int _stp_sym_lookup(unsigned long addr, char *dst, unsigned long *start,
+		    unsigned long *size, const char **mod);
+/* "vfs_read+0x17/0x1a0 [kernel]" (verbose) or "vfs_read" (terse). */
+void _stp_sym_format(char *dst, size_t len, unsigned long addr, bool offset,
+		     bool module);
+/* symdata: "vfs_read+0x17/0x1a0 [kernel]"; symname: "vfs_read" or hex. */
+void _stp_symdata(char *dst, unsigned long addr);
+void _stp_symname(char *dst, unsigned long addr);
+
+/*
+ * The kernel stack of this hit, innermost first, starting at the probed
+ * address when the hit has registers: up to max addresses into pcs,
+ * with skip leading frames dropped.  Returns the number stored.
+ */
+int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max);
+/* backtrace(): hex addresses, space separated. */
+void _stp_stack_hex(struct stp_context *c, char *dst, int depth);
+/* print_stack(stk)/sprint_stack: one " 0x... : sym+off/size [mod]" line
+ * per address of a backtrace() string. */
+void _stp_stack_print(struct stp_context *c, const char *stk, bool to_str,
+		      char *dst);
+/* print_syms/sprint_syms: the same for any list of addresses. */
+
+#endif /* STP_TAPSET_H */
