@@ -95,46 +95,57 @@ extern const char _stp_abort_msg[];
 #define STP_MAX_STACK 64	/* frames backtrace() and friends collect */
 
 /*
- * One symbol table the translator emitted for the module: function
- * symbols sorted by address, as link-time addresses; a module's table is
- * relative to its .text.  _stp_sym_tables[] ends with a NULL name.
+ * One symbol table the translator emitted (translator/syms.c): the
+ * function symbols of the kernel, sorted by address, as offsets from a
+ * link-time base.  _stp_sym_tables[] ends with an entry whose name is
+ * NULL; a module that needs no symbols gets only that entry.
  */
 struct stp_symtab {
-	const char *name;	/* "kernel" or the module's name */
-	const u64 *addrs;	/* sorted */
+	const char *name;	/* "kernel" */
+	u64 base;		/* link-time address offsets count from */
+	const u32 *offs;	/* sorted */
 	const u32 *sizes;	/* 0: unknown, up to the next symbol */
 	const u32 *names;	/* offsets into strtab */
 	const char *strtab;
 	u32 n;
-	u64 link_ref;		/* kernel: link-time address of _printk */
+	u64 link_ref;		/* link-time address of _printk: KASLR */
 };
 extern const struct stp_symtab _stp_sym_tables[];
 
 /*
- * Resolve addr: the symbol's name (dst, MAXSTRINGLEN), its start, size
- * and the table's name.  0, or -ENOENT if no table holds it.
+ * Resolve addr to the symbol holding it: its name into name (at least
+ * KSYM_NAME_LEN bytes), its offset and size, and the module's name
+ * ("kernel").  Addresses no emitted table holds (modules) are asked of
+ * the kernel's kallsyms.  0, or -ENOENT if nothing holds addr.
  */
-int _stp_sym_lookup(unsigned long addr, char *dst, unsigned long *start,
-		    unsigned long *size, const char **mod);
-/* "vfs_read+0x17/0x1a0 [kernel]" (verbose) or "vfs_read" (terse). */
-void _stp_sym_format(char *dst, size_t len, unsigned long addr, bool offset,
-		     bool module);
-/* symdata: "vfs_read+0x17/0x1a0 [kernel]"; symname: "vfs_read" or hex. */
-void _stp_symdata(char *dst, unsigned long addr);
-void _stp_symname(char *dst, unsigned long addr);
+int _stp_sym_lookup(unsigned long addr, char *name, size_t len,
+		    unsigned long *off, unsigned long *size, const char **mod);
+/* symdata: "vfs_read+0x17/0x1a0 [kernel]", or "0x..." if unknown. */
+void _stp_symdata(char *dst, size_t len, unsigned long addr);
+/* symname: "vfs_read", or "0x..." if unknown. */
+void _stp_symname(char *dst, size_t len, unsigned long addr);
 
 /*
- * The kernel stack of this hit, innermost first, starting at the probed
- * address when the hit has registers: up to max addresses into pcs,
- * with skip leading frames dropped.  Returns the number stored.
+ * The kernel stack of this hit, innermost first: the probed address
+ * when the hit has registers, then the return addresses the kernel's
+ * unwinder finds.  Up to max addresses; returns how many.  A hit in
+ * user mode has no kernel stack (0).
  */
 int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max);
-/* backtrace(): hex addresses, space separated. */
-void _stp_stack_hex(struct stp_context *c, char *dst, int depth);
-/* print_stack(stk)/sprint_stack: one " 0x... : sym+off/size [mod]" line
- * per address of a backtrace() string. */
-void _stp_stack_print(struct stp_context *c, const char *stk, bool to_str,
-		      char *dst);
-/* print_syms/sprint_syms: the same for any list of addresses. */
+/*
+ * Print (to_str false) or write into dst (MAXSTRINGLEN) one line per
+ * hex address in the string addrs: verbose " 0x... : sym+off/size [mod]"
+ * lines as print_stack() prints them, or symdata lines as sprint_stack()
+ * returns them.
+ */
+void _stp_syms_print(struct stp_context *c, const char *addrs, bool verbose,
+		     char *dst);
+
+/* print_backtrace() (dst NULL) and sprint_backtrace() (into dst). */
+void _stp_backtrace_syms(struct stp_context *c, bool verbose, char *dst);
+/* Hex addresses of frames skip.. (count of them, -1: all), as backtrace(). */
+void _stp_backtrace_hex(struct stp_context *c, char *dst, int skip, int count);
+/* The address at depth (0: the probe point), or fail the hit. */
+int64_t _stp_backtrace_at(struct stp_context *c, int64_t depth);
 
 #endif /* STP_TAPSET_H */
