@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Helpers behind the tapset library's embedded-C functions (tapsets/*.stp).
+ * Helpers behind the tapset library's embedded-C functions (the tapsets).
  * Tapset files include this header from a top-level %{ %} block; the
  * runtime's tapset_*.c, sym.c and stack.c implement it.
  *
@@ -42,6 +42,11 @@ int _stp_uread_quiet(void *dst, uint64_t addr, size_t len);
  * or "kernel read fault at 0x... [...]" if what is NULL. */
 int64_t _stp_kread_scalar(struct stp_context *c, uint64_t addr, size_t size,
 			  const char *what);
+/* A user number of size bytes at addr, sign-extended if is_signed; 0 if
+ * it cannot be read (user_int() and friends). */
+int64_t _stp_user_num(uint64_t addr, size_t size, bool is_signed);
+/* tokenize(): the next non-empty token, "" input continuing the last. */
+void _stp_tokenize(char *dst, const char *input, const char *delim);
 /* Write size bytes of val at addr (guru set_kernel_*); same errors. */
 void _stp_kwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
 			int64_t val, const char *what);

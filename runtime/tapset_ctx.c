@@ -141,7 +141,8 @@ void _stp_print_regs(struct stp_context *c, struct pt_regs *regs)
 	_stp_printf(c, "R13: %016lx R14: %016lx R15: %016lx\n",
 		    regs->r13, regs->r14, regs->r15);
 	_stp_printf(c, "CS:  %04lx SS: %04lx ORIG_RAX: %016lx\n",
-		    regs->cs & 0xffff, regs->ss & 0xffff, regs->orig_ax);
+		    (unsigned long)regs->cs & 0xffff, (unsigned long)regs->ss & 0xffff,
+		    regs->orig_ax);
 #endif
 }
 

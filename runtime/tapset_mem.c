@@ -10,6 +10,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -279,4 +280,49 @@ void _stp_text_str(char *dst, const char *src, size_t len, bool quoted)
 		out += 3;
 	}
 	dst[out] = '\0';
+}
+
+int64_t _stp_user_num(uint64_t addr, size_t size, bool is_signed)
+{
+	union { u8 b; u16 h; u32 w; u64 q; } v;
+
+	if (_stp_uread_quiet(&v, addr, size))
+		return 0;
+	switch (size) {
+	case 1: return is_signed ? (int64_t)(s8)v.b : v.b;
+	case 2: return is_signed ? (int64_t)(s16)v.h : v.h;
+	case 4: return is_signed ? (int64_t)(s32)v.w : v.w;
+	default: return v.q;
+	}
+}
+
+/*
+ * tokenize() goes on where the previous call on this CPU stopped.  A
+ * probe hit runs with interrupts off, so nothing else on the CPU touches
+ * the state in between.
+ */
+struct stp_tokenize {
+	char buf[MAXSTRINGLEN];
+	size_t pos;
+};
+static DEFINE_PER_CPU(struct stp_tokenize, stp_tokenize_state);
+
+void _stp_tokenize(char *dst, const char *input, const char *delim)
+{
+	struct stp_tokenize *t = this_cpu_ptr(&stp_tokenize_state);
+	size_t len;
+
+	if (input[0]) {
+		strscpy(t->buf, input, MAXSTRINGLEN);
+		t->pos = 0;
+	}
+	len = strnlen(t->buf, MAXSTRINGLEN);
+	if (t->pos > len)
+		t->pos = len;
+	/* Only non-empty tokens, as SystemTap returns them. */
+	t->pos += strspn(t->buf + t->pos, delim);
+	len = strcspn(t->buf + t->pos, delim);
+	memcpy(dst, t->buf + t->pos, len);
+	dst[len] = '\0';
+	t->pos += len;
 }
