@@ -10,6 +10,7 @@ stap_SOURCES = \
 	translator/regex.c translator/regex.h \
 	translator/dwarf.c translator/dw.h translator/list.c \
 	translator/syms.c translator/syms.h translator/dump.c \
+	translator/tvar.c translator/tvar.h \
 	translator/probes/probes.h translator/probes/probes.c \
 	translator/probes/begin_end.c translator/probes/timer.c \
 	translator/probes/dwarf_func.c translator/probes/kprobe.c \

@@ -214,7 +214,11 @@ static struct token *expect_ident(struct parser *p, const char *what)
 /* ---- expressions ---- */
 
 /* members -> ( '->' ident | '[' expr ']' )* */
-static struct member *members(struct parser *p)
+/*
+ * members -> ('->' name | '[' expr ']')* ('$' | '$$')?
+ * The trailing '$' or '$$' (pretty printing) goes into n->num.
+ */
+static struct member *members(struct parser *p, struct node *n)
 {
 	struct member head = { 0 }, *tail = &head;
 
@@ -224,13 +228,19 @@ static struct member *members(struct parser *p)
 
 		m->loc = t->loc;
 		if (tok_is(t, "->")) {
-			m->name = ident_name(p, expect_ident(p, "a member name after '->'"));
+			/* C members may be script keywords: $skb->next, ->delete */
+			if (p->tok->kind == TK_IDENT)
+				m->name = ident_name(p, advance(p));
+			else
+				m->name = ident_name(p, expect_ident(p, "a member name after '->'"));
 		} else {
 			m->index = expr(p);
 			expect(p, "]");
 		}
 		tail = tail->next = m;
 	}
+	if (!FAIL(p) && head.next && (peek(p, "$") || peek(p, "$$")))
+		n->num = advance(p)->loc.len > 1 ? 2 : 1;
 	return head.next;
 }
 
@@ -301,7 +311,7 @@ static struct node *at_expr(struct parser *p)
 	if (!strcmp(name, "cast") || !strcmp(name, "var")) {
 		n = new_node(p, name[0] == 'c' ? ND_CAST : ND_ATVAR, t);
 		n->args = call_args(p, &nargs);
-		n->members = members(p);
+		n->members = members(p, n);
 		return n;
 	}
 	if (!strcmp(name, "defined") || !strcmp(name, "entry")) {
@@ -370,7 +380,7 @@ static struct node *primary(struct parser *p)
 		}
 		n = new_node(p, ND_TARGET, t);
 		n->str = t->str;
-		n->members = members(p);
+		n->members = members(p, n);
 		return n;
 	case TK_ARGC:
 		n = new_node(p, ND_ARGC, advance(p));
@@ -437,6 +447,19 @@ static struct node *unary(struct parser *p)
 	};
 	size_t i;
 
+	/* & $EXPR: the address of a target expression (op marks it). */
+	if (peek(p, "&")) {
+		struct token *t = advance(p);
+		struct node *n = nested(p, unary);
+
+		if (!FAIL(p) && n->kind != ND_TARGET && n->kind != ND_CAST && n->kind != ND_ATVAR) {
+			diag_error(p->s, &t->loc, "'&' takes the address of a target expression "
+				   "($var, @cast, @var)");
+			p->errors++;
+		}
+		n->op = OP_BITAND;
+		return n;
+	}
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
 		if (peek(p, ops[i].tok)) {
 			struct token *t = advance(p);
