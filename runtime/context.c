@@ -8,6 +8,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include "stp_internal.h"
+#include "stp_tapset.h"
 
 atomic_t _stp_state = ATOMIC_INIT(STP_SESSION_STOPPED);
 atomic_t _stp_error_count = ATOMIC_INIT(0);
@@ -114,6 +115,9 @@ void _stp_count_skip(void)
 
 static void report_error(struct stp_context *c)
 {
+	/* abort() (tapset_misc.c) unwinds like an error but is not one. */
+	if (c->last_error == _stp_abort_msg)
+		return;
 	if (c->last_stmt)
 		_stp_ctl_sendf(STP_CTL_ERROR, "%s near %s", c->last_error,
 			       c->last_stmt);

@@ -14,6 +14,7 @@
 #include "tvar.h"
 #include "probes/probes.h"
 #include "regex.h"
+#include "syms.h"
 
 static const char *quote(struct emitter *E, const char *s);
 
@@ -1090,6 +1091,8 @@ int emit_program(struct session *s)
 	if (autoprint)
 		sb_puts(c, "\t_stp_run_probe(&stp_probe_autoprint, NULL);\n");
 	sb_puts(c, "}\n");
+	/* Tapset hook: the symbol tables runtime/sym.c reads (syms.c). */
+	syms_emit(s, c);
 	sb_free(&frames);
 	sb_free(&code);
 	return s->errors ? -1 : 0;

@@ -42,6 +42,11 @@ static void usage(FILE *f)
 "  -x PID          target() is PID\n"
 "  -I DIR          also look for tapsets in DIR\n"
 "  -D NAME[=VAL]   define a C macro for the module (MAXACTION=..., ...)\n"
+"  -d MODULE       accepted as in SystemTap; backtraces name module\n"
+"                  addresses through the kernel's kallsyms in any case\n"
+"  --all-modules   likewise\n"
+"  --dump-functions  list the tapset library's functions and exit\n"
+"                  (with -v: with a line of description each)\n"
 "  --vm            run pass 5 in a QEMU VM booting the target kernel\n"
 "                  (default kernel: the newest provisioned one)\n"
 "  --vm-timeout=S  give the VM run S seconds (default 120)\n"
@@ -53,7 +58,8 @@ static void usage(FILE *f)
 "Arguments after the script are its $1/@1, $2/@2, ...\n");
 }
 
-enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD };
+enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_DUMP_FUNCTIONS,
+       OPT_ALL_MODULES };
 
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -62,11 +68,13 @@ static const struct option long_opts[] = {
 	{ "vm-timeout", required_argument, NULL, OPT_VM_TIMEOUT },
 	{ "vm-batch", required_argument, NULL, OPT_VM_BATCH },
 	{ "vm-insmod", required_argument, NULL, OPT_VM_INSMOD },
+	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
+	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* SystemTap options we know but do not implement yet. */
-static const char later_opts[] = "sbtwuGdSPRCTFNU";
+static const char later_opts[] = "sbtwuGSPRCTFNU";
 
 static bool valid_module_name(const char *name)
 {
@@ -220,6 +228,15 @@ static void parse_options(struct session *s, int argc, char **argv)
 			printf("stap-ng %s, a SystemTap-compatible translator\n"
 			       "License: GPL-2.0-or-later\n", PACKAGE_VERSION);
 			exit(0);
+		case 'd':
+			vec_push(&s->sym_modules, optarg);
+			break;
+		case OPT_ALL_MODULES:
+			s->all_modules = true;
+			break;
+		case OPT_DUMP_FUNCTIONS:
+			s->dump_functions = true;
+			break;
 		case OPT_VM:
 			s->vm = true;
 			break;
@@ -255,7 +272,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	}
 	if (s->last_pass == 0)
 		return;
-	if (s->list_pattern)
+	if (s->list_pattern || s->dump_functions)
 		return;
 	if (!s->script_text) {
 		if (optind >= argc) {
@@ -347,6 +364,8 @@ int main(int argc, char **argv)
 	choose_release(s);
 	if (s->list_pattern)
 		return finish(s, list_probes(s, s->list_pattern, s->list_vars));
+	if (s->dump_functions)
+		return finish(s, dump_functions(s));
 	if (s->last_pass == 0)	/* --vm-batch */
 		return run_vm_batch(s, s->tmpdir);
 

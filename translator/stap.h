@@ -396,6 +396,9 @@ struct session {
 	int target_pid;		/* -x PID: target() is PID; 0: neither option */
 	const char *list_pattern;	/* -l/-L PROBE: list, don't run */
 	bool list_vars;		/* -L: with context variables */
+	struct vec sym_modules;	/* -d MODULE: symbols wanted for backtraces */
+	bool all_modules;	/* --all-modules */
+	bool dump_functions;	/* --dump-functions */
 
 	/* state */
 	struct pp_cache *pp;	/* preprocess.c's caches */
@@ -471,6 +474,8 @@ char *build_kernel_tree(struct session *s, const char *release);
 
 /* Pass 5: run the module on this host or in a VM. Returns exit status. */
 int run_module(struct session *s);
+/* --dump-functions (dump.c): the tapset library's functions; exit status. */
+int dump_functions(struct session *s);
 /* -l/-L: print the probe points matching pattern; the exit status. */
 int list_probes(struct session *s, const char *pattern, bool with_vars);
 

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kernel backtraces with the kernel's own unwinder (asm/unwind.h: ORC on
+ * Debian's kernels).  stack_trace_save_regs() is not exported to
+ * modules; the unwind_start()/unwind_next_frame() it is built on are,
+ * and they start from the probe's pt_regs just as it would.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <asm/unwind.h>
+#include "stp_tapset.h"
+
+int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max)
+{
+	struct unwind_state state;
+	struct pt_regs *regs = c->regs;
+	bool leading = true;
+	int n = 0;
+
+	if (max <= 0)
+		return 0;
+	if (regs && user_mode(regs))
+		return 0;	/* the hit interrupted user space */
+	if (regs)
+		pcs[n++] = _stp_probe_addr(c);
+	for (unwind_start(&state, current, regs, NULL);
+	     !unwind_done(&state) && n < max; unwind_next_frame(&state)) {
+		unsigned long addr = unwind_get_return_address(&state);
+
+		if (!addr)
+			break;
+		/* The unwinder's first frame is the regs' own ip. */
+		if (regs && leading && addr == instruction_pointer(regs)) {
+			leading = false;
+			continue;
+		}
+		/*
+		 * Without regs (begin, end, timers without them) the walk
+		 * starts here: this module's own frames are not the script's.
+		 */
+		if (!regs && leading && within_module(addr, THIS_MODULE))
+			continue;
+		leading = false;
+		pcs[n++] = addr;
+	}
+	return n;
+}
+
+/* One hit at a time per CPU (interrupts are off): no stack buffers. */
+static DEFINE_PER_CPU(unsigned long [STP_MAX_STACK], stp_pcs);
+#define STP_LINE_LEN (KSYM_NAME_LEN + 96)
+static DEFINE_PER_CPU(char [STP_LINE_LEN], stp_line);
+
+/* One address as print_stack() prints it, or as a symdata line. */
+static const char *format_line(unsigned long addr, bool verbose)
+{
+	char *buf = this_cpu_ptr(stp_line);
+	size_t len = STP_LINE_LEN, n = 0;
+
+	if (verbose)
+		n = snprintf(buf, len, " 0x%016lx : ", addr);
+	_stp_symdata(buf + n, len - n, addr);
+	return buf;
+}
+
+/* Print a line, or append it to dst if it fits whole; false when full. */
+static bool emit_line(struct stp_context *c, const char *line, char *dst,
+		      size_t *out)
+{
+	size_t n = strlen(line);
+
+	if (!dst) {
+		_stp_print(c, line);
+		_stp_print_char(c, '\n');
+		return true;
+	}
+	if (*out + n + 1 >= MAXSTRINGLEN)
+		return false;
+	memcpy(dst + *out, line, n);
+	dst[*out + n] = '\n';
+	*out += n + 1;
+	dst[*out] = '\0';
+	return true;
+}
+
+void _stp_syms_print(struct stp_context *c, const char *addrs, bool verbose,
+		     char *dst)
+{
+	const char *p = addrs;
+	size_t out = 0;
+
+	if (dst)
+		dst[0] = '\0';
+	while (*p) {
+		unsigned long addr;
+		char *end;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		addr = simple_strtoul(p, &end, 16);
+		if (end == p)
+			break;	/* not a hex address: the rest is ignored */
+		p = end;
+		if (!emit_line(c, format_line(addr, verbose), dst, &out))
+			break;
+	}
+}
+
+void _stp_backtrace_syms(struct stp_context *c, bool verbose, char *dst)
+{
+	unsigned long *pcs = this_cpu_ptr(stp_pcs);
+	int n = _stp_stack_pcs(c, pcs, STP_MAX_STACK), i;
+	size_t out = 0;
+
+	if (dst)
+		dst[0] = '\0';
+	for (i = 0; i < n; i++)
+		if (!emit_line(c, format_line(pcs[i], verbose), dst, &out))
+			break;
+}
+
+void _stp_backtrace_hex(struct stp_context *c, char *dst, int skip, int count)
+{
+	unsigned long *pcs = this_cpu_ptr(stp_pcs);
+	int n = _stp_stack_pcs(c, pcs, STP_MAX_STACK), i;
+	size_t out = 0;
+
+	dst[0] = '\0';
+	for (i = skip; i < n && (count < 0 || i < skip + count); i++) {
+		/* "0x" and 16 digits, and the space before all but the first */
+		if (out + 20 >= MAXSTRINGLEN)
+			break;
+		out += scnprintf(dst + out, MAXSTRINGLEN - out, "%s0x%lx",
+				 out ? " " : "", pcs[i]);
+	}
+}
+
+int64_t _stp_backtrace_at(struct stp_context *c, int64_t depth)
+{
+	unsigned long *pcs = this_cpu_ptr(stp_pcs);
+	int n = _stp_stack_pcs(c, pcs, STP_MAX_STACK);
+
+	if (depth < 0 || depth >= n) {
+		_stp_error(c, "cannot unwind the kernel stack to depth %lld "
+			   "(it has %d frames)", (long long)depth, n);
+		return 0;
+	}
+	return pcs[depth];
+}

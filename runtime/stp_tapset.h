@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Helpers behind the tapset library's embedded-C functions (the tapsets).
+ * Tapset files include this header from a top-level %{ %} block; the
+ * runtime's tapset_*.c, sym.c and stack.c implement it.
+ *
+ * Everything here may be called from probe context: nothing allocates,
+ * sleeps or faults.  Results go into caller-provided MAXSTRINGLEN
+ * buffers (the function's frame in the per-CPU context), never onto the
+ * kernel stack.  Functions that fail set the hit's error with
+ * _stp_error() and return a negative errno; the caller's STAP_ERROR or
+ * plain return then unwinds the handler.
+ */
+#ifndef STP_TAPSET_H
+#define STP_TAPSET_H
+
+#include <linux/types.h>
+#include "stp_runtime.h"
+
+struct pt_regs;
+
+/* ---- memory and strings (tapset_mem.c) ---- */
+
+/*
+ * Copy the NUL-terminated string at addr (at most len - 1 bytes; dst is
+ * always terminated) without faulting.  A fault fails the hit with
+ * SystemTap's message, "kernel string copy fault at 0x... [man
+ * error::fault]" or "user string copy fault -14 at 0x... [...]", unless
+ * quiet, which only returns -EFAULT (dst then holds "").
+ * User reads fail (-EFAULT) where there is no user address space: a
+ * kernel thread, an NMI.
+ */
+int _stp_kstring(struct stp_context *c, char *dst, uint64_t addr, size_t len,
+		 bool quiet);
+int _stp_ustring(struct stp_context *c, char *dst, uint64_t addr, size_t len,
+		 bool quiet);
+/* Non-faulting read of len bytes; 0 or -EFAULT, never fails the hit. */
+int _stp_kread_quiet(void *dst, uint64_t addr, size_t len);
+int _stp_uread_quiet(void *dst, uint64_t addr, size_t len);
+/* A kernel scalar (1, 2, 4 or 8 bytes) at addr, sign-extended; on a fault
+ * fails the hit with "kernel <what> copy fault at 0x... [man error::fault]",
+ * or "kernel read fault at 0x... [...]" if what is NULL. */
+int64_t _stp_kread_scalar(struct stp_context *c, uint64_t addr, size_t size,
+			  const char *what);
+/* A user number of size bytes at addr, sign-extended if is_signed; 0 if
+ * it cannot be read (user_int() and friends). */
+int64_t _stp_user_num(uint64_t addr, size_t size, bool is_signed);
+/* tokenize(): the next non-empty token, "" input continuing the last. */
+void _stp_tokenize(char *dst, const char *input, const char *delim);
+/* Write size bytes of val at addr (guru set_kernel_*); same errors. */
+void _stp_kwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
+			int64_t val, const char *what);
+/* Copy up to n bytes of src (kernel string) into kernel memory at addr. */
+void _stp_kwrite_string(struct stp_context *c, uint64_t addr, const char *src,
+			size_t n);
+/* The UTF-16 string at addr as UTF-8 ("kernel string copy fault" on error). */
+int _stp_kstring_utf16(struct stp_context *c, char *dst, uint64_t addr);
+
+/*
+ * SystemTap's text_strn: src with non-printable characters escaped (\n,
+ * \t, \", \\, other bytes as \ooo), at most len characters (0: as many
+ * as fit), in double quotes if quoted; "..." after it marks input that
+ * did not fit.  dst and src must not overlap.
+ */
+void _stp_text_str(char *dst, const char *src, size_t len, bool quoted);
+
+/* ---- context (tapset_ctx.c) ---- */
+
+/* Register value by name ("ax", "rax", "eax", "ip", ...) from regs. */
+int64_t _stp_register(struct stp_context *c, struct pt_regs *regs,
+		      const char *name);
+/* Function argument n (1-based) of the probed function, by the ABI. */
+int64_t _stp_func_arg(struct stp_context *c, int n);
+/* The address the probe hit: regs' ip, less the int3 a kprobe emulates. */
+unsigned long _stp_probe_addr(struct stp_context *c);
+void _stp_print_regs(struct stp_context *c, struct pt_regs *regs);
+/* The current task's command line, arguments joined by delim. */
+void _stp_cmdline(struct stp_context *c, char *dst, int first, int last,
+		  const char *delim);
+
+/* ---- time and names (tapset_misc.c) ---- */
+
+/* "Thu Jan  1 00:00:00 1970"; fails the hit outside 32-bit seconds. */
+int _stp_ctime(struct stp_context *c, char *dst, int64_t secs);
+/* "ENOENT" for 2 or -2; "E#N" for numbers without a name. */
+void _stp_errno_str(char *dst, int64_t err);
+/* "SIGHUP" for 1; "SIG" and the number for others. */
+void _stp_signal_str(char *dst, int64_t sig);
+/* SystemTap's return_str: "-2 (ENOENT)", else the value in format
+ * 1 decimal, 2 hex, 3 octal. */
+void _stp_return_str(char *dst, int64_t format, int64_t ret);
+
+/* abort(): end the session now, skipping end probes and this handler's
+ * remaining statements. */
+void _stp_abort(struct stp_context *c);
+extern const char _stp_abort_msg[];
+
+/* ---- symbols and stacks (sym.c, stack.c) ---- */
+
+#define STP_MAX_STACK 64	/* frames backtrace() and friends collect */
+
+/*
+ * One symbol table the translator emitted (translator/syms.c): the
+ * function symbols of the kernel, sorted by address, as offsets from a
+ * link-time base.  _stp_sym_tables[] ends with an entry whose name is
+ * NULL; a module that needs no symbols gets only that entry.
+ */
+struct stp_symtab {
+	const char *name;	/* "kernel" */
+	u64 base;		/* link-time address offsets count from */
+	const u32 *offs;	/* sorted */
+	const u32 *sizes;	/* 0: unknown, up to the next symbol */
+	const u32 *names;	/* offsets into strtab */
+	const char *strtab;
+	u32 n;
+	u64 link_ref;		/* link-time address of _printk: KASLR */
+};
+extern const struct stp_symtab _stp_sym_tables[];
+
+/*
+ * Resolve addr to the symbol holding it: its name into name (at least
+ * KSYM_NAME_LEN bytes), its offset and size, and the module's name
+ * ("kernel").  Addresses no emitted table holds (modules) are asked of
+ * the kernel's kallsyms.  0, or -ENOENT if nothing holds addr.
+ */
+int _stp_sym_lookup(unsigned long addr, char *name, size_t len,
+		    unsigned long *off, unsigned long *size, const char **mod);
+/* symdata: "vfs_read+0x17/0x1a0 [kernel]", or "0x..." if unknown. */
+void _stp_symdata(char *dst, size_t len, unsigned long addr);
+/* symname: "vfs_read", or "0x..." if unknown. */
+void _stp_symname(char *dst, size_t len, unsigned long addr);
+
+/*
+ * The kernel stack of this hit, innermost first: the probed address
+ * when the hit has registers, then the return addresses the kernel's
+ * unwinder finds.  Up to max addresses; returns how many.  A hit in
+ * user mode has no kernel stack (0).
+ */
+int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max);
+/*
+ * Print (to_str false) or write into dst (MAXSTRINGLEN) one line per
+ * hex address in the string addrs: verbose " 0x... : sym+off/size [mod]"
+ * lines as print_stack() prints them, or symdata lines as sprint_stack()
+ * returns them.
+ */
+void _stp_syms_print(struct stp_context *c, const char *addrs, bool verbose,
+		     char *dst);
+
+/* print_backtrace() (dst NULL) and sprint_backtrace() (into dst). */
+void _stp_backtrace_syms(struct stp_context *c, bool verbose, char *dst);
+/* Hex addresses of frames skip.. (count of them, -1: all), as backtrace(). */
+void _stp_backtrace_hex(struct stp_context *c, char *dst, int skip, int count);
+/* The address at depth (0: the probe point), or fail the hit. */
+int64_t _stp_backtrace_at(struct stp_context *c, int64_t depth);
+
+#endif /* STP_TAPSET_H */

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Non-faulting reads and writes for the conversion functions
+ * (kernel_string, user_long, set_kernel_int, ...) and string quoting.
+ *
+ * strncpy_from_{kernel,user}_nofault are not exported to modules, so
+ * strings are read with copy_from_{kernel,user}_nofault one page piece
+ * at a time: a piece never crosses a page boundary, so a string that
+ * ends just before an unmapped page still reads fine.
+ */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/hardirq.h>
+#include "stp_tapset.h"
+
+int _stp_kread_quiet(void *dst, uint64_t addr, size_t len)
+{
+	return copy_from_kernel_nofault(dst, (const void *)(unsigned long)addr, len) ?
+		-EFAULT : 0;
+}
+
+/* No user address space to read: a kernel thread, or an NMI. */
+static bool no_user_space(void)
+{
+	return !current->mm || (current->flags & PF_KTHREAD) || in_nmi();
+}
+
+int _stp_uread_quiet(void *dst, uint64_t addr, size_t len)
+{
+	if (no_user_space())
+		return -EFAULT;
+	return copy_from_user_nofault(dst, (const void __user *)(unsigned long)addr, len) ?
+		-EFAULT : 0;
+}
+
+/* Read the string at addr page piece by page piece; 0 or -EFAULT. */
+static int read_string(char *dst, uint64_t addr, size_t len, bool user)
+{
+	size_t got = 0;
+
+	if (!len)
+		return 0;
+	dst[0] = '\0';
+	while (got < len - 1) {
+		size_t room = PAGE_SIZE - ((addr + got) & (PAGE_SIZE - 1));
+		size_t n = min(room, len - 1 - got);
+		char *nul;
+		int ret = user ? _stp_uread_quiet(dst + got, addr + got, n) :
+				 _stp_kread_quiet(dst + got, addr + got, n);
+
+		if (ret) {
+			dst[0] = '\0';
+			return ret;
+		}
+		nul = memchr(dst + got, '\0', n);
+		if (nul)
+			return 0;
+		got += n;
+	}
+	dst[got] = '\0';	/* longer than the buffer: truncated */
+	return 0;
+}
+
+int _stp_kstring(struct stp_context *c, char *dst, uint64_t addr, size_t len,
+		 bool quiet)
+{
+	int ret = read_string(dst, addr, len, false);
+
+	if (ret && !quiet)
+		_stp_error(c, "kernel string copy fault at 0x%llx [man error::fault]",
+			   (unsigned long long)addr);
+	return ret;
+}
+
+int _stp_ustring(struct stp_context *c, char *dst, uint64_t addr, size_t len,
+		 bool quiet)
+{
+	int ret = read_string(dst, addr, len, true);
+
+	if (ret && !quiet)
+		_stp_error(c, "user string copy fault %d at 0x%llx [man error::fault]",
+			   ret, (unsigned long long)addr);
+	return ret;
+}
+
+int64_t _stp_kread_scalar(struct stp_context *c, uint64_t addr, size_t size,
+			  const char *what)
+{
+	union { s8 b; s16 h; s32 w; s64 q; } v;
+
+	if (_stp_kread_quiet(&v, addr, size)) {
+		if (what)
+			_stp_error(c, "kernel %s copy fault at 0x%llx [man error::fault]",
+				   what, (unsigned long long)addr);
+		else
+			_stp_error(c, "kernel read fault at 0x%llx [man error::fault]",
+				   (unsigned long long)addr);
+		return 0;
+	}
+	switch (size) {
+	case 1: return v.b;
+	case 2: return v.h;
+	case 4: return v.w;
+	default: return v.q;
+	}
+}
+
+/*
+ * copy_to_kernel_nofault() is not exported to modules; the kernel's
+ * __put_kernel_nofault() is a macro with an exception-table entry, which
+ * works from a module too.  Writes happen only in guru mode.
+ */
+static int write_kernel(uint64_t addr, const void *src, size_t size)
+{
+	char *dst = (char *)(unsigned long)addr;
+	const char *s = src;
+	size_t i;
+
+	pagefault_disable();
+	for (i = 0; i < size; i++)
+		__put_kernel_nofault(dst + i, s + i, u8, fault);
+	pagefault_enable();
+	return 0;
+fault:
+	pagefault_enable();
+	return -EFAULT;
+}
+
+void _stp_kwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
+			int64_t val, const char *what)
+{
+	union { s8 b; s16 h; s32 w; s64 q; } v;
+
+	switch (size) {
+	case 1: v.b = (s8)val; break;
+	case 2: v.h = (s16)val; break;
+	case 4: v.w = (s32)val; break;
+	default: v.q = val; break;
+	}
+	if (write_kernel(addr, &v, size))
+		_stp_error(c, "kernel %s copy fault at 0x%llx [man error::fault]",
+			   what, (unsigned long long)addr);
+}
+
+void _stp_kwrite_string(struct stp_context *c, uint64_t addr, const char *src,
+			size_t n)
+{
+	size_t len = strnlen(src, MAXSTRINGLEN);
+
+	/* The terminating NUL goes too when it fits in n. */
+	len = min(len + 1, n);
+	if (write_kernel(addr, src, len))
+		_stp_error(c, "kernel string copy fault at 0x%llx [man error::fault]",
+			   (unsigned long long)addr);
+}
+
+/* Append one code point as UTF-8 at *p (room checked by the caller). */
+static size_t put_utf8(char *p, u32 cp)
+{
+	if (cp < 0x80) {
+		p[0] = cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		p[0] = 0xc0 | (cp >> 6);
+		p[1] = 0x80 | (cp & 0x3f);
+		return 2;
+	}
+	if (cp < 0x10000) {
+		p[0] = 0xe0 | (cp >> 12);
+		p[1] = 0x80 | ((cp >> 6) & 0x3f);
+		p[2] = 0x80 | (cp & 0x3f);
+		return 3;
+	}
+	p[0] = 0xf0 | (cp >> 18);
+	p[1] = 0x80 | ((cp >> 12) & 0x3f);
+	p[2] = 0x80 | ((cp >> 6) & 0x3f);
+	p[3] = 0x80 | (cp & 0x3f);
+	return 4;
+}
+
+int _stp_kstring_utf16(struct stp_context *c, char *dst, uint64_t addr)
+{
+	size_t out = 0;
+	uint64_t a = addr;
+
+	for (;;) {
+		u16 u, lo;
+		u32 cp;
+
+		if (_stp_kread_quiet(&u, a, 2))
+			goto fault;
+		a += 2;
+		if (!u)
+			break;
+		cp = u;
+		if (u >= 0xd800 && u < 0xdc00) {	/* a surrogate pair */
+			if (_stp_kread_quiet(&lo, a, 2))
+				goto fault;
+			if (lo >= 0xdc00 && lo < 0xe000) {
+				a += 2;
+				cp = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+			} else {
+				cp = 0xfffd;
+			}
+		} else if (u >= 0xdc00 && u < 0xe000) {
+			cp = 0xfffd;
+		}
+		if (out + 4 >= MAXSTRINGLEN)
+			break;
+		out += put_utf8(dst + out, cp);
+	}
+	dst[out] = '\0';
+	return 0;
+fault:
+	dst[0] = '\0';
+	_stp_error(c, "kernel string copy fault at 0x%llx [man error::fault]",
+		   (unsigned long long)a);
+	return -EFAULT;
+}
+
+/* The escape for ch ("\\n"), or NULL if it prints as itself. */
+static int escape(char *buf, unsigned char ch)
+{
+	static const char from[] = "\a\b\f\n\r\t\v\"\\";
+	static const char to[] = "abfnrtv\"\\";
+	const char *p = ch ? strchr(from, ch) : NULL;
+
+	if (p) {
+		buf[0] = '\\';
+		buf[1] = to[p - from];
+		return 2;
+	}
+	if (ch >= 32 && ch < 127) {
+		buf[0] = ch;
+		return 1;
+	}
+	buf[0] = '\\';
+	buf[1] = '0' + (ch >> 6);
+	buf[2] = '0' + ((ch >> 3) & 7);
+	buf[3] = '0' + (ch & 7);
+	return 4;
+}
+
+void _stp_text_str(char *dst, const char *src, size_t len, bool quoted)
+{
+	/*
+	 * len bounds the output with its quotes (0: the whole string
+	 * buffer); "..." after them says the input did not all fit, so
+	 * room for it is kept back.
+	 */
+	size_t limit = MAXSTRINGLEN - 1 - 3, out = 0, i;
+	char buf[4];
+	bool cut = false;
+
+	if (len && len < limit)
+		limit = len;
+	if (quoted)
+		limit -= 2;
+	if (quoted)
+		dst[out++] = '"';
+	for (i = 0; src[i]; i++) {
+		int n = escape(buf, (unsigned char)src[i]);
+
+		if (out + n > limit + (quoted ? 1 : 0)) {
+			cut = true;
+			break;
+		}
+		memcpy(dst + out, buf, n);
+		out += n;
+	}
+	if (quoted)
+		dst[out++] = '"';
+	if (cut) {
+		memcpy(dst + out, "...", 3);
+		out += 3;
+	}
+	dst[out] = '\0';
+}
+
+int64_t _stp_user_num(uint64_t addr, size_t size, bool is_signed)
+{
+	union { u8 b; u16 h; u32 w; u64 q; } v;
+
+	if (_stp_uread_quiet(&v, addr, size))
+		return 0;
+	switch (size) {
+	case 1: return is_signed ? (int64_t)(s8)v.b : v.b;
+	case 2: return is_signed ? (int64_t)(s16)v.h : v.h;
+	case 4: return is_signed ? (int64_t)(s32)v.w : v.w;
+	default: return v.q;
+	}
+}
+
+/*
+ * tokenize() goes on where the previous call on this CPU stopped.  A
+ * probe hit runs with interrupts off, so nothing else on the CPU touches
+ * the state in between.
+ */
+struct stp_tokenize {
+	char buf[MAXSTRINGLEN];
+	size_t pos;
+};
+static DEFINE_PER_CPU(struct stp_tokenize, stp_tokenize_state);
+
+void _stp_tokenize(char *dst, const char *input, const char *delim)
+{
+	struct stp_tokenize *t = this_cpu_ptr(&stp_tokenize_state);
+	size_t len;
+
+	if (input[0]) {
+		strscpy(t->buf, input, MAXSTRINGLEN);
+		t->pos = 0;
+	}
+	len = strnlen(t->buf, MAXSTRINGLEN);
+	if (t->pos > len)
+		t->pos = len;
+	/* Only non-empty tokens, as SystemTap returns them. */
+	t->pos += strspn(t->buf + t->pos, delim);
+	len = strcspn(t->buf + t->pos, delim);
+	memcpy(dst, t->buf + t->pos, len);
+	dst[len] = '\0';
+	t->pos += len;
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stap --dump-functions: every public function of the tapset library,
+ * one a line, as SystemTap prints them:
+ *
+ *     ctime:string (epochsecs:long)
+ *
+ * A function without a declared type shows as "unknown" (so does one
+ * returning nothing), as in SystemTap.  With -v each line also carries
+ * the function's one-line description, taken from the doc comment right
+ * above its definition:
+ *
+ *     / ** sfunction NAME - What it does * /
+ *
+ * ("sfunction" is optional; the comment may go on over more lines, only
+ * its NAME line counts).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stap.h"
+
+/* The description in the doc comment before f, or NULL if it has none. */
+static char *doc_line(const struct func *f)
+{
+	const char *text = f->file->text, *p = f->loc.at, *end, *start, *q;
+	size_t nlen = strlen(f->name);
+
+	/* Back to the start of the line with "function NAME". */
+	while (p > text && p[-1] != '\n')
+		p--;
+	/* Skip blank space back to the comment's end. */
+	while (p > text && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n'))
+		p--;
+	if (p - text < 4 || strncmp(p - 2, "*/", 2))
+		return NULL;
+	end = p - 2;
+	for (start = end - 1; start >= text + 2; start--)
+		if (!strncmp(start - 2, "/**", 3))
+			break;
+	if (start < text + 2)
+		return NULL;
+	/* The line "[*] [sfunction ]NAME - description". */
+	for (q = start; q < end; q++) {
+		const char *line = q, *eol, *desc;
+
+		while (q < end && *q != '\n')
+			q++;
+		eol = q;
+		while (line < eol && (*line == ' ' || *line == '\t' || *line == '*'))
+			line++;
+		if (!strncmp(line, "sfunction ", 10))
+			line += 10;
+		if (strncmp(line, f->name, nlen) || strncmp(line + nlen, " - ", 3))
+			continue;
+		desc = line + nlen + 3;
+		while (eol > desc && (eol[-1] == ' ' || eol[-1] == '\t' || eol[-1] == '*'))
+			eol--;
+		return xasprintf("%.*s", (int)(eol - desc), desc);
+	}
+	return NULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct func *fa = *(struct func *const *)a, *fb = *(struct func *const *)b;
+
+	return strcmp(fa->name, fb->name);
+}
+
+/* The type as --dump-functions shows it: void is SystemTap's "unknown". */
+static const char *dump_type(enum type t)
+{
+	return t == TY_VOID ? "unknown" : type_name(t);
+}
+
+int dump_functions(struct session *s)
+{
+	struct vec all = VEC_INIT;
+	int i, undocumented = 0;
+
+	/* Guru-only functions are part of the library too. */
+	s->guru = true;
+	if (pp_load_library_macros(s, s->tapset_dir) < 0 || session_load_tapsets(s) < 0)
+		return 1;
+	for (i = 0; i < s->tapset_files.len; i++) {
+		struct program *p = s->tapset_files.items[i];
+
+		for (struct func *f = p->funcs; f; f = f->next)
+			if (!f->is_private)
+				vec_push(&all, f);
+	}
+	qsort(all.items, (size_t)all.len, sizeof(void *), by_name);
+	for (i = 0; i < all.len; i++) {
+		struct func *f = all.items[i];
+		struct strbuf sb = STRBUF_INIT;
+		char *doc = doc_line(f);
+
+		sb_printf(&sb, "%s:%s (", f->name, dump_type(f->type));
+		for (struct param *p = f->params; p; p = p->next)
+			sb_printf(&sb, "%s:%s%s", p->name, type_name(p->type),
+				  p->next ? ", " : "");
+		sb_puts(&sb, ")");
+		if (s->verbose)
+			sb_printf(&sb, " - %s", doc ? doc : "(undocumented)");
+		puts(sb_str(&sb));
+		if (!doc)
+			undocumented++;
+		free(doc);
+		sb_free(&sb);
+	}
+	if (s->verbose && undocumented)
+		fprintf(stderr, "stap: %d function%s without a doc comment\n",
+			undocumented, undocumented == 1 ? "" : "s");
+	vec_free(&all);
+	return 0;
+}

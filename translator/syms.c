@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Symbol tables for the module (runtime/sym.c reads them; struct
+ * stp_symtab in runtime/stp_tapset.h).
+ *
+ * Only a script that uses a symbol or backtrace function gets a table:
+ * the tapset functions that need one say so with a "/ * symbols * /"
+ * pragma in their embedded C.  The kernel's table holds every function
+ * symbol of its debuginfo's ELF symtab (libelf), sorted by address, as
+ * 32-bit offsets from the lowest one, with sizes and names, plus the
+ * link-time address of _printk, against which the module measures the
+ * KASLR offset at run time.  Every module defines _stp_sym_tables[],
+ * empty when nothing needs it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stap.h"
+#include "dw.h"
+#include "syms.h"
+
+struct sym {
+	uint64_t addr;
+	uint32_t size;
+	const char *name;
+	int rank;		/* which of two at one address wins: higher */
+};
+
+static bool script_needs_symbols(struct session *s)
+{
+	for (int i = 0; i < s->funcs.len; i++) {
+		struct func *f = s->funcs.items[i];
+
+		if (f->body->kind == ND_EMBEDDED && strstr(f->body->str, "/* symbols */"))
+			return true;
+	}
+	return false;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return y->rank - x->rank;	/* the preferred one first */
+}
+
+/*
+ * The function symbols of the ELF file at path into *out (names point
+ * into the arena).  0, or -1 with a message in *err.
+ */
+static int read_symtab(struct session *s, const char *path, struct vec *out,
+		       uint64_t *printk, char **err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+	Elf *elf = NULL;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (fd < 0) {
+		*err = xasprintf("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
+		*err = xasprintf("%s: not an ELF file: %s", path, elf_errmsg(-1));
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			GElf_Shdr tsh;
+			Elf_Scn *tscn;
+			const char *name;
+			int type;
+			struct sym *e;
+
+			if (!gelf_getsym(d, (int)i, &sym))
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			if (!strcmp(name, "_printk"))
+				*printk = sym.st_value;
+			type = GELF_ST_TYPE(sym.st_info);
+			if (type != STT_FUNC && type != STT_NOTYPE)
+				continue;
+			if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+				continue;
+			tscn = elf_getscn(elf, sym.st_shndx);
+			if (!tscn || !gelf_getshdr(tscn, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
+				continue;
+			/* 6.x pads functions with __pfx_ symbols: not functions. */
+			if (!strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6))
+				continue;
+			e = arena_alloc(&s->arena, sizeof(*e));
+			e->addr = sym.st_value;
+			e->size = sym.st_size > UINT32_MAX ? 0 : (uint32_t)sym.st_size;
+			e->name = arena_strdup(&s->arena, name);
+			e->rank = (type == STT_FUNC ? 2 : 0) +
+				  (GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? 1 : 0);
+			vec_push(out, e);
+		}
+	}
+	if (!out->len)
+		*err = xasprintf("%s has no function symbols (stripped?)", path);
+	else
+		ret = 0;
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+/* The kernel's table as C arrays named stp_sym_kernel_*. */
+static void emit_kernel_table(struct session *s, struct strbuf *c,
+			      struct vec *syms, uint64_t printk)
+{
+	struct sym *arr = xcalloc((size_t)syms->len, sizeof(*arr));
+	uint64_t base;
+	size_t n = 0, stroff = 0;
+
+	for (int i = 0; i < syms->len; i++)
+		arr[i] = *(struct sym *)syms->items[i];
+	qsort(arr, (size_t)syms->len, sizeof(*arr), by_addr);
+	/* One symbol per address: by_addr put the preferred one first. */
+	for (int i = 0; i < syms->len; i++)
+		if (!n || arr[n - 1].addr != arr[i].addr)
+			arr[n++] = arr[i];
+	base = arr[0].addr;
+	/* Offsets are 32-bit: the kernel's text is far smaller than 4 GiB. */
+	while (n && arr[n - 1].addr - base > UINT32_MAX)
+		n--;
+
+	sb_puts(c, "\n/* The kernel's function symbols (translator/syms.c). */\n");
+	sb_puts(c, "static const u32 stp_sym_kernel_offs[] = {\n");
+	for (size_t i = 0; i < n; i++)
+		sb_printf(c, "0x%" PRIx64 ",%s", arr[i].addr - base, i % 8 == 7 ? "\n" : "");
+	sb_puts(c, "\n};\nstatic const u32 stp_sym_kernel_sizes[] = {\n");
+	for (size_t i = 0; i < n; i++)
+		sb_printf(c, "0x%x,%s", arr[i].size, i % 8 == 7 ? "\n" : "");
+	sb_puts(c, "\n};\nstatic const u32 stp_sym_kernel_names[] = {\n");
+	for (size_t i = 0; i < n; i++) {
+		sb_printf(c, "%zu,%s", stroff, i % 8 == 7 ? "\n" : "");
+		stroff += strlen(arr[i].name) + 1;
+	}
+	sb_puts(c, "\n};\nstatic const char stp_sym_kernel_strtab[] =\n");
+	for (size_t i = 0; i < n; i++) {
+		/* ELF symbol names are printable: no escaping needed beyond \0. */
+		sb_printf(c, "\"%s\\0\"\n", arr[i].name);
+	}
+	sb_puts(c, ";\n");
+	sb_printf(c, "const struct stp_symtab _stp_sym_tables[] = {\n"
+		  "\t{ .name = \"kernel\", .base = 0x%" PRIx64 "ULL,\n"
+		  "\t  .offs = stp_sym_kernel_offs, .sizes = stp_sym_kernel_sizes,\n"
+		  "\t  .names = stp_sym_kernel_names, .strtab = stp_sym_kernel_strtab,\n"
+		  "\t  .n = %zu, .link_ref = 0x%" PRIx64 "ULL },\n"
+		  "\t{ .name = NULL },\n};\n", base, n, printk);
+	free(arr);
+	(void)s;
+}
+
+int syms_emit(struct session *s, struct strbuf *c)
+{
+	struct vec syms = VEC_INIT;
+	struct dw_kernel *k;
+	uint64_t printk = 0;
+	char *err = NULL;
+	int ret = 0;
+
+	sb_puts(c, "\n#include \"stp_tapset.h\"\n");
+	if (!script_needs_symbols(s))
+		goto empty;
+	k = dw_open(s->release, &err);
+	if (!k) {
+		/* Not fatal: kallsyms still names kernel addresses at run time. */
+		diag_warn(s, NULL, "no kernel symbol table for backtraces: %s; "
+			  "using the kernel's kallsyms instead", err);
+		free(err);
+		goto empty;
+	}
+	if (read_symtab(s, dw_debuginfo_path(k), &syms, &printk, &err) < 0 || !printk) {
+		diag_warn(s, NULL, "no kernel symbol table for backtraces: %s; "
+			  "using the kernel's kallsyms instead",
+			  err ? err : "no _printk symbol to measure KASLR with");
+		free(err);
+		dw_close(k);
+		vec_free(&syms);
+		goto empty;
+	}
+	dw_close(k);
+	emit_kernel_table(s, c, &syms, printk);
+	vec_free(&syms);
+	return ret;
+empty:
+	sb_puts(c, "const struct stp_symtab _stp_sym_tables[] = { { .name = NULL } };\n");
+	return ret;
+}
