@@ -77,17 +77,21 @@ static struct symbol *find_in(struct vec *v, const char *name)
 }
 
 /* A private function or global is seen only from its own file. */
+/*
+ * The function a call names.  Functions may be overloaded by their
+ * number of parameters (nargs; -1: any), as in SystemTap; a file's own
+ * private function wins over a public one.
+ */
 static struct func *find_func_from(struct sem *S, const char *name,
-				   const struct srcfile *from)
+				   const struct srcfile *from, int nargs)
 {
 	struct func *pub = NULL;
 	int i;
 
-	/* The file's own private function wins over a public one. */
 	for (i = 0; i < S->funcs.len; i++) {
 		struct func *f = S->funcs.items[i];
 
-		if (strcmp(f->name, name))
+		if (strcmp(f->name, name) || (nargs >= 0 && f->nparams != nargs))
 			continue;
 		if (f->is_private && f->file == from)
 			return f;
@@ -97,9 +101,9 @@ static struct func *find_func_from(struct sem *S, const char *name,
 	return pub;
 }
 
-static struct func *find_func(struct sem *S, const char *name)
+static struct func *find_func(struct sem *S, const char *name, int nargs)
 {
-	return find_func_from(S, name, NULL);
+	return find_func_from(S, name, NULL, nargs);
 }
 
 static struct symbol *find_global(struct sem *S, const char *name,
@@ -337,8 +341,16 @@ static enum type call(struct sem *S, struct node *n)
 		return n->type = bi->ret;
 	}
 
-	struct func *f = find_func_from(S, n->str, n->loc.file);
+	struct func *f = find_func_from(S, n->str, n->loc.file, nargs);
 
+	/* No overload takes nargs: name one that exists, for the message. */
+	if (!f)
+		f = find_func_from(S, n->str, n->loc.file, -1);
+	if (f && f->guru && !S->s->guru && S->final && n->id != -1) {
+		diag_error(S->s, &n->loc, "%s() needs guru mode (-g): it can change the kernel",
+			   f->name);
+		n->id = -1;
+	}
 	if (!f) {
 		if (S->final && n->id != -1) {	/* -1: reported (operands are checked twice) */
 			const char **names = xcalloc((size_t)S->funcs.len + ARRAY_SIZE(builtins),
@@ -1184,7 +1196,8 @@ static void add_funcs(struct sem *S, struct program *prog)
 	struct func *f;
 
 	for (f = prog->funcs; f; f = f->next) {
-		struct func *old = find_func(S, f->name);
+		/* Overloads by arity are distinct functions. */
+		struct func *old = find_func(S, f->name, f->nparams);
 		struct param *p;
 
 		if (old && (f->is_private || old->is_private) && f->file != old->file)
