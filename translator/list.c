@@ -17,6 +17,7 @@
 
 #include "dw.h"
 #include "stap.h"
+#include "probes/probes.h"
 
 enum list_kind { LK_ANY, LK_CALL, LK_INLINE, LK_RETURN };
 
@@ -78,15 +79,21 @@ static char *parse_point(const char *text, struct listing *l)
 int list_probes(struct session *s, const char *pattern, bool with_vars)
 {
 	struct listing l = { .with_vars = with_vars };
-	struct dw_pattern p;
+	struct dw_pattern p = { 0 };
 	struct dw_kernel *k = NULL;
-	char *pat, *err = NULL;
+	char *pat = NULL, *err = NULL;
 	int ret = 1, n;
 
+	/* Families that list their own points. */
+	n = pf_trace_list(s, pattern, with_vars, &l.lines);
+	if (n < 0)
+		goto out;
+	if (n == 0)
+		goto print;
 	pat = parse_point(pattern, &l);
 	if (!pat) {
-		util_err("cannot list '%s': only kernel.function(\"PATTERN\") probe points, "
-			 "with an optional .call, .inline or .return, can be listed so far",
+		util_err("cannot list '%s': only kernel.function(\"PATTERN\") and "
+			 "kernel.trace(\"PATTERN\") probe points can be listed so far",
 			 pattern);
 		return 1;
 	}
@@ -106,6 +113,7 @@ int list_probes(struct session *s, const char *pattern, bool with_vars)
 	n = dw_list_functions(k, &p, add_func, &l);
 	if (n < 0)
 		goto out;
+print:
 	qsort(l.lines.items, (size_t)l.lines.len, sizeof(char *), str_cmp);
 	for (int i = 0; i < l.lines.len; i++)
 		puts(l.lines.items[i]);

@@ -74,4 +74,14 @@ void pf_kprobe_row(struct strbuf *c, int probe_id, const char *symbol,
 void pf_kprobe_emit_start(struct strbuf *c, const char *table);
 void pf_kprobe_emit_stop(struct strbuf *c, const char *table);
 
+/*
+ * stap -l / -L for the families that list their own points (list.c
+ * dispatches): push one malloc'ed line per point matching pattern, the
+ * whole probe point as text ("kernel.trace(\"sched:*\")"), onto lines;
+ * with_vars appends the target variables as -L shows them.  Returns 1 if
+ * pattern is not the family's, 0 if listed, -1 after a message on stderr.
+ */
+int pf_trace_list(struct session *s, const char *pattern, bool with_vars,
+		  struct vec *lines);
+
 #endif /* PROBES_H */
