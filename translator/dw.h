@@ -166,6 +166,13 @@ typedef int (*dw_tracepoint_fn)(const struct dw_tracepoint *tp, void *arg);
  */
 int dw_tracepoints(struct dw_kernel *k, dw_tracepoint_fn fn, void *arg);
 
+/*
+ * The ELF function symbol holding link-time address addr and the offset
+ * into it (for a kprobe at symbol + offset, which holds under KASLR).  0,
+ * or -ENOENT if no function symbol holds it.  *name lives as long as k.
+ */
+int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t *offset);
+
 /* A DWARF type as stap -L prints it ("struct task_struct*"); malloc'ed. */
 char *dw_type_name(Dwarf_Die *type);
 

@@ -78,6 +78,11 @@ char *dw_type_name(Dwarf_Die *type)
 {
 	return xstrdup("?");
 }
+
+int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t *offset)
+{
+	return -ENOTSUP;
+}
 #else /* HAVE_SQLITE3 */
 
 #include <dwarf.h>		/* elfutils: DW_TAG_*, DW_AT_* */
@@ -109,6 +114,10 @@ struct dw_kernel {
 	Dwarf *dbg;
 	Dwarf_CFI *cfi;
 	bool dbg_tried;
+	/* dw_symbolize(): the ELF's function symbols, read on first use */
+	struct sym *syms;
+	size_t nsyms;
+	bool syms_tried;
 };
 
 /* ---- a small open-addressing hash table of record indexes ---- */
@@ -1494,6 +1503,7 @@ void dw_close(struct dw_kernel *k)
 	if (!k)
 		return;
 	sqlite3_close(k->db);
+	free(k->syms);
 	if (k->dbg)
 		dwarf_end(k->dbg);
 	if (k->elf)
@@ -2114,5 +2124,25 @@ char *dw_type_name(Dwarf_Die *type)
 
 	type_name(&sb, type, 0);
 	return sb_steal(&sb);
+}
+
+/* ---- addresses to symbols ---- */
+
+int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t *offset)
+{
+	uint64_t stext, printk;
+	uint32_t i;
+
+	if (!k->syms_tried) {
+		k->syms_tried = true;
+		if (dw_dwarf(k))
+			k->syms = read_symtab(k->elf, &k->nsyms, &stext, &printk);
+	}
+	i = k->syms ? sym_find(k->syms, k->nsyms, addr) : UINT32_MAX;
+	if (i == UINT32_MAX)
+		return -ENOENT;
+	*name = k->syms[i].name;
+	*offset = addr - k->syms[i].addr;
+	return 0;
 }
 #endif /* HAVE_SQLITE3 */

@@ -86,15 +86,17 @@ int list_probes(struct session *s, const char *pattern, bool with_vars)
 
 	/* Families that list their own points. */
 	n = pf_trace_list(s, pattern, with_vars, &l.lines);
+	if (n > 0)
+		n = pf_stmt_list(s, pattern, with_vars, &l.lines);
 	if (n < 0)
 		goto out;
 	if (n == 0)
 		goto print;
 	pat = parse_point(pattern, &l);
 	if (!pat) {
-		util_err("cannot list '%s': only kernel.function(\"PATTERN\") and "
-			 "kernel.trace(\"PATTERN\") probe points can be listed so far",
-			 pattern);
+		util_err("cannot list '%s': only kernel.function(\"PATTERN\"), "
+			 "kernel.statement(\"PATTERN\") and kernel.trace(\"PATTERN\") "
+			 "probe points can be listed so far", pattern);
 		return 1;
 	}
 	if (dw_parse_pattern(pat, &p, &err) < 0) {

@@ -75,6 +75,15 @@ void pf_kprobe_emit_start(struct strbuf *c, const char *table);
 void pf_kprobe_emit_stop(struct strbuf *c, const char *table);
 
 /*
+ * The DWARF of kernel @release, opened once per process and kept (the
+ * DIEs a tv_scope hands out must outlive pass 3); NULL with *err saying
+ * why ("subject: message[\nhint: text]").  pf_dw_error reports such an
+ * err at loc, its hint as a hint.
+ */
+struct dw_kernel *pf_dw_open(const char *release, const char **err);
+void pf_dw_error(struct session *s, const struct srcloc *loc, const char *err);
+
+/*
  * stap -l / -L for the families that list their own points (list.c
  * dispatches): push one malloc'ed line per point matching pattern, the
  * whole probe point as text ("kernel.trace(\"sched:*\")"), onto lines;
@@ -83,5 +92,7 @@ void pf_kprobe_emit_stop(struct strbuf *c, const char *table);
  */
 int pf_trace_list(struct session *s, const char *pattern, bool with_vars,
 		  struct vec *lines);
+int pf_stmt_list(struct session *s, const char *pattern, bool with_vars,
+		 struct vec *lines);
 
 #endif /* PROBES_H */

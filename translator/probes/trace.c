@@ -73,49 +73,6 @@ struct tr_probe {
 	struct tr_arg *args;
 };
 
-/*
- * The target kernel's DWARF stays open for the process: tv_scope hands
- * out DIEs that must live through pass 3, and every translation that
- * targets the same kernel wants the same one (as kprobe.c's symbols).
- */
-static struct tr_kernel {
-	struct tr_kernel *next;
-	char *release;
-	struct dw_kernel *k;	/* NULL: could not open; err says why */
-	char *err;
-} *tr_kernels;
-
-static struct dw_kernel *tr_open(const char *release, const char **err)
-{
-	struct tr_kernel *t;
-
-	for (t = tr_kernels; t; t = t->next)
-		if (!strcmp(t->release, release))
-			break;
-	if (!t) {
-		t = xcalloc(1, sizeof(*t));
-		t->release = xstrdup(release);
-		t->k = dw_open(release, &t->err);
-		t->next = tr_kernels;
-		tr_kernels = t;
-	}
-	*err = t->err;
-	return t->k;
-}
-
-/* Report dw_open's message: "subject: message[\nhint: text]". */
-static void report_dw_error(struct session *s, const struct srcloc *loc, const char *err)
-{
-	const char *hint = strstr(err, "\nhint: ");
-
-	if (!hint) {
-		diag_error(s, loc, "%s", err);
-		return;
-	}
-	diag_error(s, loc, "%.*s", (int)(hint - err), err);
-	diag_hint(s, "%s", hint + 7);
-}
-
 /* ---- a tracepoint's prototype ---- */
 
 /* DW_AT_name, also through DW_AT_abstract_origin. */
@@ -352,12 +309,12 @@ static int expand_trace(struct session *s, struct resolved_probe *rp, struct vec
 	const char *err, *near;
 	int n, ret;
 
-	k = tr_open(s->release, &err);
+	k = pf_dw_open(s->release, &err);
 	if (!k) {
 		/* '?': a point that cannot be resolved is dropped, as SystemTap does. */
 		if (optional)
 			return 0;
-		report_dw_error(s, tp->loc, err);
+		pf_dw_error(s, tp->loc, err);
 		return -1;
 	}
 	w.dbg = dw_dwarf(k);
@@ -457,7 +414,7 @@ int pf_trace_list(struct session *s, const char *pattern, bool with_vars,
 	tp.pattern = arg;
 	tp.sys = colon ? arena_strndup(&s->arena, arg, (size_t)(colon - arg)) : "*";
 	tp.name = colon ? colon + 1 : arg;
-	k = tr_open(s->release, &err);
+	k = pf_dw_open(s->release, &err);
 	if (!k) {
 		/* err: "subject: message" and perhaps "\nhint: ..." */
 		fprintf(stderr, "%s: %s\n", util_progname, err);
@@ -486,7 +443,7 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 	struct dw_kernel *k;
 	const char *err;
 
-	k = tr_open(s->release, &err);
+	k = pf_dw_open(s->release, &err);
 	out->dbg = k ? dw_dwarf(k) : NULL;
 	if (!out->dbg) {
 		diag_error(s, loc, "cannot read the DWARF of kernel %s for the arguments "
