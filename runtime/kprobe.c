@@ -48,9 +48,33 @@ static int kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct kretprobe *rp = _stp_get_kretprobe(ri);
 
 	/* NULL: the kretprobe is being unregistered. */
-	if (rp)
-		_stp_run_probe(container_of(rp, struct stp_kprobe, u.rp)->probe, regs);
+	if (rp) {
+		struct stp_kprobe *k = container_of(rp, struct stp_kprobe, u.rp);
+		struct stp_hit h = { .entry_slots = (int64_t *)ri->data };
+
+		_stp_run_probe_hit(k->probe, regs, k->nslots ? &h : NULL);
+	}
 	return 0;
+}
+
+/*
+ * A .return probe that reads @entry values: save them at the function's
+ * entry into the instance's data.  Non-zero tells the kernel not to
+ * arm the return probe: the entry hit failed or was skipped, so the
+ * return handler would read slots nobody filled.
+ */
+static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = _stp_get_kretprobe(ri);
+	struct stp_kprobe *k;
+	struct stp_hit h;
+
+	if (!rp)
+		return 1;
+	k = container_of(rp, struct stp_kprobe, u.rp);
+	h = (struct stp_hit){ .entry_slots = (int64_t *)ri->data, .fn = k->entry };
+	memset(ri->data, 0, k->nslots * sizeof(int64_t));
+	return _stp_run_probe_hit(k->probe, regs, &h) ? 1 : 0;
 }
 #endif
 
@@ -109,6 +133,10 @@ static int register_one(struct stp_kprobe *k)
 		rp->kp.offset = k->symbol ? k->offset : 0;
 		rp->kp.addr = k->symbol ? NULL : (kprobe_opcode_t *)k->addr;
 		rp->handler = kretprobe_ret;
+		if (k->nslots) {
+			rp->entry_handler = kretprobe_entry;
+			rp->data_size = k->nslots * sizeof(int64_t);
+		}
 		rp->maxactive = k->maxactive >= 0 ? k->maxactive : KRETACTIVE;
 		rc = register_kretprobe(rp);
 #else

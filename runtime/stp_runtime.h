@@ -133,6 +133,50 @@ int _stp_read_mem(struct stp_context *c, void *dst, uint64_t addr, size_t len,
 void _stp_print_mem(struct stp_context *c, uint64_t addr, int64_t bytes,
 		    int width, bool hex, bool user, bool left);
 
+/*
+ * Target variables (tvar.c): what the translator's C for $var, ->member,
+ * $$parms... calls.  Reads never fault; once the hit has failed they do
+ * nothing and return 0, so a chain of reads stops at the first fault.
+ */
+/* A register at the probe; fails the hit where there are none. */
+#define STP_TV_REG(c, r) \
+	((c)->regs ? (u64)(c)->regs->r : _stp_tv_noregs(c))
+u64 _stp_tv_noregs(struct stp_context *c);
+/* size bytes (1, 2, 4, 8) at addr, sign- or zero-extended. */
+u64 _stp_tv_read(struct stp_context *c, unsigned long addr, int size, bool sign);
+/* Guru-mode writes: store the low size bytes of v at addr. */
+void _stp_tv_write(struct stp_context *c, unsigned long addr, int size, u64 v);
+/* v's low size bytes, sign- or zero-extended (values in registers). */
+static inline u64 _stp_tv_ext(u64 v, int size, bool sign)
+{
+	int sh = 64 - 8 * size;
+
+	if (size >= 8)
+		return v;
+	return sign ? (u64)((s64)(v << sh) >> sh) : (v << sh) >> sh;
+}
+/* Bits [off, off + bits) of v, sign- or zero-extended. */
+static inline u64 _stp_tv_bits(u64 v, int off, int bits, bool sign)
+{
+	v <<= 64 - off - bits;
+	return sign ? (u64)((s64)v >> (64 - bits)) : v >> (64 - bits);
+}
+/*
+ * Copy the kernel string at addr into dst (at most max bytes with the
+ * NUL) without faulting: its length, or -EFAULT (dst then holds what
+ * was read).
+ */
+long _stp_kstrncpy(char *dst, unsigned long addr, size_t max);
+/* Append to a MAXSTRINGLEN buffer ($$parms, $var$). */
+__printf(2, 3) void _stp_tv_append(char *dst, const char *fmt, ...);
+/*
+ * Append the NUL-terminated kernel string at addr, quoted and escaped
+ * as SystemTap prints it, or "?" / the bad address on a fault (no
+ * error: pretty printing shows what it can).
+ */
+void _stp_tv_append_str(struct stp_context *c, char *dst, unsigned long addr,
+			size_t max);
+
 /* exit(): ask staprun to end the session (end probes then run). */
 void _stp_exit(void);
 
@@ -207,6 +251,9 @@ struct stp_kprobe {
 	int maxactive;		/* .return: .maxactive(N), or -1 for KRETACTIVE */
 	u32 group;		/* the probe point it came from */
 	u8 flags;		/* STP_KPROBE_* */
+	/* .return reading @entry values: fills c->entry_slots[0..nslots) at entry */
+	void (*entry)(struct stp_context *c);
+	u16 nslots;
 	/* runtime-private */
 	bool registered;
 	union {

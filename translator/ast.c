@@ -100,6 +100,7 @@ void ast_print_expr(struct strbuf *sb, const struct node *n)
 	case ND_TARGET:
 		sb_printf(sb, "$%s", n->str);
 		print_members(sb, n->members);
+		sb_puts(sb, n->num == 2 ? "$$" : n->num == 1 ? "$" : "");
 		break;
 	case ND_ARG:
 		sb_printf(sb, "%c%" PRId64, n->str_arg ? '@' : '$', n->num);
@@ -167,6 +168,7 @@ void ast_print_expr(struct strbuf *sb, const struct node *n)
 		print_list(sb, n->args);
 		sb_putc(sb, ')');
 		print_members(sb, n->members);
+		sb_puts(sb, n->num == 2 ? "$$" : n->num == 1 ? "$" : "");
 		break;
 	case ND_DEFINED:
 	case ND_ENTRY:
@@ -404,4 +406,48 @@ void ast_print_program(struct strbuf *sb, const struct program *prog)
 		print_probe(sb, p);
 	for (p = prog->probes; p; p = p->next)
 		print_probe(sb, p);
+}
+
+static struct member *clone_members(struct arena *a, const struct member *m)
+{
+	struct member head = { 0 }, *tail = &head;
+
+	for (; m; m = m->next) {
+		struct member *c = arena_alloc(a, sizeof(*c));
+
+		*c = *m;
+		c->index = ast_clone(a, m->index);
+		tail = tail->next = c;
+	}
+	tail->next = NULL;
+	return head.next;
+}
+
+struct node *ast_clone(struct arena *a, const struct node *n)
+{
+	struct node head = { 0 }, *tail = &head;
+
+	for (; n; n = n->next) {
+		struct node *c = arena_alloc(a, sizeof(*c));
+
+		*c = *n;
+		c->lhs = ast_clone(a, n->lhs);
+		c->rhs = ast_clone(a, n->rhs);
+		c->cond = ast_clone(a, n->cond);
+		c->then = ast_clone(a, n->then);
+		c->els = ast_clone(a, n->els);
+		c->init = ast_clone(a, n->init);
+		c->step = ast_clone(a, n->step);
+		c->body = ast_clone(a, n->body);
+		c->args = ast_clone(a, n->args);
+		c->keys = ast_clone(a, n->keys);
+		c->value = ast_clone(a, n->value);
+		c->array = ast_clone(a, n->array);
+		c->limit = ast_clone(a, n->limit);
+		c->catch_var = ast_clone(a, n->catch_var);
+		c->members = clone_members(a, n->members);
+		tail = tail->next = c;
+	}
+	tail->next = NULL;
+	return head.next;
 }

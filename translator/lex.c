@@ -238,6 +238,14 @@ static void lex_sigil(struct lexer *lx)
 	if (*start == '$')
 		while (*p == '$')
 			p++;
+	/* A bare "$" or "$$" ends a member chain: $p->x$ pretty-prints. */
+	if (*start == '$' && p > start && p[-1] == '$' &&
+	    !isalnum((unsigned char)start[1]) && start[1] != '_' &&
+	    (p == start + 1 || (p == start + 2 && start[1] == '$'))) {
+		add(lx, TK_PUNCT, start, p);
+		skip_to(lx, p);
+		return;
+	}
 	if (p == start + 1) {
 		error_at(lx, start, 1, *start == '$' ?
 			 "'$' must be followed by a target variable name or argument number" :

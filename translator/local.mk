@@ -9,6 +9,7 @@ stap_SOURCES = \
 	translator/build.c translator/run.c translator/vm.c translator/vm.h \
 	translator/regex.c translator/regex.h \
 	translator/dwarf.c translator/dw.h translator/list.c \
+	translator/tvar.c translator/tvar.h \
 	translator/probes/probes.h translator/probes/probes.c \
 	translator/probes/begin_end.c translator/probes/timer.c \
 	translator/probes/dwarf_func.c translator/probes/kprobe.c \

@@ -214,7 +214,11 @@ static struct token *expect_ident(struct parser *p, const char *what)
 /* ---- expressions ---- */
 
 /* members -> ( '->' ident | '[' expr ']' )* */
-static struct member *members(struct parser *p)
+/*
+ * members -> ('->' name | '[' expr ']')* ('$' | '$$')?
+ * The trailing '$' or '$$' (pretty printing) goes into n->num.
+ */
+static struct member *members(struct parser *p, struct node *n)
 {
 	struct member head = { 0 }, *tail = &head;
 
@@ -231,6 +235,8 @@ static struct member *members(struct parser *p)
 		}
 		tail = tail->next = m;
 	}
+	if (!FAIL(p) && head.next && (peek(p, "$") || peek(p, "$$")))
+		n->num = advance(p)->loc.len > 1 ? 2 : 1;
 	return head.next;
 }
 
@@ -301,7 +307,7 @@ static struct node *at_expr(struct parser *p)
 	if (!strcmp(name, "cast") || !strcmp(name, "var")) {
 		n = new_node(p, name[0] == 'c' ? ND_CAST : ND_ATVAR, t);
 		n->args = call_args(p, &nargs);
-		n->members = members(p);
+		n->members = members(p, n);
 		return n;
 	}
 	if (!strcmp(name, "defined") || !strcmp(name, "entry")) {
@@ -370,7 +376,7 @@ static struct node *primary(struct parser *p)
 		}
 		n = new_node(p, ND_TARGET, t);
 		n->str = t->str;
-		n->members = members(p);
+		n->members = members(p, n);
 		return n;
 	case TK_ARGC:
 		n = new_node(p, ND_ARGC, advance(p));

@@ -17,6 +17,7 @@
 #include "stap.h"
 #include "probes/probes.h"
 #include "regex.h"
+#include "tvar.h"
 
 struct builtin_info {
 	const char *name;
@@ -48,6 +49,7 @@ struct sem {
 	int loop_depth;
 	struct vec iterating;	/* struct symbol *: arrays foreach walks now */
 	struct vec aliases;	/* struct probe *: every alias definition */
+	struct resolved_probe *rp;	/* the probe whose handler is checked */
 };
 
 static struct symbol *new_symbol(struct sem *S, enum sym_kind kind,
@@ -156,13 +158,8 @@ static void unify(struct sem *S, enum type *slot, struct srcloc *slot_loc,
 static enum type expr(struct sem *S, struct node *n);
 static void stmt(struct sem *S, struct node *n);
 static void want_var_type(struct sem *S, struct node *n, enum type t);
+static enum type target_expr(struct sem *S, struct node *n, bool lvalue);
 
-static void not_yet(struct sem *S, const struct srcloc *loc, const char *what)
-{
-	if (S->final)
-		diag_error(S->s, loc, "%s %s not supported yet", what,
-			   what[strlen(what) - 1] == 's' ? "are" : "is");
-}
 
 /* A value of type want is needed here. */
 static void expect_type(struct sem *S, struct node *n, enum type want,
@@ -465,14 +462,15 @@ static struct symbol *lvalue(struct sem *S, struct node *n, bool read_too)
 		index_keys(S, sym, n->args, &n->loc);
 		check_not_iterating(S, sym, &n->loc);
 	} else {
-		expr(S, n);
-		if (S->final) {
-			if (n->kind == ND_TARGET)
-				not_yet(S, &n->loc, "target variables");
-			else
-				diag_error(S->s, &n->loc, "this cannot be assigned to: "
-					   "expected a variable or an array element");
+		if (n->kind == ND_TARGET) {
+			if (target_expr(S, n, true) == TY_LONG && n->tv && !n->tv->store && S->final)
+				diag_error(S->s, &n->loc, "this target variable cannot be assigned to");
+			return NULL;
 		}
+		expr(S, n);
+		if (S->final)
+			diag_error(S->s, &n->loc, "this cannot be assigned to: "
+				   "expected a variable or an array element");
 		return NULL;
 	}
 	sym->written = true;
@@ -736,6 +734,102 @@ static void want_var_type(struct sem *S, struct node *n, enum type t)
 	}
 }
 
+/*
+ * $var, @cast, @var, @entry, @defined: tvar.c resolves them against the
+ * probe's DWARF.  Index expressions and @cast's pointer are ordinary
+ * script expressions, checked here.
+ */
+/* @entry(expr): every target inside expr is read at entry. */
+static void entry_targets(struct sem *S, struct node *n)
+{
+	for (; n; n = n->next) {
+		if (n->kind == ND_TARGET) {
+			if (!n->tv)
+				tv_resolve_at_entry(S->s, S->rp, n);
+			continue;
+		}
+		entry_targets(S, n->lhs);
+		entry_targets(S, n->rhs);
+		entry_targets(S, n->cond);
+		entry_targets(S, n->then);
+		entry_targets(S, n->els);
+		entry_targets(S, n->args);
+	}
+}
+
+static enum type target_expr(struct sem *S, struct node *n, bool lvalue)
+{
+	struct node *inner = n;
+
+	if (n->kind == ND_ENTRY && n->lhs->kind != ND_TARGET && !S->func) {
+		entry_targets(S, n->lhs);
+		return n->type = expr(S, n->lhs);
+	}
+
+	while (inner->kind == ND_DEFINED || inner->kind == ND_ENTRY)
+		inner = inner->lhs;
+	if (inner->kind == ND_TARGET || inner->kind == ND_CAST || inner->kind == ND_ATVAR) {
+		if (inner->kind == ND_CAST && inner->args)
+			expect_type(S, inner->args, TY_LONG, "@cast's pointer");
+		for (struct member *m = inner->members; m; m = m->next)
+			if (m->index)
+				expect_type(S, m->index, TY_LONG, "an index");
+	} else if (n->kind == ND_DEFINED) {
+		expr(S, inner);	/* @defined(script expression): always 1 */
+	}
+	if (S->func && (inner->kind == ND_TARGET || n->kind == ND_ENTRY)) {
+		if (!n->tv) {
+			diag_error(S->s, &n->loc, "target variables are only available in probe "
+				   "handlers, not in functions");
+			diag_hint(S->s, "pass the value to the function as an argument");
+			n->tv = arena_alloc(&S->s->arena, sizeof(*n->tv));	/* once */
+		}
+		return TY_UNKNOWN;
+	}
+	return n->type = tv_resolve(S->s, S->func ? NULL : S->rp, n, lvalue);
+}
+
+/* A constant @defined(...) (or its negation) as 0/1; -1 if not one. */
+static int defined_const(struct sem *S, struct node *c)
+{
+	bool neg = false;
+
+	while (c->kind == ND_UNARY && c->op == OP_NOT) {
+		neg = !neg;
+		c = c->lhs;
+	}
+	if (c->kind != ND_DEFINED || S->func)
+		return -1;
+	if (target_expr(S, c, false) != TY_LONG || !c->tv || !c->tv->constant)
+		return -1;
+	return (c->tv->code[0] == '1') != neg;
+}
+
+/*
+ * Fold "@defined($x) ? $x : 0" and "if (@defined($x)) ..." so the dead
+ * branch, which may name a variable that does not exist here, is never
+ * resolved.  The node is replaced in place (its next link kept).
+ */
+static void fold_defined(struct sem *S, struct node *n)
+{
+	int v = defined_const(S, n->cond);
+	struct node *keep, *next = n->next;
+
+	if (v < 0)
+		return;
+	keep = v ? n->then : n->els;
+	if (!keep) {	/* if without else */
+		struct srcloc loc = n->loc;
+
+		memset(n, 0, sizeof(*n));
+		n->kind = ND_NULL_STMT;
+		n->loc = loc;
+	} else {
+		*n = *keep;
+	}
+	n->next = next;
+}
+
 static enum type expr(struct sem *S, struct node *n)
 {
 	struct symbol *sym;
@@ -797,6 +891,10 @@ static enum type expr(struct sem *S, struct node *n)
 	case ND_TERNARY: {
 		enum type a, b;
 
+		fold_defined(S, n);
+		if (n->kind != ND_TERNARY)
+			return expr(S, n);
+
 		expect_type(S, n->cond, TY_LONG, "the condition");
 		a = expr(S, n->then);
 		b = expr(S, n->els);
@@ -833,11 +931,8 @@ static enum type expr(struct sem *S, struct node *n)
 	case ND_CAST:
 	case ND_ATVAR:
 	case ND_ENTRY:
-		not_yet(S, &n->loc, "target variables");
-		return TY_UNKNOWN;
 	case ND_DEFINED:
-		not_yet(S, &n->loc, "@defined");
-		return TY_UNKNOWN;
+		return target_expr(S, n, false);
 	default:
 		return TY_UNKNOWN;
 	}
@@ -960,6 +1055,11 @@ static void stmt(struct sem *S, struct node *n)
 	case ND_NULL_STMT:
 		break;
 	case ND_IF:
+		fold_defined(S, n);
+		if (n->kind != ND_IF) {
+			stmt(S, n);
+			break;
+		}
 		want_var_type(S, n->cond, TY_LONG);
 		expect_type(S, n->cond, TY_LONG, "the condition");
 		stmt(S, n->then);
@@ -1210,6 +1310,48 @@ static struct probe *handler_for(struct sem *S, struct probe *pr, struct node *b
 	return h;
 }
 
+static bool uses_targets(const struct node *n)
+{
+	for (; n; n = n->next) {
+		if (n->kind == ND_TARGET || n->kind == ND_ENTRY || n->kind == ND_DEFINED)
+			return true;
+		if (uses_targets(n->lhs) || uses_targets(n->rhs) || uses_targets(n->cond) ||
+		    uses_targets(n->then) || uses_targets(n->els) || uses_targets(n->init) ||
+		    uses_targets(n->step) || uses_targets(n->body) || uses_targets(n->args) ||
+		    uses_targets(n->keys) || uses_targets(n->value) || uses_targets(n->limit))
+			return true;
+		for (const struct member *m = n->members; m; m = m->next)
+			if (uses_targets(m->index))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Give resolved probe rp its handler.  Probes of families with target
+ * variables whose body reads some get a copy of the body of their own:
+ * the same $x lives in different places at different addresses.
+ */
+static void bind_handler(struct sem *S, struct probe *pr, struct resolved_probe *rp,
+			 struct node *body)
+{
+	if (rp->family->tv_scope && uses_targets(body)) {
+		struct probe *h = arena_alloc(&S->s->arena, sizeof(*h));
+
+		*h = *pr;
+		memset(&h->locals, 0, sizeof(h->locals));
+		h->body = ast_clone(&S->s->arena, body);
+		h->tv_rp = rp;
+		h->id = S->s->handlers.len;
+		vec_push(&S->s->handlers, h);
+		rp->probe = h;
+		rp->body = h->body;
+		return;
+	}
+	rp->probe = handler_for(S, pr, body);
+	rp->body = body;
+}
+
 static void no_such_probe(struct sem *S, struct probe_point *pt)
 {
 	struct session *s = S->s;
@@ -1286,8 +1428,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 	if (pt->cond)
 		body = join_blocks(S, guard(S, pt->cond), body);
 	if (!rp->family->expand) {
-		rp->probe = handler_for(S, pr, body);
-		rp->body = body;
+		bind_handler(S, pr, rp, body);
 		vec_push(&s->probes, rp);
 		return 1;
 	}
@@ -1302,8 +1443,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 		x->point = pt;
 		x->priority = rp->priority;
 		x->id = s->probes.len;
-		x->probe = handler_for(S, pr, body);
-		x->body = body;
+		bind_handler(S, pr, x, body);
 		vec_push(&s->probes, x);
 	}
 	vec_free(&more);
@@ -1346,7 +1486,12 @@ static void check_bodies(struct sem *S)
 
 		S->locals = &pr->locals;
 		S->func = NULL;
+		S->rp = pr->tv_rp;
+		for (int j = 0; !S->rp && j < s->probes.len; j++)
+			if (((struct resolved_probe *)s->probes.items[j])->probe == pr)
+				S->rp = s->probes.items[j];
 		stmt(S, pr->body);
+		S->rp = NULL;
 	}
 	for (i = 0; i < S->funcs.len; i++) {
 		struct func *f = S->funcs.items[i];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "stap.h"
+#include "tvar.h"
 #include "regex.h"
 
 /* Every .stp file under dir, depth first, in name order. */
@@ -96,7 +97,9 @@ void session_free(struct session *s)
 		struct resolved_probe *rp = s->probes.items[i];
 
 		vec_free(&rp->locals);
+		vec_free(&rp->entry_exprs);
 	}
+	tv_free(s);
 	for (i = 0; i < s->regexes.len; i++)
 		rx_free(((struct node *)s->regexes.items[i])->rx);
 	vec_free(&s->regexes);

@@ -292,6 +292,8 @@ struct probe {
 	/* sem results */
 	struct vec locals;	/* struct symbol *: the handler's frame */
 	int id;			/* handler number in the emitted C */
+	/* A handler of its own for one resolved probe (target variables). */
+	struct resolved_probe *tv_rp;
 };
 
 struct param {
@@ -405,6 +407,7 @@ struct session {
 	struct vec funcs;	/* struct func *, used ones */
 	struct vec regexes;	/* struct node *: =~ / !~ sites, node->id numbers them */
 	struct vec globals;	/* struct symbol *, used globals */
+	void *tv_state;		/* tvar.c's per-session state */
 	struct strbuf c_code;	/* pass 3 output */
 	char *module_path;	/* pass 4 output */
 };
@@ -445,6 +448,11 @@ struct srcfile *source_from_string(struct session *s, const char *name,
 /* -p1 output: the program in canonical form. */
 void ast_print_program(struct strbuf *sb, const struct program *p);
 void ast_print_expr(struct strbuf *sb, const struct node *n);
+/*
+ * A deep copy of n and the list it heads (before pass 2: sem results are
+ * copied as they are), for probes that need a body of their own.
+ */
+struct node *ast_clone(struct arena *a, const struct node *n);
 const char *type_name(enum type t);
 
 /* Pass 2: load tapsets, resolve probes, functions, globals, types. */

@@ -63,6 +63,8 @@ struct tv_scope {
 	const char *addr_fmt;
 	/* "kernel" or the module's name: the default of @cast, and messages. */
 	const char *module;
+	/* The kernel's link-time address of _printk (dw_printk), for _stp_kaddr. */
+	uint64_t link_printk;
 };
 
 /*
@@ -75,6 +77,12 @@ struct tv_scope {
  */
 enum type tv_resolve(struct session *s, struct resolved_probe *rp, struct node *n,
 		     bool lvalue);
+
+/*
+ * @entry(expr) with expr not a lone target: each ND_TARGET n inside is
+ * resolved with this instead, read at entry and saved.
+ */
+enum type tv_resolve_at_entry(struct session *s, struct resolved_probe *rp, struct node *n);
 
 /* What pass 3 emits for a resolved construct (node.tv). */
 struct tv_code {
@@ -92,9 +100,24 @@ struct tv_code {
 	 */
 	const char *store;
 	bool constant;		/* @defined: code is "0" or "1", fold it */
+	/*
+	 * Script expressions the code reads as `int64_t _tv_i0`, `_tv_i1`...
+	 * (computed array indexes, the pointer of @cast): the emitter
+	 * evaluates them first.
+	 */
+	int nidx;
+	struct node **idx;
 };
 
 /* C shared by every module that reads target variables (KASLR helper). */
 void tv_emit_decls(struct session *s, struct strbuf *c);
+/*
+ * The DWARF index of the session's kernel (s->release), opened once per
+ * session and owned by it, so Dwarf DIEs stay valid through pass 3.
+ * NULL with *err (malloc'ed, dw_open's message) on failure.
+ */
+struct dw_kernel *tv_kernel(struct session *s, char **err);
+/* Release what tv_resolve kept in the session (s->tv_state). */
+void tv_free(struct session *s);
 
 #endif /* TVAR_H */

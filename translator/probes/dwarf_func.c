@@ -39,6 +39,7 @@
 #include "probes.h"
 #include "../dw.h"
 #include "../emit.h"
+#include "../tvar.h"
 
 /* The most functions one point may expand to, and kprobes in all. */
 #define DWF_MAX_FUNCS	2000
@@ -62,10 +63,13 @@ struct dwf_point {
 	int maxactive;		/* .return.maxactive(N); -1: KRETACTIVE */
 };
 
-/* One kprobe: symbol + offset. */
+/* One kprobe: symbol + offset, and the DWARF context of its address. */
 struct dwf_kprobe {
 	const char *symbol;
 	uint64_t offset;
+	uint64_t die_off;	/* the copy's DIE, for target variables */
+	uint64_t pc;		/* link-time probe address */
+	uint64_t entry_pc;	/* link-time entry of the copy */
 };
 
 /* What expand() leaves in each match's family_data. */
@@ -255,6 +259,9 @@ static int add_site(const struct dw_site *site, void *arg)
 	kp = arena_alloc(&w->s->arena, sizeof(*kp));
 	kp->symbol = arena_strdup(&w->s->arena, site->symbol);
 	kp->offset = offset;
+	kp->die_off = site->die_off;
+	kp->pc = w->kind == DWF_RETURN ? site->entry_pc : site->probe_pc;
+	kp->entry_pc = site->entry_pc;
 	vec_push(&m->kps, kp);
 	w->nkps++;
 	return 0;
@@ -340,7 +347,7 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 		free(err);
 		return -1;
 	}
-	k = dw_open(s->release, &err);
+	k = tv_kernel(s, &err);	/* the session's: DIEs outlive pass 2 */
 	if (!k) {
 		/* '?': a point that cannot be resolved is dropped, as SystemTap does. */
 		ret = optional ? 0 : -1;
@@ -371,23 +378,28 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 		}
 		if (!m->kps.len)
 			continue;
-		df = arena_alloc(&s->arena, sizeof(*df));
-		df->is_return = dp->kind == DWF_RETURN;
-		df->several = w.nkps > 1;
-		df->optional = optional;
-		df->nkps = m->kps.len;
-		df->kps = arena_alloc(&s->arena, (size_t)df->nkps * sizeof(*df->kps));
-		for (j = 0; j < df->nkps; j++)
-			df->kps[j] = *(struct dwf_kprobe *)m->kps.items[j];
-		x = arena_alloc(&s->arena, sizeof(*x));
-		df->maxactive = dp->maxactive;
-		x->pp = arena_printf(&s->arena, "kernel.function(\"%s@%s:%d\")%s", m->name,
-				     m->file, m->line, dwf_suffix[dp->kind]);
-		if (dp->maxactive > 0)
-			x->pp = arena_printf(&s->arena, "%s.maxactive(%d)", x->pp,
-					     dp->maxactive);
-		x->family_data = df;
-		vec_push(out, x);
+		/*
+		 * One probe per copy: each address has its own DWARF context,
+		 * so target variables may live in different places.
+		 */
+		for (j = 0; j < m->kps.len; j++) {
+			df = arena_alloc(&s->arena, sizeof(*df));
+			df->is_return = dp->kind == DWF_RETURN;
+			df->several = w.nkps > 1;
+			df->optional = optional;
+			df->nkps = 1;
+			df->kps = arena_alloc(&s->arena, sizeof(*df->kps));
+			df->kps[0] = *(struct dwf_kprobe *)m->kps.items[j];
+			df->maxactive = dp->maxactive;
+			x = arena_alloc(&s->arena, sizeof(*x));
+			x->pp = arena_printf(&s->arena, "kernel.function(\"%s@%s:%d\")%s", m->name,
+					     m->file, m->line, dwf_suffix[dp->kind]);
+			if (dp->maxactive > 0)
+				x->pp = arena_printf(&s->arena, "%s.maxactive(%d)", x->pp,
+						     dp->maxactive);
+			x->family_data = df;
+			vec_push(out, x);
+		}
 	}
 	if (nskipped_funcs && !optional) {
 		struct dwf_match *m = NULL;
@@ -441,7 +453,6 @@ out:
 	for (i = 0; i < w.matches.len; i++)
 		vec_free(&((struct dwf_match *)w.matches.items[i])->kps);
 	vec_free(&w.matches);
-	dw_close(k);
 	dw_pattern_free(&pat);
 	free(err);
 	return ret;
@@ -467,10 +478,38 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 		if (i && rp->point != ((struct resolved_probe *)probes->items[i - 1])->point)
 			group = i;
 		for (j = 0; j < df->nkps; j++)
-			pf_kprobe_row(c, rp->id, df->kps[j].symbol, df->kps[j].offset,
-				      df->maxactive, group, flags);
+			pf_kprobe_row_entry(c, rp->id, df->kps[j].symbol, df->kps[j].offset,
+					    df->maxactive, group, flags, rp->entry_exprs.len);
 	}
 	sb_puts(c, "};\n\n");
+}
+
+/* Target variables: the DWARF context of the probe's one address. */
+static int tv_scope(struct session *s, struct resolved_probe *rp, const struct srcloc *loc,
+		    struct tv_scope *out)
+{
+	const struct dwf_func *df = rp->family_data;
+	const struct dwf_kprobe *kp = &df->kps[0];
+	struct dw_kernel *k;
+	char *err = NULL;
+
+	k = tv_kernel(s, &err);
+	if (!k || !dw_dwarf(k) || !dwarf_offdie(dw_dwarf(k), kp->die_off, &out->fn)) {
+		diag_error(s, loc, "cannot read the DWARF of %s for target variables%s%s",
+			   rp->pp, err ? ": " : "", err ? err : "");
+		free(err);
+		return -1;
+	}
+	out->dbg = dw_dwarf(k);
+	out->cfi = dw_cfi(k);
+	out->has_fn = true;
+	out->pc = kp->pc;
+	out->entry_pc = kp->entry_pc;
+	out->is_return = df->is_return;
+	out->addr_fmt = "_stp_kaddr(0x%" PRIx64 "ULL)";
+	out->module = "kernel";
+	out->link_printk = dw_printk(k);
+	return 0;
 }
 
 static void emit_start(struct session *s, struct strbuf *c, struct vec *probes)
@@ -488,6 +527,7 @@ const struct probe_family pf_dwarf_func = {
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_dwarf,
 	.expand = expand_dwarf,
+	.tv_scope = tv_scope,
 	.emit_decls = emit_decls,
 	.emit_start = emit_start,
 	.emit_stop = emit_stop,

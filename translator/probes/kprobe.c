@@ -741,6 +741,13 @@ static int resolve_kprobe(struct session *s, struct probe_point *pt,
 void pf_kprobe_row(struct strbuf *c, int probe_id, const char *symbol,
 		   uint64_t offset_or_addr, int maxactive, int group, unsigned flags)
 {
+	pf_kprobe_row_entry(c, probe_id, symbol, offset_or_addr, maxactive, group, flags, 0);
+}
+
+void pf_kprobe_row_entry(struct strbuf *c, int probe_id, const char *symbol,
+			 uint64_t offset_or_addr, int maxactive, int group, unsigned flags,
+			 int nslots)
+{
 	static const char *const flag_names[] = {
 		"STP_KPROBE_RETURN", "STP_KPROBE_OPTIONAL", "STP_KPROBE_WILDCARD",
 	};
@@ -761,7 +768,11 @@ void pf_kprobe_row(struct strbuf *c, int probe_id, const char *symbol,
 			any = true;
 		}
 	}
-	sb_puts(c, any ? " },\n" : "0 },\n");
+	if (!any)
+		sb_puts(c, "0");
+	if (nslots)
+		sb_printf(c, ", .entry = stp_entry_%d, .nslots = %d", probe_id, nslots);
+	sb_puts(c, " },\n");
 }
 
 void pf_kprobe_emit_start(struct strbuf *c, const char *table)

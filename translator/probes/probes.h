@@ -71,6 +71,13 @@ int pf_ksym_check(const char *release, const char *name, const char **why,
 enum { PF_KP_RETURN = 1, PF_KP_OPTIONAL = 2, PF_KP_WILDCARD = 4 };
 void pf_kprobe_row(struct strbuf *c, int probe_id, const char *symbol,
 		   uint64_t offset_or_addr, int maxactive, int group, unsigned flags);
+/*
+ * The same for a .return probe reading nslots @entry values: the row
+ * names the entry function stp_entry_<probe_id> the emitter writes.
+ */
+void pf_kprobe_row_entry(struct strbuf *c, int probe_id, const char *symbol,
+			 uint64_t offset_or_addr, int maxactive, int group, unsigned flags,
+			 int nslots);
 void pf_kprobe_emit_start(struct strbuf *c, const char *table);
 void pf_kprobe_emit_stop(struct strbuf *c, const char *table);
 

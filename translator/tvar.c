@@ -1,0 +1,1991 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Target variables: DWARF variables, locations and types turned into the
+ * C that reads them (see tvar.h).
+ *
+ * A use resolves in three steps:
+ *   1. find the base: a variable in the scopes around the probe's pc, a
+ *      family-given argument, $return, a global (@var) or a pointer
+ *      (@cast); this gives a struct tval, "where the object is" (in
+ *      memory at an address, in a register, or a computed value) and its
+ *      DWARF type;
+ *   2. walk the member chain (->name, [index]) through the type graph,
+ *      each step a new tval;
+ *   3. read the result as a scalar (int64_t), or print it ($var$,
+ *      $$parms) into a string.
+ * Addresses are C expressions of type u64 built while translating the
+ * DWARF location expression (a stack machine run at translation time on
+ * C expressions instead of numbers).  Every memory read goes through
+ * _stp_tv_read, which cannot fault.
+ *
+ * x86-64 only: DWARF register numbers map to struct pt_regs fields.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tvar.h"
+#include "dw.h"
+#include "probes/probes.h"
+
+/* DWARF x86-64 register numbers 0-16 as struct pt_regs fields. */
+static const char *const tv_regs[] = {
+	"ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "ip",
+};
+
+/* How deep $var$$ and @cast chains go, and array elements printed. */
+#define TV_MAX_STACK	32
+#define TV_MAX_ELEMS	16
+#define TV_MAX_SCOPES	64
+
+enum tvk {
+	TVK_MEM,	/* the object is in memory at address c */
+	TVK_REG,	/* the object is register reg */
+	TVK_VAL,	/* the object's value is c (computed, not in memory) */
+};
+
+struct tval {
+	enum tvk kind;
+	const char *c;		/* TVK_MEM: address; TVK_VAL: value (u64 C expressions) */
+	const char *reg;	/* TVK_REG: pt_regs field */
+	bool has_type;		/* false: void */
+	Dwarf_Die type;
+	int bit_size;		/* bitfield: width in bits, else 0 */
+	int bit_off;		/* bitfield: from the LSB of the storage unit at c */
+	int storage;		/* bitfield: bytes loaded from c */
+};
+
+/* One resolution in progress. */
+struct tv {
+	struct session *s;
+	struct resolved_probe *rp;
+	struct tv_scope *sc;
+	const struct srcloc *loc;
+	bool quiet;		/* failures are not errors */
+	bool dry;		/* @defined: resolve, but allocate no @entry slot */
+	bool failed;
+	bool at_entry;		/* reading at the function's entry (@entry) */
+	int nidx;		/* index expressions used: _tv_i0.. */
+	struct node **idx;
+};
+
+/* Per-session state: the kernel's DWARF for @cast/@var outside DWARF probes. */
+struct tv_state {
+	struct dw_kernel *k;
+	bool tried;
+	struct tv_scope kscope;
+};
+
+static void PRINTF_LIKE(2, 3) fail(struct tv *t, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	t->failed = true;
+	if (t->quiet)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	diag_error(t->s, t->loc, "%s", buf);
+}
+
+static void PRINTF_LIKE(2, 3) hint(struct tv *t, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (t->quiet)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	diag_hint(t->s, "%s", buf);
+}
+
+static const char *PRINTF_LIKE(2, 3) cfmt(struct tv *t, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *r;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	r = arena_strdup(&t->s->arena, sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
+/* ---- types ---- */
+
+static const char *die_name(Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_formstring(dwarf_attr_integrate(d, DW_AT_name, &a));
+}
+
+/* d's DW_AT_type into *out; false if it has none (void). */
+static bool type_of(Dwarf_Die *d, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(d, DW_AT_type, &a) && dwarf_formref_die(&a, out);
+}
+
+/* Strip typedefs and qualifiers; false for void. */
+static bool peel(Dwarf_Die *type, Dwarf_Die *out)
+{
+	Dwarf_Die d = *type;
+
+	for (int i = 0; i < 64; i++) {
+		switch (dwarf_tag(&d)) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+			if (!type_of(&d, &d))
+				return false;
+			continue;
+		default:
+			*out = d;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* "struct task_struct *", "unsigned int", for messages. */
+static void type_str(struct strbuf *sb, Dwarf_Die *type, bool has, int depth)
+{
+	Dwarf_Die d;
+	const char *n;
+
+	if (!has || depth > 8) {
+		sb_puts(sb, has ? "..." : "void");
+		return;
+	}
+	n = die_name(type);
+	switch (dwarf_tag(type)) {
+	case DW_TAG_pointer_type:
+		type_str(sb, &d, type_of(type, &d), depth + 1);
+		sb_puts(sb, "*");
+		return;
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+		type_str(sb, &d, type_of(type, &d), depth + 1);
+		return;
+	case DW_TAG_structure_type:
+		sb_printf(sb, "struct %s", n ? n : "{...}");
+		return;
+	case DW_TAG_union_type:
+		sb_printf(sb, "union %s", n ? n : "{...}");
+		return;
+	case DW_TAG_enumeration_type:
+		sb_printf(sb, "enum %s", n ? n : "{...}");
+		return;
+	case DW_TAG_array_type:
+		type_str(sb, &d, type_of(type, &d), depth + 1);
+		sb_puts(sb, "[]");
+		return;
+	case DW_TAG_subroutine_type:
+		sb_puts(sb, "function");
+		return;
+	default:
+		sb_puts(sb, n ? n : "?");
+	}
+}
+
+static const char *tname(struct tv *t, const struct tval *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *r;
+	Dwarf_Die ty = v->type;
+
+	type_str(&sb, &ty, v->has_type, 0);
+	r = arena_strdup(&t->s->arena, sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
+static int byte_size(Dwarf_Die *type)
+{
+	Dwarf_Word sz;
+
+	if (dwarf_tag(type) == DW_TAG_pointer_type)
+		return 8;
+	if (dwarf_aggregate_size(type, &sz) == 0)
+		return (int)sz;
+	return -1;
+}
+
+/* A scalar's size and signedness; false if the type is not one. */
+static bool scalar(Dwarf_Die *peeled, int *size, bool *sign, bool *is_float)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	Dwarf_Die u;
+
+	*is_float = false;
+	switch (dwarf_tag(peeled)) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+		*size = 8;
+		*sign = false;
+		return true;
+	case DW_TAG_enumeration_type:
+		*size = byte_size(peeled);
+		*sign = true;
+		if (type_of(peeled, &u) && peel(&u, &u) &&
+		    dwarf_formudata(dwarf_attr(&u, DW_AT_encoding, &a), &enc) == 0)
+			*sign = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+		return *size > 0;
+	case DW_TAG_base_type:
+		*size = byte_size(peeled);
+		dwarf_formudata(dwarf_attr(peeled, DW_AT_encoding, &a), &enc);
+		*sign = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+		*is_float = enc == DW_ATE_float || enc == DW_ATE_complex_float;
+		return *size > 0 && *size <= 8;
+	default:
+		return false;
+	}
+}
+
+static bool is_char(Dwarf_Die *type)
+{
+	Dwarf_Die d;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+
+	if (!peel(type, &d) || dwarf_tag(&d) != DW_TAG_base_type || byte_size(&d) != 1)
+		return false;
+	dwarf_formudata(dwarf_attr(&d, DW_AT_encoding, &a), &enc);
+	return enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char;
+}
+
+/* ---- locations ---- */
+
+static int translate_ops(struct tv *t, Dwarf_Op *ops, size_t n, struct tval *out, int depth);
+
+static const char *reg_name(struct tv *t, unsigned reg)
+{
+	if (reg >= sizeof(tv_regs) / sizeof(tv_regs[0])) {
+		fail(t, "DWARF register %u has no place in struct pt_regs", reg);
+		return NULL;
+	}
+	return tv_regs[reg];
+}
+
+/* The CFA at the probe's pc, from the call frame information. */
+static const char *cfa(struct tv *t, int depth)
+{
+	uint64_t pc = t->at_entry ? t->sc->entry_pc : t->sc->pc;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op *ops;
+	size_t nops;
+	struct tval v;
+
+	if (!t->sc->cfi || dwarf_cfi_addrframe(t->sc->cfi, pc, &frame) != 0 ||
+	    dwarf_frame_cfa(frame, &ops, &nops) != 0) {
+		free(frame);
+		fail(t, "no call frame information at 0x%" PRIx64 " to find the frame", pc);
+		return NULL;
+	}
+	if (translate_ops(t, ops, nops, &v, depth + 1) < 0 || v.kind != TVK_MEM) {
+		free(frame);
+		if (!t->failed)
+			fail(t, "unsupported CFA rule at 0x%" PRIx64, pc);
+		return NULL;
+	}
+	free(frame);
+	return v.c;
+}
+
+/* The enclosing subprogram of the probed code (the frame's owner). */
+static bool subprogram(struct tv *t, Dwarf_Die *out)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	uint64_t pc = t->at_entry ? t->sc->entry_pc : t->sc->pc;
+	int n;
+
+	if (dwarf_tag(&t->sc->fn) == DW_TAG_subprogram) {
+		*out = t->sc->fn;
+		return true;
+	}
+	if (!dwarf_diecu(&t->sc->fn, &cu, NULL, NULL))
+		return false;
+	n = dwarf_getscopes(&cu, pc, &scopes);
+	for (int i = 0; i < n; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+			*out = scopes[i];
+			free(scopes);
+			return true;
+		}
+	free(scopes);
+	return false;
+}
+
+static const char *frame_base(struct tv *t, int depth)
+{
+	uint64_t pc = t->at_entry ? t->sc->entry_pc : t->sc->pc;
+	Dwarf_Die sp;
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	struct tval v;
+
+	if (!subprogram(t, &sp) || !dwarf_attr_integrate(&sp, DW_AT_frame_base, &a) ||
+	    dwarf_getlocation_addr(&a, pc, &ops, &nops, 1) != 1) {
+		fail(t, "no frame base at 0x%" PRIx64, pc);
+		return NULL;
+	}
+	if (translate_ops(t, ops, nops, &v, depth + 1) < 0)
+		return NULL;
+	if (v.kind == TVK_REG)
+		return cfmt(t, "STP_TV_REG(c, %s)", v.reg);
+	return v.c;
+}
+
+/*
+ * Run DWARF expression ops at translation time over C expressions.
+ * The result is a location (TVK_MEM address, TVK_REG) or a value.
+ */
+static int translate_ops(struct tv *t, Dwarf_Op *ops, size_t n, struct tval *out, int depth)
+{
+	const char *st[TV_MAX_STACK];
+	int sp = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (depth > 4) {
+		fail(t, "DWARF location expressions nest too deeply");
+		return -1;
+	}
+#define PUSH(x) do { const char *_x = (x); if (sp == TV_MAX_STACK) goto too_deep; st[sp++] = _x; } while (0)
+#define NEED(k) do { if (sp < (k)) goto underflow; } while (0)
+	for (size_t i = 0; i < n; i++) {
+		uint8_t op = ops[i].atom;
+		const char *x, *y;
+
+		if (op >= DW_OP_lit0 && op <= DW_OP_lit31) {
+			PUSH(cfmt(t, "%dULL", op - DW_OP_lit0));
+			continue;
+		}
+		if ((op >= DW_OP_reg0 && op <= DW_OP_reg31) || op == DW_OP_regx) {
+			unsigned r = op == DW_OP_regx ? (unsigned)ops[i].number : op - DW_OP_reg0;
+
+			/* A register location stands alone (a piece may follow). */
+			if (i + 1 < n && ops[i + 1].atom != DW_OP_piece)
+				goto unsupported;
+			out->kind = TVK_REG;
+			out->reg = reg_name(t, r);
+			return out->reg ? 0 : -1;
+		}
+		if ((op >= DW_OP_breg0 && op <= DW_OP_breg31) || op == DW_OP_bregx) {
+			unsigned r = op == DW_OP_bregx ? (unsigned)ops[i].number : op - DW_OP_breg0;
+			int64_t off = op == DW_OP_bregx ? (int64_t)ops[i].number2 : (int64_t)ops[i].number;
+			const char *rn = reg_name(t, r);
+
+			if (!rn)
+				return -1;
+			PUSH(cfmt(t, "(STP_TV_REG(c, %s) + (u64)%" PRId64 "LL)", rn, off));
+			continue;
+		}
+		switch (op) {
+		case DW_OP_addr:
+			if (!t->sc->addr_fmt) {
+				fail(t, "global variables cannot be read in this probe");
+				return -1;
+			}
+			PUSH(cfmt(t, t->sc->addr_fmt, (uint64_t)ops[i].number));
+			break;
+		case DW_OP_fbreg:
+			x = frame_base(t, depth);
+			if (!x)
+				return -1;
+			PUSH(cfmt(t, "(%s + (u64)%" PRId64 "LL)", x, (int64_t)ops[i].number));
+			break;
+		case DW_OP_call_frame_cfa:
+			x = cfa(t, depth);
+			if (!x)
+				return -1;
+			PUSH(x);
+			break;
+		case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
+		case DW_OP_const8u: case DW_OP_constu:
+			PUSH(cfmt(t, "0x%" PRIx64 "ULL", (uint64_t)ops[i].number));
+			break;
+		case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s:
+		case DW_OP_const8s: case DW_OP_consts:
+			PUSH(cfmt(t, "(u64)%" PRId64 "LL", (int64_t)ops[i].number));
+			break;
+		case DW_OP_plus_uconst:
+			NEED(1);
+			st[sp - 1] = cfmt(t, "(%s + 0x%" PRIx64 "ULL)", st[sp - 1],
+					  (uint64_t)ops[i].number);
+			break;
+		case DW_OP_dup:
+			NEED(1);
+			PUSH(st[sp - 1]);
+			break;
+		case DW_OP_drop:
+			NEED(1);
+			sp--;
+			break;
+		case DW_OP_over:
+			NEED(2);
+			PUSH(st[sp - 2]);
+			break;
+		case DW_OP_pick:
+			NEED((int)ops[i].number + 1);
+			PUSH(st[sp - 1 - (int)ops[i].number]);
+			break;
+		case DW_OP_swap:
+			NEED(2);
+			x = st[sp - 1];
+			st[sp - 1] = st[sp - 2];
+			st[sp - 2] = x;
+			break;
+		case DW_OP_deref:
+			NEED(1);
+			st[sp - 1] = cfmt(t, "_stp_tv_read(c, %s, 8, false)", st[sp - 1]);
+			break;
+		case DW_OP_deref_size:
+			NEED(1);
+			if (ops[i].number < 1 || ops[i].number > 8)
+				goto unsupported;
+			st[sp - 1] = cfmt(t, "_stp_tv_read(c, %s, %d, false)", st[sp - 1],
+					  (int)ops[i].number);
+			break;
+		case DW_OP_neg:
+			NEED(1);
+			st[sp - 1] = cfmt(t, "(-%s)", st[sp - 1]);
+			break;
+		case DW_OP_not:
+			NEED(1);
+			st[sp - 1] = cfmt(t, "(~%s)", st[sp - 1]);
+			break;
+		case DW_OP_abs:
+			NEED(1);
+			st[sp - 1] = cfmt(t, "((s64)%s < 0 ? -%s : %s)", st[sp - 1], st[sp - 1],
+					  st[sp - 1]);
+			break;
+		case DW_OP_plus: case DW_OP_minus: case DW_OP_mul: case DW_OP_and:
+		case DW_OP_or: case DW_OP_xor: case DW_OP_shl: case DW_OP_shr:
+		case DW_OP_shra: {
+			static const struct { uint8_t op; const char *c; } bin[] = {
+				{ DW_OP_plus, "+" }, { DW_OP_minus, "-" }, { DW_OP_mul, "*" },
+				{ DW_OP_and, "&" }, { DW_OP_or, "|" }, { DW_OP_xor, "^" },
+				{ DW_OP_shl, "<<" }, { DW_OP_shr, ">>" },
+			};
+			NEED(2);
+			y = st[--sp];
+			x = st[sp - 1];
+			if (op == DW_OP_shra) {
+				st[sp - 1] = cfmt(t, "((u64)((s64)%s >> (%s & 63)))", x, y);
+				break;
+			}
+			for (size_t b = 0; b < sizeof(bin) / sizeof(bin[0]); b++)
+				if (bin[b].op == op)
+					st[sp - 1] = cfmt(t, "(%s %s %s)", x, bin[b].c, y);
+			break;
+		}
+		case DW_OP_stack_value:
+			NEED(1);
+			if (i + 1 < n && ops[i + 1].atom != DW_OP_piece)
+				goto unsupported;
+			out->kind = TVK_VAL;
+			out->c = st[sp - 1];
+			return 0;
+		case DW_OP_implicit_value: {
+			Dwarf_Block blk;
+			uint64_t v = 0;
+
+			if (dwarf_getlocation_implicit_value(NULL, &ops[i], &blk) != 0 ||
+			    blk.length > 8)
+				goto unsupported;
+			memcpy(&v, blk.data, blk.length);	/* little-endian */
+			out->kind = TVK_VAL;
+			out->c = cfmt(t, "0x%" PRIx64 "ULL", v);
+			return 0;
+		}
+		case DW_OP_piece:
+			/* One piece covering the value: the location before it. */
+			if (i + 1 != n)
+				goto split;
+			goto done;
+		case DW_OP_nop:
+			break;
+		case DW_OP_entry_value:
+		case DW_OP_GNU_entry_value:
+		case DW_OP_GNU_parameter_ref:
+		case DW_OP_implicit_pointer:
+		case DW_OP_GNU_implicit_pointer:
+			return 1;	/* not accessible: the caller says so */
+		default:
+			goto unsupported;
+		}
+	}
+done:
+	NEED(1);
+	out->kind = TVK_MEM;
+	out->c = st[sp - 1];
+	return 0;
+#undef PUSH
+#undef NEED
+too_deep:
+	fail(t, "DWARF location expression is too deep");
+	return -1;
+underflow:
+	fail(t, "malformed DWARF location expression (stack underflow)");
+	return -1;
+split:
+	return 2;	/* split across pieces */
+unsupported:
+	return 3;
+}
+
+/* ---- finding variables ---- */
+
+static bool name_is(Dwarf_Die *d, const char *name)
+{
+	const char *n = die_name(d);
+
+	return n && !strcmp(n, name);
+}
+
+static bool is_var_tag(int tag)
+{
+	return tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
+}
+
+/*
+ * The scopes whose variables are visible at the probe's pc: the function
+ * itself, then nested lexical blocks containing pc (innermost last).
+ * Inlined callees are not scopes of the caller.
+ */
+static int scopes_at(struct tv *t, Dwarf_Die *out)
+{
+	uint64_t pc = t->sc->pc;
+	int n = 0;
+
+	out[n++] = t->sc->fn;
+	if (t->sc->is_return || t->at_entry)
+		return n;
+	for (;;) {
+		Dwarf_Die c;
+		bool deeper = false;
+
+		if (dwarf_child(&out[n - 1], &c) != 0)
+			break;
+		do {
+			if (dwarf_tag(&c) == DW_TAG_lexical_block && dwarf_haspc(&c, pc) > 0 &&
+			    n < TV_MAX_SCOPES) {
+				out[n++] = c;
+				deeper = true;
+				break;
+			}
+		} while (dwarf_siblingof(&c, &c) == 0);
+		if (!deeper)
+			break;
+	}
+	return n;
+}
+
+/* Visit the variables of one scope DIE. */
+typedef bool (*var_fn)(struct tv *t, Dwarf_Die *var, void *arg);
+
+static bool each_var(struct tv *t, Dwarf_Die *scope, var_fn fn, void *arg)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(scope, &c) != 0)
+		return false;
+	do {
+		if (is_var_tag(dwarf_tag(&c)) && die_name(&c) && fn(t, &c, arg))
+			return true;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
+struct find {
+	const char *name;
+	Dwarf_Die found;
+};
+
+static bool find_cb(struct tv *t, Dwarf_Die *var, void *arg)
+{
+	struct find *f = arg;
+
+	if (!name_is(var, f->name))
+		return false;
+	f->found = *var;
+	return true;
+}
+
+struct names {
+	struct strbuf sb;
+	const char *cands[256];
+	int n;
+};
+
+static bool names_cb(struct tv *t, Dwarf_Die *var, void *arg)
+{
+	struct names *nm = arg;
+	const char *n = die_name(var);
+
+	if (nm->n < 256)
+		nm->cands[nm->n++] = n;
+	sb_printf(&nm->sb, "%s$%s", nm->sb.len ? " " : "", n);
+	return false;
+}
+
+/* The variable NAME visible at the probe: innermost scope first, then the CU. */
+static bool find_var(struct tv *t, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Die scopes[TV_MAX_SCOPES], cu;
+	struct find f = { .name = name };
+	int n = scopes_at(t, scopes);
+
+	for (int i = n - 1; i >= 0; i--)
+		if (each_var(t, &scopes[i], find_cb, &f)) {
+			*out = f.found;
+			return true;
+		}
+	if (t->sc->is_return || t->at_entry)
+		return false;
+	if (dwarf_diecu(&t->sc->fn, &cu, NULL, NULL) && each_var(t, &cu, find_cb, &f)) {
+		*out = f.found;
+		return true;
+	}
+	return false;
+}
+
+static bool is_param(Dwarf_Die *var)
+{
+	return dwarf_tag(var) == DW_TAG_formal_parameter;
+}
+
+/* "ksys_read" or "ksys_read (inlined)" for messages. */
+static const char *fn_name(struct tv *t)
+{
+	const char *n = t->sc->has_fn ? die_name(&t->sc->fn) : NULL;
+
+	return n ? n : "this function";
+}
+
+static void no_such_var(struct tv *t, const char *name)
+{
+	Dwarf_Die scopes[TV_MAX_SCOPES];
+	struct names nm = { .sb = STRBUF_INIT };
+	int n;
+	const char *near;
+
+	if (!t->sc->has_fn) {
+		for (int i = 0; i < t->sc->nargs; i++) {
+			if (nm.n < 256)
+				nm.cands[nm.n++] = t->sc->args[i].name;
+			sb_printf(&nm.sb, "%s$%s", i ? " " : "", t->sc->args[i].name);
+		}
+		fail(t, "no target variable '$%s' here", name);
+	} else {
+		n = scopes_at(t, scopes);
+		for (int i = n - 1; i >= 0; i--)
+			each_var(t, &scopes[i], names_cb, &nm);
+		fail(t, "no variable '$%s' in %s at 0x%" PRIx64 "%s", name, fn_name(t),
+		     t->sc->pc, t->sc->is_return ? " (a .return probe sees parameters only)" : "");
+	}
+	near = diag_closest(name, nm.cands, nm.n);
+	if (near)
+		hint(t, "did you mean '$%s'?", near);
+	else if (nm.sb.len)
+		hint(t, "variables here: %s", sb_str(&nm.sb));
+	sb_free(&nm.sb);
+}
+
+/* ---- values ---- */
+
+static void entry_slot_code(struct tv *t, const char *expr, struct tval *v);
+
+/* The location of DWARF variable var at the probe (or at entry). */
+static int var_location(struct tv *t, Dwarf_Die *var, const char *name, struct tval *v)
+{
+	uint64_t pc = t->at_entry ? t->sc->entry_pc : t->sc->pc;
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	int r;
+
+	memset(v, 0, sizeof(*v));
+	v->has_type = type_of(var, &v->type);
+	if (dwarf_attr_integrate(var, DW_AT_const_value, &a)) {
+		Dwarf_Sword sv;
+		Dwarf_Word uv;
+
+		v->kind = TVK_VAL;
+		if (dwarf_formsdata(&a, &sv) == 0)
+			v->c = cfmt(t, "(u64)%" PRId64 "LL", (int64_t)sv);
+		else if (dwarf_formudata(&a, &uv) == 0)
+			v->c = cfmt(t, "0x%" PRIx64 "ULL", (uint64_t)uv);
+		else {
+			fail(t, "'$%s' is a constant this translator cannot read", name);
+			return -1;
+		}
+		return 0;
+	}
+	if (!dwarf_attr_integrate(var, DW_AT_location, &a) ||
+	    (r = dwarf_getlocation_addr(&a, pc, &ops, &nops, 1)) <= 0 || nops == 0) {
+		r = 1;
+	} else {
+		struct tval loc;
+
+		r = translate_ops(t, ops, nops, &loc, 0);
+		if (r < 0)
+			return -1;
+		v->kind = loc.kind;
+		v->c = loc.c;
+		v->reg = loc.reg;
+	}
+	if (r == 0)
+		return 0;
+	fail(t, "'$%s' is not accessible at this address (pc 0x%" PRIx64 " in %s): %s",
+	     name, pc, fn_name(t),
+	     r == 1 ? "the compiler optimised it out here" :
+	     r == 2 ? "its value is split across registers" :
+	     "its DWARF location uses an operation this translator does not support");
+	if (r == 1 && is_param(var) && !t->sc->is_return)
+		hint(t, "a parameter is often still in place at the function's entry: "
+		     "try kprobe-free alternatives like a .call probe, or @entry($%s) "
+		     "in a .return probe", name);
+	return -1;
+}
+
+/* Raw bits of a scalar-sized object (u64 C expression), for @entry slots. */
+static const char *raw_bits(struct tv *t, struct tval *v)
+{
+	Dwarf_Die p;
+	int size = 8;
+
+	if (v->has_type && peel(&v->type, &p))
+		size = byte_size(&p);
+	if (size <= 0 || size > 8) {
+		fail(t, "cannot save a %d-byte value at entry", size);
+		return NULL;
+	}
+	switch (v->kind) {
+	case TVK_MEM:
+		return cfmt(t, "_stp_tv_read(c, %s, %d, false)", v->c, size);
+	case TVK_REG:
+		return cfmt(t, "STP_TV_REG(c, %s)", v->reg);
+	default:
+		return v->c;
+	}
+}
+
+/* Save expr (u64, evaluated at entry) in a new slot; v reads it back. */
+static void entry_slot_code(struct tv *t, const char *expr, struct tval *v)
+{
+	struct resolved_probe *rp = t->rp;
+	int slot = rp->entry_exprs.len;
+
+	vec_push(&rp->entry_exprs, (void *)expr);
+	v->kind = TVK_VAL;
+	v->c = cfmt(t, "((u64)c->entry_slots[%d])", slot);
+	v->bit_size = 0;
+}
+
+/* A named base: $name as a variable or argument of the probe. */
+static int base_var(struct tv *t, const char *name, struct tval *v)
+{
+	Dwarf_Die var;
+
+	memset(v, 0, sizeof(*v));
+	if (!t->sc->has_fn) {
+		for (int i = 0; i < t->sc->nargs; i++)
+			if (!strcmp(t->sc->args[i].name, name)) {
+				v->kind = TVK_VAL;
+				v->c = cfmt(t, "((u64)(%s))", t->sc->args[i].cexpr);
+				v->has_type = true;
+				v->type = t->sc->args[i].type;
+				return 0;
+			}
+		no_such_var(t, name);
+		return -1;
+	}
+	if (!find_var(t, name, &var)) {
+		no_such_var(t, name);
+		return -1;
+	}
+	if (t->sc->is_return && !t->at_entry) {
+		/* A .return probe reads parameters as they were at entry. */
+		const char *raw;
+		bool was = t->at_entry;
+
+		t->at_entry = true;
+		if (var_location(t, &var, name, v) < 0) {
+			t->at_entry = was;
+			return -1;
+		}
+		raw = raw_bits(t, v);
+		t->at_entry = was;
+		if (!raw)
+			return -1;
+		if (!t->dry)
+			entry_slot_code(t, raw, v);
+		else
+			v->kind = TVK_VAL, v->c = "0ULL";
+		v->bit_size = 0;
+		return 0;
+	}
+	return var_location(t, &var, name, v);
+}
+
+/* $return in a .return probe: the return register, typed by the function. */
+static int base_return(struct tv *t, struct tval *v)
+{
+	memset(v, 0, sizeof(*v));
+	if (!t->sc->has_fn || !t->sc->is_return) {
+		fail(t, "'$return' is only available in .return probes");
+		return -1;
+	}
+	if (!type_of(&t->sc->fn, &v->type)) {
+		fail(t, "'$return' is not available: %s returns void", fn_name(t));
+		return -1;
+	}
+	v->has_type = true;
+	v->kind = TVK_REG;
+	v->reg = "ax";
+	return 0;
+}
+
+/* *v as the pointer it holds: the pointee in memory. */
+static int deref(struct tv *t, struct tval *v, const char *what)
+{
+	Dwarf_Die p, target;
+	const char *ptr;
+
+	if (!v->has_type || !peel(&v->type, &p) ||
+	    (dwarf_tag(&p) != DW_TAG_pointer_type && dwarf_tag(&p) != DW_TAG_reference_type))
+		return 0;
+	if (!type_of(&p, &target)) {
+		fail(t, "cannot dereference a void pointer for '%s'", what);
+		hint(t, "use @cast(PTR, \"struct NAME\")->%s", what);
+		return -1;
+	}
+	switch (v->kind) {
+	case TVK_MEM:
+		ptr = cfmt(t, "_stp_tv_read(c, %s, 8, false)", v->c);
+		break;
+	case TVK_REG:
+		ptr = cfmt(t, "STP_TV_REG(c, %s)", v->reg);
+		break;
+	default:
+		ptr = v->c;
+	}
+	v->kind = TVK_MEM;
+	v->c = ptr;
+	v->type = target;
+	v->bit_size = 0;
+	return 0;
+}
+
+/* Member name of struct/union type su, looking into anonymous members. */
+static bool find_member(Dwarf_Die *su, const char *name, Dwarf_Die *out, uint64_t *off,
+			int depth)
+{
+	Dwarf_Die m, mt;
+
+	if (depth > 8 || dwarf_child(su, &m) != 0)
+		return false;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Word loc = 0;
+
+		if (dwarf_tag(&m) != DW_TAG_member)
+			continue;
+		if (dwarf_attr_integrate(&m, DW_AT_data_member_location, &a))
+			dwarf_formudata(&a, &loc);
+		if (name_is(&m, name)) {
+			*out = m;
+			*off += loc;
+			return true;
+		}
+		if (!die_name(&m) && type_of(&m, &mt) && peel(&mt, &mt) &&
+		    (dwarf_tag(&mt) == DW_TAG_structure_type || dwarf_tag(&mt) == DW_TAG_union_type)) {
+			uint64_t sub = *off + loc;
+
+			if (find_member(&mt, name, out, &sub, depth + 1)) {
+				*off = sub;
+				return true;
+			}
+		}
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return false;
+}
+
+static void member_names(Dwarf_Die *su, struct names *nm, int depth)
+{
+	Dwarf_Die m, mt;
+
+	if (depth > 8 || dwarf_child(su, &m) != 0)
+		return;
+	do {
+		const char *n;
+
+		if (dwarf_tag(&m) != DW_TAG_member)
+			continue;
+		n = die_name(&m);
+		if (n) {
+			if (nm->n < 256)
+				nm->cands[nm->n++] = n;
+			sb_printf(&nm->sb, "%s%s", nm->sb.len ? " " : "", n);
+		} else if (type_of(&m, &mt) && peel(&mt, &mt)) {
+			member_names(&mt, nm, depth + 1);
+		}
+	} while (dwarf_siblingof(&m, &m) == 0);
+}
+
+/* Bitfield placement of member m (at byte offset off) into v. */
+static void bitfield(Dwarf_Die *m, uint64_t off, struct tval *v, const char **addr,
+		     struct tv *t)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word bits = 0, dbo = 0, bo = 0, bsz = 0;
+	uint64_t total, start;
+	int size;
+	Dwarf_Die mt;
+
+	v->bit_size = 0;
+	if (!dwarf_attr_integrate(m, DW_AT_bit_size, &a) || dwarf_formudata(&a, &bits) != 0)
+		return;
+	size = type_of(m, &mt) && peel(&mt, &mt) ? byte_size(&mt) : 4;
+	if (size <= 0 || size > 8)
+		size = 4;
+	if (dwarf_attr_integrate(m, DW_AT_data_bit_offset, &a) &&
+	    dwarf_formudata(&a, &dbo) == 0) {
+		total = off * 8 + dbo;	/* off: data_member_location, 0 if absent */
+	} else {
+		/* DWARF 2/3: bit_offset counts from the storage unit's MSB. */
+		if (dwarf_attr_integrate(m, DW_AT_byte_size, &a))
+			dwarf_formudata(&a, &bsz);
+		if (!bsz)
+			bsz = (Dwarf_Word)size;
+		if (dwarf_attr_integrate(m, DW_AT_bit_offset, &a))
+			dwarf_formudata(&a, &bo);
+		total = off * 8 + bsz * 8 - bo - bits;
+	}
+	start = total / 8 / (uint64_t)size * (uint64_t)size;
+	if (total - start * 8 + bits > (uint64_t)size * 8) {
+		size = 8;
+		start = total / 64 * 8;
+	}
+	v->bit_size = (int)bits;
+	v->bit_off = (int)(total - start * 8);
+	v->storage = size;
+	*addr = cfmt(t, "(%s + %" PRIu64 "ULL)", *addr, start);
+	(void)off;
+}
+
+static int member(struct tv *t, struct tval *v, const char *name)
+{
+	Dwarf_Die su, m;
+	uint64_t off = 0;
+	const char *base;
+
+	if (deref(t, v, name) < 0)
+		return -1;
+	if (!v->has_type || !peel(&v->type, &su) ||
+	    (dwarf_tag(&su) != DW_TAG_structure_type && dwarf_tag(&su) != DW_TAG_union_type &&
+	     dwarf_tag(&su) != DW_TAG_class_type)) {
+		fail(t, "'->%s' needs a struct or union (or a pointer to one), not '%s'", name,
+		     tname(t, v));
+		return -1;
+	}
+	if (dwarf_hasattr(&su, DW_AT_declaration)) {
+		fail(t, "'%s' is only declared here, its members are unknown", tname(t, v));
+		hint(t, "use @cast(PTR, \"%s\")->%s to find its definition elsewhere",
+		     tname(t, v), name);
+		return -1;
+	}
+	if (!find_member(&su, name, &m, &off, 0)) {
+		struct names nm = { .sb = STRBUF_INIT };
+		const char *near;
+
+		member_names(&su, &nm, 0);
+		fail(t, "'%s' has no member '%s'", tname(t, v), name);
+		near = diag_closest(name, nm.cands, nm.n);
+		if (near)
+			hint(t, "did you mean '->%s'?", near);
+		else if (nm.sb.len)
+			hint(t, "its members: %s", sb_str(&nm.sb));
+		sb_free(&nm.sb);
+		return -1;
+	}
+	if (v->kind != TVK_MEM) {
+		fail(t, "cannot read member '%s' of a struct the compiler keeps in registers",
+		     name);
+		return -1;
+	}
+	base = v->c;
+	v->has_type = type_of(&m, &v->type);
+	if (dwarf_hasattr(&m, DW_AT_bit_size)) {
+		bitfield(&m, off, v, &base, t);
+		v->c = base;
+	} else {
+		v->bit_size = 0;
+		v->c = cfmt(t, "(%s + %" PRIu64 "ULL)", base, off);
+	}
+	return 0;
+}
+
+/* Elements of array type arr (first dimension), or -1 if unknown. */
+static int64_t array_len(Dwarf_Die *arr)
+{
+	Dwarf_Die sub;
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+
+	if (dwarf_child(arr, &sub) != 0)
+		return -1;
+	do {
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+			continue;
+		if (dwarf_formudata(dwarf_attr_integrate(&sub, DW_AT_count, &a), &w) == 0)
+			return (int64_t)w;
+		if (dwarf_formudata(dwarf_attr_integrate(&sub, DW_AT_upper_bound, &a), &w) == 0)
+			return (int64_t)w + 1;
+		return -1;
+	} while (dwarf_siblingof(&sub, &sub) == 0);
+	return -1;
+}
+
+static int index_step(struct tv *t, struct tval *v, struct node *idx)
+{
+	Dwarf_Die p, elem;
+	const char *ic;
+	int esz;
+
+	if (!v->has_type || !peel(&v->type, &p)) {
+		fail(t, "cannot index a void value");
+		return -1;
+	}
+	if (idx->kind == ND_NUM) {
+		ic = cfmt(t, "(u64)%" PRId64 "LL", idx->num);
+	} else {
+		if (t->nidx == 8) {
+			fail(t, "too many computed indexes in one target expression (8 at most)");
+			return -1;
+		}
+		t->idx[t->nidx] = idx;
+		ic = cfmt(t, "(u64)_tv_i%d", t->nidx++);
+	}
+	if (dwarf_tag(&p) == DW_TAG_array_type) {
+		int64_t len = array_len(&p);
+
+		if (!type_of(&p, &elem) || (esz = byte_size(&elem)) <= 0 ||
+		    !peel(&elem, &elem)) {
+			fail(t, "array of unknown element size");
+			return -1;
+		}
+		if (idx->kind == ND_NUM && len > 0 && (idx->num < 0 || idx->num >= len)) {
+			fail(t, "index %" PRId64 " is out of bounds: the array has %" PRId64
+			     " elements", idx->num, len);
+			return -1;
+		}
+		if (v->kind != TVK_MEM) {
+			fail(t, "cannot index an array the compiler keeps in registers");
+			return -1;
+		}
+		type_of(&p, &v->type);
+		v->c = cfmt(t, "(%s + %s * %d)", v->c, ic, esz);
+		return 0;
+	}
+	if (dwarf_tag(&p) == DW_TAG_pointer_type) {
+		Dwarf_Die target;
+
+		if (!type_of(&p, &target) || !peel(&target, &elem) || (esz = byte_size(&elem)) <= 0) {
+			fail(t, "cannot index a pointer to void or to an incomplete type");
+			return -1;
+		}
+		if (deref(t, v, "[]") < 0)
+			return -1;
+		v->c = cfmt(t, "(%s + %s * %d)", v->c, ic, esz);
+		return 0;
+	}
+	fail(t, "'[]' needs an array or a pointer, not '%s'", tname(t, v));
+	return -1;
+}
+
+/* The value of a scalar tval as an int64_t C expression. */
+static const char *rvalue(struct tv *t, struct tval *v, const char *what)
+{
+	Dwarf_Die p;
+	int size;
+	bool sign, flt;
+
+	if (!v->has_type || !peel(&v->type, &p)) {
+		fail(t, "'%s' has type void", what);
+		return NULL;
+	}
+	if (dwarf_tag(&p) == DW_TAG_array_type) {
+		if (v->kind != TVK_MEM) {
+			fail(t, "'%s' is an array the compiler keeps in registers", what);
+			return NULL;
+		}
+		return cfmt(t, "((int64_t)%s)", v->c);	/* its address, as SystemTap */
+	}
+	if (!scalar(&p, &size, &sign, &flt)) {
+		const char *kind = dwarf_tag(&p) == DW_TAG_union_type ? "a union" :
+				   dwarf_tag(&p) == DW_TAG_subroutine_type ? "a function" :
+				   "a struct";
+
+		fail(t, "'%s' is %s ('%s'), not a number", what, kind, tname(t, v));
+		hint(t, "read one of its members with ->NAME, or print it with %s$", what);
+		return NULL;
+	}
+	if (flt) {
+		fail(t, "'%s' is floating point ('%s'), which probes cannot read", what,
+		     tname(t, v));
+		return NULL;
+	}
+	if (v->bit_size) {
+		const char *raw = v->kind == TVK_MEM ?
+			cfmt(t, "_stp_tv_read(c, %s, %d, false)", v->c, v->storage) :
+			v->kind == TVK_REG ? cfmt(t, "STP_TV_REG(c, %s)", v->reg) : v->c;
+
+		return cfmt(t, "((int64_t)_stp_tv_bits(%s, %d, %d, %s))", raw, v->bit_off,
+			    v->bit_size, sign ? "true" : "false");
+	}
+	switch (v->kind) {
+	case TVK_MEM:
+		return cfmt(t, "((int64_t)_stp_tv_read(c, %s, %d, %s))", v->c, size,
+			    sign ? "true" : "false");
+	case TVK_REG:
+		return cfmt(t, "((int64_t)_stp_tv_ext(STP_TV_REG(c, %s), %d, %s))", v->reg, size,
+			    sign ? "true" : "false");
+	default:
+		return cfmt(t, "((int64_t)_stp_tv_ext(%s, %d, %s))", v->c, size,
+			    sign ? "true" : "false");
+	}
+}
+
+/* ---- pretty printing: $var$, $$parms ---- */
+
+/* Append "value" of v to _tv_dst; depth: struct levels still expanded. */
+static void pretty(struct tv *t, struct strbuf *code, struct tval *v, int depth, bool top,
+		   bool hex);
+
+static void pretty_struct(struct tv *t, struct strbuf *code, struct tval *v, Dwarf_Die *su,
+			  int depth, bool *first, int guard)
+{
+	Dwarf_Die m;
+
+	if (guard > 8 || dwarf_child(su, &m) != 0)
+		return;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Word loc = 0;
+		struct tval f = *v;
+		const char *n;
+		Dwarf_Die mt;
+
+		if (dwarf_tag(&m) != DW_TAG_member)
+			continue;
+		if (dwarf_attr_integrate(&m, DW_AT_data_member_location, &a))
+			dwarf_formudata(&a, &loc);
+		n = die_name(&m);
+		f.has_type = type_of(&m, &f.type);
+		if (!n) {	/* anonymous struct/union: its members inline */
+			if (f.has_type && peel(&f.type, &mt)) {
+				f.c = cfmt(t, "(%s + %" PRIu64 "ULL)", v->c, (uint64_t)loc);
+				pretty_struct(t, code, &f, &mt, depth, first, guard + 1);
+			}
+			continue;
+		}
+		sb_printf(code, "_stp_tv_append(_tv_dst, \"%s.%s=\");\n", *first ? "" : ", ", n);
+		*first = false;
+		if (dwarf_hasattr(&m, DW_AT_bit_size)) {
+			const char *base = v->c;
+
+			bitfield(&m, loc, &f, &base, t);
+			f.c = base;
+		} else {
+			f.bit_size = 0;
+			f.c = cfmt(t, "(%s + %" PRIu64 "ULL)", v->c, (uint64_t)loc);
+		}
+		pretty(t, code, &f, depth - 1, false, false);
+	} while (dwarf_siblingof(&m, &m) == 0);
+}
+
+static void pretty(struct tv *t, struct strbuf *code, struct tval *v, int depth, bool top,
+		   bool hex)
+{
+	Dwarf_Die p, target;
+	int size;
+	bool sign, flt;
+	const char *r;
+	bool was_quiet = t->quiet;
+
+	if (!v->has_type || !peel(&v->type, &p)) {
+		sb_puts(code, "_stp_tv_append(_tv_dst, \"?\");\n");
+		return;
+	}
+	switch (dwarf_tag(&p)) {
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+		if (depth <= 0 || v->kind != TVK_MEM) {
+			sb_puts(code, "_stp_tv_append(_tv_dst, \"{...}\");\n");
+			return;
+		}
+		{
+			bool first = true;
+
+			sb_puts(code, "_stp_tv_append(_tv_dst, \"{\");\n");
+			pretty_struct(t, code, v, &p, depth, &first, 0);
+			sb_puts(code, "_stp_tv_append(_tv_dst, \"}\");\n");
+		}
+		return;
+	case DW_TAG_array_type: {
+		int64_t len = array_len(&p);
+		Dwarf_Die elem;
+		int esz;
+
+		if (v->kind != TVK_MEM || !type_of(&p, &elem) || (esz = byte_size(&elem)) <= 0) {
+			sb_puts(code, "_stp_tv_append(_tv_dst, \"[...]\");\n");
+			return;
+		}
+		if (is_char(&elem)) {
+			sb_printf(code, "_stp_tv_append_str(c, _tv_dst, %s, %" PRId64 ");\n", v->c,
+				  len > 0 ? len + 1 : (int64_t)64);
+			return;
+		}
+		if (depth <= 0 || len <= 0) {
+			sb_puts(code, "_stp_tv_append(_tv_dst, \"[...]\");\n");
+			return;
+		}
+		sb_puts(code, "_stp_tv_append(_tv_dst, \"[\");\n");
+		for (int64_t i = 0; i < len && i < TV_MAX_ELEMS; i++) {
+			struct tval e = { .kind = TVK_MEM, .has_type = true, .type = elem };
+
+			e.c = cfmt(t, "(%s + %" PRId64 ")", v->c, i * esz);
+			if (i)
+				sb_puts(code, "_stp_tv_append(_tv_dst, \", \");\n");
+			pretty(t, code, &e, depth - 1, false, false);
+		}
+		sb_printf(code, "_stp_tv_append(_tv_dst, \"%s]\");\n",
+			  len > TV_MAX_ELEMS ? ", ..." : "");
+		return;
+	}
+	case DW_TAG_pointer_type:
+		/* char *: the string; a top-level struct pointer: the struct. */
+		if (depth > 0 && type_of(&p, &target)) {
+			Dwarf_Die tp;
+
+			if (is_char(&target)) {
+				struct tval pv = *v;
+
+				t->quiet = true;
+				r = rvalue(t, &pv, "");
+				t->quiet = was_quiet;
+				if (r) {
+					sb_printf(code, "_stp_tv_append_str(c, _tv_dst, (unsigned long)%s, "
+						  "MAXSTRINGLEN / 2);\n", r);
+					return;
+				}
+			}
+			if (top && peel(&target, &tp) &&
+			    (dwarf_tag(&tp) == DW_TAG_structure_type ||
+			     dwarf_tag(&tp) == DW_TAG_union_type)) {
+				struct tval sv = *v;
+
+				t->quiet = true;
+				if (deref(t, &sv, "") == 0) {
+					t->quiet = was_quiet;
+					sb_printf(code, "if (!%s) _stp_tv_append(_tv_dst, \"0x0\"); else {\n",
+						  rvalue(t, v, ""));
+					pretty(t, code, &sv, depth, false, false);
+					sb_puts(code, "}\n");
+					return;
+				}
+				t->quiet = was_quiet;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+	if (!scalar(&p, &size, &sign, &flt) || flt) {
+		sb_puts(code, "_stp_tv_append(_tv_dst, \"?\");\n");
+		return;
+	}
+	t->quiet = true;
+	r = rvalue(t, v, "");
+	t->quiet = was_quiet;
+	if (!r) {
+		sb_puts(code, "_stp_tv_append(_tv_dst, \"?\");\n");
+		return;
+	}
+	if (hex || dwarf_tag(&p) == DW_TAG_pointer_type)
+		sb_printf(code, "_stp_tv_append(_tv_dst, \"0x%%llx\", (unsigned long long)%s);\n", r);
+	else if (sign)
+		sb_printf(code, "_stp_tv_append(_tv_dst, \"%%lld\", (long long)%s);\n", r);
+	else
+		sb_printf(code, "_stp_tv_append(_tv_dst, \"%%llu\", (unsigned long long)%s);\n", r);
+}
+
+/*
+ * One "name=value" of $$vars: a failed read prints "?" without failing
+ * the hit, as SystemTap prints unavailable variables.
+ */
+static void pretty_named(struct tv *t, struct strbuf *code, const char *name, struct tval *v,
+			 bool ok, int depth, bool sep)
+{
+	sb_printf(code, "{ size_t _tv_l = strlen(_tv_dst);\n_stp_tv_append(_tv_dst, \"%s%s=\");\n",
+		  sep ? " " : "", name);
+	if (!ok) {
+		sb_puts(code, "_stp_tv_append(_tv_dst, \"?\"); (void)_tv_l; }\n");
+		return;
+	}
+	pretty(t, code, v, depth, true, depth == 0);
+	sb_printf(code, "if (c->last_error) { c->last_error = NULL; _tv_dst[_tv_l] = 0; "
+		  "_stp_tv_append(_tv_dst, \"%s%s=?\"); } }\n", sep ? " " : "", name);
+}
+
+struct vars_walk {
+	struct strbuf *code;
+	bool params, locals;
+	int depth;
+	int n;
+	const char *seen[256];
+	int nseen;
+};
+
+static bool vars_cb(struct tv *t, Dwarf_Die *var, void *arg)
+{
+	struct vars_walk *w = arg;
+	const char *name = die_name(var);
+	struct tval v;
+	bool ok, was = t->quiet;
+
+	if (is_param(var) ? !w->params : !w->locals)
+		return false;
+	for (int i = 0; i < w->nseen; i++)	/* shadowed by an inner scope */
+		if (!strcmp(w->seen[i], name))
+			return false;
+	if (w->nseen < 256)
+		w->seen[w->nseen++] = name;
+	t->quiet = true;
+	t->failed = false;
+	ok = base_var(t, name, &v) == 0;
+	t->quiet = was;
+	t->failed = false;
+	pretty_named(t, w->code, name, &v, ok, w->depth, w->n++ > 0);
+	return false;
+}
+
+/* $$vars, $$parms, $$locals, $$return with pretty depth. */
+static int special(struct tv *t, const char *what, int depth, struct tv_code *out)
+{
+	struct strbuf code = STRBUF_INIT;
+	struct vars_walk w = { .code = &code, .depth = depth };
+	Dwarf_Die scopes[TV_MAX_SCOPES];
+
+	sb_puts(&code, "_tv_dst[0] = 0;\n");
+	if (!strcmp(what, "return")) {
+		struct tval v;
+
+		if (base_return(t, &v) < 0) {
+			if (t->sc->is_return) {	/* void function: empty, as SystemTap */
+				t->failed = false;
+				goto done;
+			}
+			return -1;
+		}
+		pretty_named(t, &code, "return", &v, true, depth, false);
+		goto done;
+	}
+	w.params = !strcmp(what, "vars") || !strcmp(what, "parms");
+	w.locals = !strcmp(what, "vars") || !strcmp(what, "locals");
+	if (!w.params && !w.locals) {
+		fail(t, "unknown '$$%s': use $$vars, $$parms, $$locals or $$return", what);
+		return -1;
+	}
+	if (!t->sc->has_fn) {
+		for (int i = 0; i < t->sc->nargs && w.params; i++) {
+			struct tval v;
+
+			base_var(t, t->sc->args[i].name, &v);
+			pretty_named(t, &code, t->sc->args[i].name, &v, true, depth, i > 0);
+		}
+		goto done;
+	}
+	if (t->sc->is_return)
+		w.locals = false;	/* gone at return */
+	{
+		int n = scopes_at(t, scopes);
+
+		for (int i = n - 1; i >= 0; i--)
+			each_var(t, &scopes[i], vars_cb, &w);
+	}
+done:
+	out->type = TY_STRING;
+	out->code = arena_strdup(&t->s->arena, sb_str(&code));
+	sb_free(&code);
+	return 0;
+}
+
+/* ---- @cast and @var: types and globals by name ---- */
+
+/* Visit top-level DIEs of every CU (or the one named like file). */
+typedef bool (*die_fn)(Dwarf_Die *d, void *arg);
+
+static bool cu_matches(Dwarf_Die *cu, const char *file)
+{
+	const char *n = die_name(cu);
+	size_t ln, lf;
+
+	if (!file)
+		return true;
+	if (!n)
+		return false;
+	ln = strlen(n);
+	lf = strlen(file);
+	return ln >= lf && !strcmp(n + ln - lf, file) && (ln == lf || n[ln - lf - 1] == '/');
+}
+
+static bool each_top(Dwarf *dbg, Dwarf_Die *first_cu, const char *file, die_fn fn, void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (first_cu) {
+		Dwarf_Die c;
+
+		if (dwarf_child(first_cu, &c) == 0)
+			do {
+				if (fn(&c, arg))
+					return true;
+			} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	while (dwarf_nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, c;
+
+		if (dwarf_offdie(dbg, off + hsize, &cu) && cu_matches(&cu, file) &&
+		    dwarf_child(&cu, &c) == 0)
+			do {
+				if (fn(&c, arg))
+					return true;
+			} while (dwarf_siblingof(&c, &c) == 0);
+		off = next;
+	}
+	return false;
+}
+
+struct type_find {
+	int tag;		/* 0: struct, union or typedef */
+	const char *name;
+	Dwarf_Die found;
+};
+
+static bool type_cb(Dwarf_Die *d, void *arg)
+{
+	struct type_find *f = arg;
+	int tag = dwarf_tag(d);
+
+	if (f->tag ? tag != f->tag :
+	    tag != DW_TAG_structure_type && tag != DW_TAG_union_type && tag != DW_TAG_typedef &&
+	    tag != DW_TAG_base_type && tag != DW_TAG_enumeration_type)
+		return false;
+	if (!name_is(d, f->name) || dwarf_hasattr(d, DW_AT_declaration))
+		return false;
+	f->found = *d;
+	return true;
+}
+
+struct dw_kernel *tv_kernel(struct session *s, char **err)
+{
+	struct tv_state *st = s->tv_state;
+
+	*err = NULL;
+	if (!st)
+		st = s->tv_state = xcalloc(1, sizeof(*st));
+	if (!st->k) {
+		st->k = dw_open(s->release, err);
+		if (st->k) {
+			st->kscope.dbg = dw_dwarf(st->k);
+			st->kscope.cfi = dw_cfi(st->k);
+			st->kscope.addr_fmt = "_stp_kaddr(0x%" PRIx64 "ULL)";
+			st->kscope.module = "kernel";
+			st->kscope.link_printk = dw_printk(st->k);
+		}
+	}
+	return st->k;
+}
+
+/* The scope @cast and @var use: the probe's, else the kernel's DWARF. */
+static struct tv_scope *kernel_scope(struct tv *t)
+{
+	struct tv_state *st;
+	char *err = NULL;
+
+	if (t->sc && t->sc->dbg)
+		return t->sc;
+	st = t->s->tv_state;
+	if (!st || !st->tried) {
+		tv_kernel(t->s, &err);
+		st = t->s->tv_state;
+		st->tried = true;
+		if (st->kscope.dbg) {
+			/* ready */
+		} else if (!t->quiet && err) {
+			const char *h = strstr(err, "\nhint: ");
+
+			if (h) {
+				diag_error(t->s, t->loc, "%.*s", (int)(h - err), err);
+				diag_hint(t->s, "%s", h + 7);
+			} else {
+				diag_error(t->s, t->loc, "%s", err);
+			}
+			t->failed = true;
+		}
+		free(err);
+	}
+	return st->kscope.dbg ? &st->kscope : NULL;
+}
+
+/* @cast(ptr, "struct foo"[, "module"]): the struct at ptr. */
+static int base_cast(struct tv *t, struct node *n, struct tval *v)
+{
+	struct node *ptr = n->args, *ty = ptr ? ptr->next : NULL, *mod = ty ? ty->next : NULL;
+	struct type_find f = { 0 };
+	struct tv_scope *ks;
+	Dwarf_Die cu, *cup = NULL;
+	char *name, *stars;
+	int nstars = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (!ptr || !ty || ty->kind != ND_STR || (mod && (mod->kind != ND_STR || mod->next))) {
+		fail(t, "@cast takes a pointer, a type name string and an optional module string");
+		return -1;
+	}
+	if (mod) {
+		const char *m = mod->str;
+
+		/* "kernel<linux/sched.h>": headers only narrow SystemTap's search. */
+		if (strncmp(m, "kernel", 6) || (m[6] && m[6] != '<')) {
+			fail(t, "@cast: types from module '%s' are not supported yet, only the kernel's", m);
+			return -1;
+		}
+	}
+	ks = kernel_scope(t);
+	if (!ks)
+		return -1;
+	name = arena_strdup(&t->s->arena, ty->str);
+	while ((stars = strrchr(name, '*')) && !stars[1]) {
+		*stars = 0;
+		nstars++;
+		while (stars > name && stars[-1] == ' ')
+			*--stars = 0;
+	}
+	if (nstars) {
+		fail(t, "@cast to a pointer type ('%s') is not supported: cast to the pointee", ty->str);
+		return -1;
+	}
+	if (!strncmp(name, "struct ", 7))
+		f.tag = DW_TAG_structure_type, f.name = name + 7;
+	else if (!strncmp(name, "union ", 6))
+		f.tag = DW_TAG_union_type, f.name = name + 6;
+	else
+		f.name = name;
+	while (*f.name == ' ')
+		f.name++;
+	if (t->sc && t->sc->has_fn && dwarf_diecu(&t->sc->fn, &cu, NULL, NULL))
+		cup = &cu;
+	if (!each_top(ks->dbg, cup, NULL, type_cb, &f)) {
+		fail(t, "@cast: no type '%s' in the kernel's debuginfo", ty->str);
+		return -1;
+	}
+	if (t->nidx == 8) {
+		fail(t, "too many computed values in one target expression");
+		return -1;
+	}
+	t->idx[t->nidx] = ptr;
+	v->kind = TVK_MEM;
+	v->c = cfmt(t, "((u64)_tv_i%d)", t->nidx++);
+	v->has_type = true;
+	v->type = f.found;
+	return 0;
+}
+
+struct var_find {
+	const char *name;
+	Dwarf_Die found;
+};
+
+static bool gvar_cb(Dwarf_Die *d, void *arg)
+{
+	struct var_find *f = arg;
+
+	if (dwarf_tag(d) != DW_TAG_variable || !name_is(d, f->name) ||
+	    !dwarf_hasattr_integrate(d, DW_AT_location))
+		return false;
+	f->found = *d;
+	return true;
+}
+
+/* @var("name[@file]"[, "module"]): a global (or file-static) variable. */
+static int base_atvar(struct tv *t, struct node *n, struct tval *v)
+{
+	struct node *a = n->args, *mod = a ? a->next : NULL;
+	struct var_find f = { 0 };
+	struct tv_scope *ks, *saved = t->sc;
+	Dwarf_Die cu, *cup = NULL;
+	char *name, *at;
+	int r;
+
+	if (!a || a->kind != ND_STR || (mod && (mod->kind != ND_STR || mod->next))) {
+		fail(t, "@var takes a string \"name[@file]\" and an optional module string");
+		return -1;
+	}
+	if (mod && strcmp(mod->str, "kernel")) {
+		fail(t, "@var: module '%s' is not supported yet, only the kernel", mod->str);
+		return -1;
+	}
+	ks = kernel_scope(t);
+	if (!ks)
+		return -1;
+	name = arena_strdup(&t->s->arena, a->str);
+	at = strchr(name, '@');
+	if (at)
+		*at++ = 0;
+	f.name = name;
+	if (!at && t->sc && t->sc->has_fn && dwarf_diecu(&t->sc->fn, &cu, NULL, NULL))
+		cup = &cu;
+	if (!each_top(ks->dbg, cup, at, gvar_cb, &f)) {
+		fail(t, "@var: no global variable '%s'%s%s with a location in the kernel's debuginfo",
+		     name, at ? " in " : "", at ? at : "");
+		return -1;
+	}
+	t->sc = ks;
+	r = var_location(t, &f.found, name, v);
+	t->sc = saved;
+	return r;
+}
+
+/* ---- the entry point ---- */
+
+static struct tv_scope *probe_scope(struct tv *t)
+{
+	struct resolved_probe *rp = t->rp;
+
+	if (!rp) {
+		fail(t, "target variables can only be used in probe handlers");
+		return NULL;
+	}
+	if (rp->tvs)
+		return rp->tvs;
+	if (rp->tvs_failed)
+		return NULL;
+	if (!rp->family->tv_scope) {
+		rp->tvs_failed = true;
+		fail(t, "probe point '%s' has no target variables", rp->pp);
+		hint(t, "target variables exist in kernel.function, kernel.statement, "
+		     "module(...) and kernel.trace probes; @cast and @var work anywhere");
+		return NULL;
+	}
+	rp->tvs = arena_alloc(&t->s->arena, sizeof(*rp->tvs));
+	if (rp->family->tv_scope(t->s, rp, t->loc, rp->tvs) < 0) {
+		rp->tvs = NULL;
+		rp->tvs_failed = true;
+		t->failed = true;
+		return NULL;
+	}
+	return rp->tvs;
+}
+
+/* Finish a long result, or a pretty-printed string with depth > 0. */
+static int finish(struct tv *t, struct tval *v, const char *what, int pretty_depth,
+		  bool lvalue, struct tv_code *out)
+{
+	if (pretty_depth) {
+		struct strbuf code = STRBUF_INIT;
+
+		sb_puts(&code, "_tv_dst[0] = 0;\n");
+		pretty(t, &code, v, pretty_depth, true, false);
+		out->type = TY_STRING;
+		out->code = arena_strdup(&t->s->arena, sb_str(&code));
+		sb_free(&code);
+		return 0;
+	}
+	out->type = TY_LONG;
+	out->code = rvalue(t, v, what);
+	if (!out->code)
+		return -1;
+	if (!lvalue)
+		return 0;
+	if (!t->s->guru) {
+		fail(t, "writing to target variable '%s' needs guru mode (-g)", what);
+		return -1;
+	}
+	if (v->bit_size) {
+		fail(t, "writing to bitfield '%s' is not supported", what);
+		return -1;
+	}
+	{
+		Dwarf_Die p;
+		int size = 8;
+		bool sign, flt;
+
+		if (peel(&v->type, &p) && !scalar(&p, &size, &sign, &flt)) {
+			fail(t, "'%s' is not a scalar: it cannot be assigned", what);
+			return -1;
+		}
+		if (v->kind == TVK_MEM)
+			out->store = cfmt(t, "_stp_tv_write(c, %s, %d, (u64)_tv_val);", v->c, size);
+		else if (v->kind == TVK_REG && !(t->sc && t->sc->is_return && strcmp(v->reg, "ax")))
+			out->store = cfmt(t, "if (c->regs) c->regs->%s = (unsigned long)_tv_val;",
+					  v->reg);
+		else {
+			fail(t, "'%s' is a computed value here: it cannot be assigned", what);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void wrap_indexes(struct tv *t, struct tv_code *out)
+{
+	if (!t->nidx)
+		return;
+	out->nidx = t->nidx;
+	out->idx = arena_alloc(&t->s->arena, (size_t)t->nidx * sizeof(*out->idx));
+	memcpy(out->idx, t->idx, (size_t)t->nidx * sizeof(*out->idx));
+}
+
+static int resolve_target(struct tv *t, struct node *n, bool lvalue, struct tv_code *out)
+{
+	char *name = arena_strdup(&t->s->arena, n->str ? n->str : "");
+	int pdepth = (int)n->num;
+	size_t len;
+	struct tval v;
+	struct member *m;
+	struct strbuf what = STRBUF_INIT;
+	int ret = -1;
+
+	if (n->kind == ND_TARGET) {
+		/* $x$ / $x$$ lex into the name; $p->x$ into n->num. */
+		while ((len = strlen(name)) > 1 && name[len - 1] == '$' && name[0] != '$') {
+			name[len - 1] = 0;
+			pdepth++;
+		}
+		if (name[0] == '$') {
+			struct tv_scope *sc;
+			char *w = name + 1;
+
+			while ((len = strlen(w)) && w[len - 1] == '$') {
+				w[len - 1] = 0;
+				pdepth++;
+			}
+			if (n->members) {
+				fail(t, "'$$%s' cannot be followed by members", w);
+				return -1;
+			}
+			if (lvalue) {
+				fail(t, "'$$%s' cannot be assigned", w);
+				return -1;
+			}
+			sc = probe_scope(t);
+			if (!sc)
+				return -1;
+			t->sc = sc;
+			return special(t, w, pdepth, out);
+		}
+		t->sc = probe_scope(t);
+		if (!t->sc)
+			return -1;
+		if (!strcmp(name, "return")) {
+			if (base_return(t, &v) < 0)
+				return -1;
+		} else if (base_var(t, name, &v) < 0) {
+			return -1;
+		}
+		sb_printf(&what, "$%s", name);
+	} else if (n->kind == ND_CAST) {
+		t->sc = t->rp && t->rp->family && t->rp->family->tv_scope ? probe_scope(t) : NULL;
+		t->failed = false;
+		if (base_cast(t, n, &v) < 0)
+			return -1;
+		sb_puts(&what, "@cast(...)");
+	} else {
+		t->sc = t->rp && t->rp->family && t->rp->family->tv_scope ? probe_scope(t) : NULL;
+		t->failed = false;
+		if (base_atvar(t, n, &v) < 0)
+			return -1;
+		sb_printf(&what, "@var(\"%s\")", n->args->str);
+	}
+	for (m = n->members; m; m = m->next) {
+		if (m->name) {
+			if (member(t, &v, m->name) < 0)
+				goto out;
+			sb_printf(&what, "->%s", m->name);
+		} else {
+			if (index_step(t, &v, m->index) < 0)
+				goto out;
+			sb_puts(&what, "[...]");
+		}
+	}
+	ret = finish(t, &v, sb_str(&what), pdepth, lvalue, out);
+	wrap_indexes(t, out);
+out:
+	sb_free(&what);
+	return ret;
+}
+
+static enum type resolve_node(struct session *s, struct resolved_probe *rp, struct node *n,
+			      bool lvalue);
+
+/* Target expression e evaluated at the function's entry, saved in a slot. */
+static struct tv_code *resolve_entry(struct tv *t, struct node *e)
+{
+	struct tv_code inner = { 0 }, *out;
+
+	if (!t->rp) {
+		fail(t, "@entry can only be used in probe handlers");
+		return NULL;
+	}
+	t->sc = probe_scope(t);
+	if (!t->sc)
+		return NULL;
+	if (!t->sc->is_return) {
+		fail(t, "@entry is only meaningful in .return probes");
+		return NULL;
+	}
+	t->at_entry = true;
+	if (resolve_target(t, e, false, &inner) < 0 || t->failed)
+		return NULL;
+	if (inner.type != TY_LONG || inner.nidx) {
+		fail(t, "@entry saves numbers: '$x$' strings and computed indexes cannot be saved");
+		return NULL;
+	}
+	out = arena_alloc(&t->s->arena, sizeof(*out));
+	out->type = TY_LONG;
+	vec_push(&t->rp->entry_exprs, (void *)inner.code);
+	out->code = cfmt(t, "c->entry_slots[%d]", t->rp->entry_exprs.len - 1);
+	return out;
+}
+
+enum type tv_resolve_at_entry(struct session *s, struct resolved_probe *rp, struct node *n)
+{
+	struct node *idx[8];
+	struct tv t = { .s = s, .rp = rp, .loc = &n->loc, .idx = idx };
+
+	if (!n->tv) {
+		n->tv = resolve_entry(&t, n);
+		if (!n->tv) {
+			n->tv = arena_alloc(&s->arena, sizeof(*n->tv));
+			n->tv->type = TY_UNKNOWN;
+		}
+	}
+	return n->tv->type;
+}
+
+enum type tv_resolve(struct session *s, struct resolved_probe *rp, struct node *n,
+		     bool lvalue)
+{
+	if (!n->tv) {
+		resolve_node(s, rp, n, lvalue);
+		if (!n->tv) {	/* failed: remember, so the error is reported once */
+			n->tv = arena_alloc(&s->arena, sizeof(*n->tv));
+			n->tv->type = TY_UNKNOWN;
+		}
+	}
+	return n->tv->type;
+}
+
+static enum type resolve_node(struct session *s, struct resolved_probe *rp, struct node *n,
+			      bool lvalue)
+{
+	struct node *idx[8];
+	struct tv t = { .s = s, .rp = rp, .loc = &n->loc, .idx = idx };
+	struct tv_code *out;
+
+	if (n->kind == ND_DEFINED) {
+		struct node *e = n->lhs;
+
+		out = arena_alloc(&s->arena, sizeof(*out));
+		out->type = TY_LONG;
+		out->constant = true;
+		out->code = "1";
+		if (e->kind == ND_TARGET || e->kind == ND_CAST || e->kind == ND_ATVAR ||
+		    e->kind == ND_ENTRY) {
+			struct tv_code tmp = { 0 };
+			struct tv q = t;
+
+			q.quiet = true;
+			q.dry = true;
+			q.loc = &e->loc;
+			if (e->kind == ND_ENTRY)
+				e = e->lhs;
+			if (!rp || (e->kind == ND_TARGET && (!rp->family || !rp->family->tv_scope)) ||
+			    resolve_target(&q, e, false, &tmp) < 0 || q.failed)
+				out->code = "0";
+			/* @defined must not leave @entry slots behind. */
+		}
+		n->tv = out;
+		return TY_LONG;
+	}
+	if (n->kind == ND_ENTRY) {
+		struct node *e = n->lhs;
+
+		if (e->kind != ND_TARGET || e->str[0] == '$' || !strcmp(e->str, "return")) {
+			fail(&t, "@entry takes a target variable expression, such as @entry($file->f_pos)");
+			return TY_UNKNOWN;
+		}
+		out = resolve_entry(&t, e);
+		if (!out)
+			return TY_UNKNOWN;
+		n->tv = out;
+		return TY_LONG;
+	}
+	out = arena_alloc(&s->arena, sizeof(*out));
+	if (resolve_target(&t, n, lvalue, out) < 0 || t.failed)
+		return TY_UNKNOWN;
+	n->tv = out;
+	return out->type;
+}
+
+void tv_emit_decls(struct session *s, struct strbuf *c)
+{
+	struct tv_state *st = s->tv_state;
+	uint64_t link = st && st->k ? dw_printk(st->k) : 0;
+
+	for (int i = 0; !link && i < s->probes.len; i++) {
+		struct resolved_probe *rp = s->probes.items[i];
+
+		if (rp->tvs && rp->tvs->link_printk)
+			link = rp->tvs->link_printk;
+	}
+	sb_printf(c, "/* KASLR: run-time minus link-time address of _printk. */\n"
+		  "static inline unsigned long _stp_kaddr(unsigned long a)\n"
+		  "{\n\treturn a + ((unsigned long)&_printk - 0x%" PRIx64 "UL);\n}\n\n", link);
+}
+
+void tv_free(struct session *s)
+{
+	struct tv_state *st = s->tv_state;
+
+	if (!st)
+		return;
+	dw_close(st->k);
+	free(st);
+	s->tv_state = NULL;
+}
