@@ -684,7 +684,6 @@ static int expand_stmt(struct session *s, struct resolved_probe *rp, struct vec 
 {
 	const struct st_point *sp = rp->family_data;
 	struct st_expand e = { .s = s, .sp = sp, .optional = rp->point->optional, .out = out };
-	const char *err;
 	int n;
 
 	if (sp->absolute) {
@@ -698,14 +697,10 @@ static int expand_stmt(struct session *s, struct resolved_probe *rp, struct vec 
 		vec_push(out, x);
 		return 1;
 	}
-	e.k = pf_dw_open(s->release, &err);
-	if (!e.k) {
-		/* '?': a point that cannot be resolved is dropped, as SystemTap does. */
-		if (e.optional)
-			return 0;
-		pf_dw_error(s, sp->loc, err);
-		return -1;
-	}
+	/* '?': a point that cannot be resolved is dropped, as SystemTap does. */
+	e.k = pf_kernel(s, sp->loc, e.optional);
+	if (!e.k)
+		return e.optional ? 0 : -1;
 	n = sp->is_addr ? expand_addr(&e) : expand_pattern(&e);
 	for (int i = 0; i < out->len; i++)
 		((struct st_probe *)((struct resolved_probe *)out->items[i])->family_data)
@@ -720,7 +715,6 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 {
 	const struct st_probe *p = rp->family_data;
 	struct dw_kernel *k;
-	const char *err;
 
 	if (!p->has_fn) {
 		diag_error(s, loc, "%s has no DWARF context for target variables", rp->pp);
@@ -729,10 +723,12 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 				  "without .absolute has");
 		return -1;
 	}
-	k = pf_dw_open(s->release, &err);
-	out->dbg = k ? dw_dwarf(k) : NULL;
+	k = pf_kernel(s, loc, false);
+	if (!k)
+		return -1;
+	out->dbg = dw_dwarf(k);
 	if (!out->dbg || !dwarf_offdie(out->dbg, p->fn_die, &out->fn)) {
-		diag_error(s, loc, "cannot read the DWARF of kernel %s", s->release);
+		diag_error(s, loc, "cannot read the DWARF of %s for target variables", rp->pp);
 		return -1;
 	}
 	out->cfi = dw_cfi(k);
@@ -742,8 +738,9 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 	out->is_return = false;
 	out->args = NULL;
 	out->nargs = 0;
-	out->addr_fmt = "_stp_kaddr(0x%" PRIx64 "UL)";
+	out->addr_fmt = "_stp_kaddr(0x%" PRIx64 "ULL)";
 	out->module = "kernel";
+	out->link_printk = dw_printk(k);
 	return 0;
 }
 
@@ -818,7 +815,6 @@ int pf_stmt_list(struct session *s, const char *pattern, bool with_vars,
 	struct vec out = VEC_INIT, done = VEC_INIT;
 	struct st_expand e = { .s = s, .sp = &sp, .optional = true, .out = &out };
 	size_t len = strlen(pattern);
-	const char *err;
 	char *text, *perr = NULL;
 	int n;
 
@@ -836,11 +832,9 @@ int pf_stmt_list(struct session *s, const char *pattern, bool with_vars,
 		free(perr);
 		return -1;
 	}
-	e.k = pf_dw_open(s->release, &err);
-	if (!e.k) {
-		fprintf(stderr, "%s: %s\n", util_progname, err);
+	e.k = pf_kernel(s, NULL, false);
+	if (!e.k)
 		return -1;
-	}
 	n = expand_pattern(&e);
 	for (int i = 0; n > 0 && i < out.len; i++) {
 		struct resolved_probe *x = out.items[i];

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The table of probe families and helpers they share. */
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probes.h"
 #include "../dw.h"
+#include "../tvar.h"
 
 extern const struct probe_family pf_begin, pf_end, pf_error, pf_never;
 extern const struct probe_family pf_timer;
@@ -43,43 +46,26 @@ char *pf_point_text(struct session *s, const struct probe_point *pt)
 }
 
 /*
- * The target kernel's DWARF stays open for the process: tv_scope hands
- * out DIEs that must live through pass 3, and every translation that
- * targets the same kernel wants the same one (as kprobe.c's symbols).
+ * The session's kernel DWARF (tv_kernel: its DIEs outlive pass 2),
+ * reporting a failure at loc, or on stderr when loc is NULL, unless quiet.
  */
-static struct pf_kernel {
-	struct pf_kernel *next;
-	char *release;
-	struct dw_kernel *k;	/* NULL: could not open; err says why */
-	char *err;
-} *pf_kernels;
-
-struct dw_kernel *pf_dw_open(const char *release, const char **err)
+struct dw_kernel *pf_kernel(struct session *s, const struct srcloc *loc, bool quiet)
 {
-	struct pf_kernel *t;
+	char *err = NULL;
+	struct dw_kernel *k = tv_kernel(s, &err);
+	const char *hint = err ? strstr(err, "\nhint: ") : NULL;
 
-	for (t = pf_kernels; t; t = t->next)
-		if (!strcmp(t->release, release))
-			break;
-	if (!t) {
-		t = xcalloc(1, sizeof(*t));
-		t->release = xstrdup(release);
-		t->k = dw_open(release, &t->err);
-		t->next = pf_kernels;
-		pf_kernels = t;
-	}
-	*err = t->err;
-	return t->k;
-}
-
-void pf_dw_error(struct session *s, const struct srcloc *loc, const char *err)
-{
-	const char *hint = strstr(err, "\nhint: ");
-
-	if (!hint) {
+	if (k || quiet || !err)
+		goto out;
+	if (!loc)	/* err: "subject: message" and perhaps "\nhint: ..." */
+		fprintf(stderr, "%s: %s\n", util_progname, err);
+	else if (!hint)
 		diag_error(s, loc, "%s", err);
-		return;
+	else {
+		diag_error(s, loc, "%.*s", (int)(hint - err), err);
+		diag_hint(s, "%s", hint + 7);
 	}
-	diag_error(s, loc, "%.*s", (int)(hint - err), err);
-	diag_hint(s, "%s", hint + 7);
+out:
+	free(err);
+	return k;
 }

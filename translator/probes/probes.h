@@ -82,13 +82,11 @@ void pf_kprobe_emit_start(struct strbuf *c, const char *table);
 void pf_kprobe_emit_stop(struct strbuf *c, const char *table);
 
 /*
- * The DWARF of kernel @release, opened once per process and kept (the
- * DIEs a tv_scope hands out must outlive pass 3); NULL with *err saying
- * why ("subject: message[\nhint: text]").  pf_dw_error reports such an
- * err at loc, its hint as a hint.
+ * The session's kernel DWARF (tv_kernel: its DIEs outlive pass 2), or
+ * NULL after reporting why at loc (on stderr if loc is NULL; not at all
+ * if quiet).
  */
-struct dw_kernel *pf_dw_open(const char *release, const char **err);
-void pf_dw_error(struct session *s, const struct srcloc *loc, const char *err);
+struct dw_kernel *pf_kernel(struct session *s, const struct srcloc *loc, bool quiet);
 
 /*
  * stap -l / -L for the families that list their own points (list.c

@@ -306,17 +306,13 @@ static int expand_trace(struct session *s, struct resolved_probe *rp, struct vec
 	struct tr_walk w = { .s = s, .tp = tp, .optional = optional, .out = out };
 	bool wild = has_wildcard(tp->pattern);
 	struct dw_kernel *k;
-	const char *err, *near;
+	const char *near;
 	int n, ret;
 
-	k = pf_dw_open(s->release, &err);
-	if (!k) {
-		/* '?': a point that cannot be resolved is dropped, as SystemTap does. */
-		if (optional)
-			return 0;
-		pf_dw_error(s, tp->loc, err);
-		return -1;
-	}
+	/* '?': a point that cannot be resolved is dropped, as SystemTap does. */
+	k = pf_kernel(s, tp->loc, optional);
+	if (!k)
+		return optional ? 0 : -1;
 	w.dbg = dw_dwarf(k);
 	n = dw_tracepoints(k, add_tracepoint, &w);
 	ret = -1;
@@ -398,7 +394,7 @@ int pf_trace_list(struct session *s, const char *pattern, bool with_vars,
 	struct tr_point tp = { 0 };
 	struct tr_list l = { .with_vars = with_vars, .lines = lines };
 	struct dw_kernel *k;
-	const char *err, *colon;
+	const char *colon;
 	size_t len = strlen(pattern);
 	char *arg;
 	int n;
@@ -414,12 +410,9 @@ int pf_trace_list(struct session *s, const char *pattern, bool with_vars,
 	tp.pattern = arg;
 	tp.sys = colon ? arena_strndup(&s->arena, arg, (size_t)(colon - arg)) : "*";
 	tp.name = colon ? colon + 1 : arg;
-	k = pf_dw_open(s->release, &err);
-	if (!k) {
-		/* err: "subject: message" and perhaps "\nhint: ..." */
-		fprintf(stderr, "%s: %s\n", util_progname, err);
+	k = pf_kernel(s, NULL, false);
+	if (!k)
 		return -1;
-	}
 	l.w.s = s;
 	l.w.tp = &tp;
 	l.w.dbg = dw_dwarf(k);
@@ -441,10 +434,11 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 	const struct tr_probe *pr = rp->family_data;
 	struct tv_arg *args;
 	struct dw_kernel *k;
-	const char *err;
 
-	k = pf_dw_open(s->release, &err);
-	out->dbg = k ? dw_dwarf(k) : NULL;
+	k = pf_kernel(s, loc, false);
+	if (!k)
+		return -1;
+	out->dbg = dw_dwarf(k);
 	if (!out->dbg) {
 		diag_error(s, loc, "cannot read the DWARF of kernel %s for the arguments "
 			   "of tracepoint '%s'", s->release, pr->name);
@@ -458,8 +452,10 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 					   pr->args[i].cexpr };
 	out->args = args;
 	out->nargs = pr->nargs;
-	out->addr_fmt = NULL;
+	/* @var and @cast in the handler read the kernel's globals and types. */
+	out->addr_fmt = "_stp_kaddr(0x%" PRIx64 "ULL)";
 	out->module = "kernel";
+	out->link_printk = dw_printk(k);
 	return 0;
 }
 
