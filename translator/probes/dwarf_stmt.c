@@ -9,6 +9,7 @@
  *   kernel.statement("FUNC@FILE+N")      line N after FUNC's declaration
  *   kernel.statement("FUNC[@FILE]")      FUNC's entry (no prologue skipped)
  *   kernel.statement("...:N").nearest    the nearest line with code to N
+ *                                        (also after +N)
  *   kernel.statement(ADDR)               a link-time kernel address that
  *                                        starts a statement (DWARF-checked)
  *   kernel.statement(ADDR).absolute      a run-time address, guru mode only
@@ -203,7 +204,7 @@ static int resolve_stmt(struct session *s, struct probe_point *pt,
 		free(err);
 		return -1;
 	}
-	if (sp->nearest && sp->kind != ST_LINES) {
+	if (sp->nearest && sp->kind != ST_LINES && sp->kind != ST_RELATIVE) {
 		diag_error(s, &f->next->loc, ".nearest needs a line: "
 			   "kernel.statement(\"FUNC@FILE:N\").nearest");
 		return -1;
