@@ -1738,7 +1738,7 @@ int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_site
  * the same header, when those agree, and are left out otherwise.
  *
  * The answer is cached per build next to the index, in
- * <build-id>.tracepoints, one "name system" a line.
+ * <build-id>.tracepoints: TP_CACHE_MAGIC, then one "name system" a line.
  */
 
 struct tp_sym {
@@ -2018,6 +2018,9 @@ static int add_traceiter(const struct dw_site *site, void *arg)
 	return 0;
 }
 
+/* The first line of a tracepoints cache file; change it with the format. */
+#define TP_CACHE_MAGIC "stap-ng tracepoints 1\n"
+
 /* The cached "name system" lines of k, computing them on first use. */
 static int tp_systems(struct dw_kernel *k, struct strbuf *sb)
 {
@@ -2026,9 +2029,11 @@ static int tp_systems(struct dw_kernel *k, struct strbuf *sb)
 	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
 	int ret = 0;
 
-	if (read_file(path, sb) == 0 && sb->len)
+	if (read_file(path, sb) == 0 &&
+	    !strncmp(sb_str(sb), TP_CACHE_MAGIC, strlen(TP_CACHE_MAGIC)))
 		goto out;
 	sb_reset(sb);
+	sb_puts(sb, TP_CACHE_MAGIC);
 	if (!dw_dwarf(k) || tp_systems_from_elf(k, sb) < 0) {
 		ret = -ENOENT;
 		goto out;
@@ -2060,7 +2065,8 @@ int dw_tracepoints(struct dw_kernel *k, dw_tracepoint_fn fn, void *arg)
 		ret = -ENOENT;
 		goto out;
 	}
-	for (line = strtok_r(sys.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	line = strtok_r(sys.buf + strlen(TP_CACHE_MAGIC), "\n", &save);
+	for (; line; line = strtok_r(NULL, "\n", &save)) {
 		char *sp = strchr(line, ' ');
 		struct tp_entry *kp = &key, **hit;
 
