@@ -238,6 +238,12 @@ struct st_copy {
 	int decl_line;
 	bool inlined;
 	uint64_t entry_pc, die_off;
+	/* The index's symbol + offset of probe_pc, or symbol NULL. */
+	char *symbol;
+	uint64_t probe_pc, sym_offset;
+	/* The copy's code range holding probe_pc: in that symbol too. */
+	bool range_known;
+	uint64_t range_lo, range_hi;
 };
 
 static void add_ranges(Dwarf_Die *die, struct ranges *rs)
@@ -393,6 +399,9 @@ static int add_copy(const struct dw_site *site, void *arg)
 	cp->inlined = site->inlined;
 	cp->entry_pc = site->entry_pc;
 	cp->die_off = site->die_off;
+	cp->symbol = site->symbol ? xstrdup(site->symbol) : NULL;
+	cp->probe_pc = site->probe_pc;
+	cp->sym_offset = site->sym_offset;
 	vec_push(v, cp);
 	return 0;
 }
@@ -404,6 +413,7 @@ static void free_copies(struct vec *v)
 
 		free(cp->name);
 		free(cp->file);
+		free(cp->symbol);
 		free(cp);
 	}
 	vec_free(v);
@@ -420,10 +430,42 @@ struct st_expand {
 };
 
 /*
+ * The symbol + offset of addr in copy cp.  A contiguous code range lies
+ * in one symbol, so an address in the range that holds the copy's probe
+ * pc is in the symbol the index found for that; others (a .cold part)
+ * are looked up in the ELF symbol table, which takes longer to load.
+ */
+static int copy_symbol(struct st_expand *e, struct st_copy *cp, uint64_t addr,
+		       const char **sym, uint64_t *off)
+{
+	Dwarf_Die die;
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t o = 0;
+
+	if (cp && cp->symbol && !cp->range_known) {
+		cp->range_known = true;
+		if (dwarf_offdie(dw_dwarf(e->k), cp->die_off, &die))
+			while ((o = dwarf_ranges(&die, o, &base, &lo, &hi)) > 0)
+				if (cp->probe_pc >= lo && cp->probe_pc < hi) {
+					cp->range_lo = lo;
+					cp->range_hi = hi;
+					break;
+				}
+	}
+	if (cp && cp->symbol && addr >= cp->range_lo && addr < cp->range_hi &&
+	    cp->probe_pc >= cp->sym_offset) {
+		*sym = cp->symbol;
+		*off = addr - (cp->probe_pc - cp->sym_offset);
+		return 0;
+	}
+	return dw_symbolize(e->k, addr, sym, off);
+}
+
+/*
  * One probe named pp at link-time address addr, in function copy cp
  * (NULL: none known); 0, or 1 at the limit.
  */
-static int add_probe(struct st_expand *e, const struct st_copy *cp, const char *pp,
+static int add_probe(struct st_expand *e, struct st_copy *cp, const char *pp,
 		     uint64_t addr)
 {
 	struct session *s = e->s;
@@ -435,7 +477,7 @@ static int add_probe(struct st_expand *e, const struct st_copy *cp, const char *
 
 	if (e->out->len == ST_MAX_PROBES)
 		return 1;
-	if (dw_symbolize(e->k, addr, &sym, &off) < 0) {
+	if (copy_symbol(e, cp, addr, &sym, &off) < 0) {
 		e->no_symbol++;
 		return 0;
 	}
