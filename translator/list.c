@@ -6,8 +6,10 @@
  *   kernel.function("ksys_read@fs/read_write.c:613")
  *   kernel.function("ksys_read@fs/read_write.c:613") $fd:unsigned int ...
  *
- * Only kernel.function("PATTERN") with an optional .call, .inline or
- * .return is known so far; its functions come from the DWARF index.
+ * Known so far: kernel.function("PATTERN") with an optional .call,
+ * .inline or .return, whose functions come from the DWARF index here, and
+ * kernel.statement("PATTERN") and kernel.trace("PATTERN"), which their
+ * families list (pf_stmt_list, pf_trace_list).
  */
 #include "config.h"
 
