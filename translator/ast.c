@@ -98,7 +98,7 @@ void ast_print_expr(struct strbuf *sb, const struct node *n)
 		sb_putc(sb, ']');
 		break;
 	case ND_TARGET:
-		sb_printf(sb, "$%s", n->str);
+		sb_printf(sb, "%s$%s", n->op == OP_BITAND ? "&" : "", n->str);
 		print_members(sb, n->members);
 		sb_puts(sb, n->num == 2 ? "$$" : n->num == 1 ? "$" : "");
 		break;
@@ -164,6 +164,7 @@ void ast_print_expr(struct strbuf *sb, const struct node *n)
 		break;
 	case ND_CAST:
 	case ND_ATVAR:
+		sb_puts(sb, n->op == OP_BITAND ? "&" : "");
 		sb_puts(sb, n->kind == ND_CAST ? "@cast(" : "@var(");
 		print_list(sb, n->args);
 		sb_putc(sb, ')');

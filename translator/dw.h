@@ -49,7 +49,7 @@
 #include <elfutils/libdw.h>
 
 /* Bump when the database layout or its contents' meaning changes. */
-#define DW_SCHEMA_VERSION 2
+#define DW_SCHEMA_VERSION 3
 
 struct dw_kernel;
 
@@ -76,7 +76,13 @@ struct dw_func {
 	bool inline_only;
 	int n_outofline;	/* out-of-line copies */
 	int n_inlined;		/* inlined copies */
+	/*
+	 * Parameters, then the locals with a location at the probe address:
+	 * "$fd:unsigned int $buf:char*"; the first nparams are parameters.
+	 */
 	const char *vars;
+	int nparams;
+	const char *ret;	/* return type ("ssize_t"), "" for void */
 };
 
 /*

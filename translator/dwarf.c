@@ -344,6 +344,8 @@ out:
 struct rec {
 	const char *name;	/* into the thread's .debug_str */
 	const char *vars;	/* first record of its function in its thread, else NULL */
+	const char *ret;	/* likewise: the return type, "" for void */
+	int nparams;		/* likewise: parameters at the start of vars */
 	uint32_t file, line, cu;
 	uint32_t func;		/* filled by the merge */
 	uint32_t sym;		/* likewise: index into symtab, or UINT32_MAX */
@@ -574,38 +576,65 @@ static void type_name(struct strbuf *sb, Dwarf_Die *die, int depth)
 	}
 }
 
-/* "$a:int $b:char*": parameters, then the function's outermost locals. */
-static char *func_vars(Dwarf_Die *fn)
+/* Append " $name:type" for variable or parameter d. */
+static void add_var(struct strbuf *sb, Dwarf_Die *d)
 {
-	struct strbuf sb = STRBUF_INIT;
 	Dwarf_Attribute a;
-	Dwarf_Die origin, child, t;
+	Dwarf_Die t;
+	const char *n = dwarf_diename(d);
 
+	if (!n)
+		return;
+	if (sb->len)
+		sb_putc(sb, ' ');
+	sb_printf(sb, "$%s:", n);
+	if (dwarf_attr_integrate(d, DW_AT_type, &a) && dwarf_formref_die(&a, &t))
+		type_name(sb, &t, 0);
+	else
+		sb_puts(sb, "void");
+}
+
+/*
+ * "$a:int $b:char*": every parameter, then the outermost locals that
+ * have a location at pc (the probe address), as SystemTap's -L lists
+ * what a probe there can read.  *nparams: how many are parameters;
+ * *ret: the return type ("" for void), malloc'ed.
+ */
+static char *func_vars(Dwarf_Die *fn, uint64_t pc, int *nparams, char **ret)
+{
+	struct strbuf sb = STRBUF_INIT, rt = STRBUF_INIT;
+	Dwarf_Attribute a;
+	Dwarf_Die origin, child, t, *abs = fn;
+
+	*nparams = 0;
 	/* A concrete copy's children point back to the abstract ones. */
 	if (dwarf_attr(fn, DW_AT_abstract_origin, &a) && dwarf_formref_die(&a, &origin))
-		fn = &origin;
-	for (int pass = 0; pass < 2; pass++) {
-		if (dwarf_child(fn, &child) != 0)
-			break;
+		abs = &origin;
+	if (dwarf_attr_integrate(fn, DW_AT_type, &a) && dwarf_formref_die(&a, &t))
+		type_name(&rt, &t, 0);
+	*ret = sb_steal(&rt);
+	if (dwarf_child(abs, &child) == 0) {
 		do {
-			int tag = dwarf_tag(&child);
-			const char *n;
+			if (dwarf_tag(&child) == DW_TAG_formal_parameter) {
+				add_var(&sb, &child);
+				(*nparams)++;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (dwarf_child(fn, &child) == 0) {
+		do {
+			Dwarf_Op *ops;
+			size_t nops;
 
-			if (tag != (pass ? DW_TAG_variable : DW_TAG_formal_parameter))
+			if (dwarf_tag(&child) != DW_TAG_variable ||
+			    dwarf_hasattr(&child, DW_AT_declaration) ||
+			    dwarf_hasattr_integrate(&child, DW_AT_external))
 				continue;
-			if (dwarf_hasattr(&child, DW_AT_declaration) ||
-			    dwarf_hasattr(&child, DW_AT_external))
+			if (!dwarf_hasattr_integrate(&child, DW_AT_const_value) &&
+			    (!dwarf_attr_integrate(&child, DW_AT_location, &a) ||
+			     dwarf_getlocation_addr(&a, pc, &ops, &nops, 1) <= 0))
 				continue;
-			n = dwarf_diename(&child);
-			if (!n)
-				continue;
-			if (sb.len)
-				sb_putc(&sb, ' ');
-			sb_printf(&sb, "$%s:", n);
-			if (dwarf_attr_integrate(&child, DW_AT_type, &a) && dwarf_formref_die(&a, &t))
-				type_name(&sb, &t, 0);
-			else
-				sb_puts(&sb, "void");
+			add_var(&sb, &child);
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
 	return sb.len ? sb_steal(&sb) : xstrdup("");
@@ -746,10 +775,13 @@ static void add_copy(struct worker *w, Dwarf_Die *die, bool inlined)
 	k = (struct seen_key){ r->name, r->file, r->line };
 	h = hash_bytes(hash_bytes(HASH_INIT, &k.name, sizeof(k.name)), &k.file, 8);
 	if (ht_find(&w->seen, h, &k, seen_eq, w, &slot) < 0) {
-		char *v = func_vars(die);
+		char *rt;
+		char *v = func_vars(die, r->probe, &r->nparams, &rt);
 
 		vec_push(&w->vars, v);
+		vec_push(&w->vars, rt);
 		r->vars = v;
+		r->ret = rt;
 		ht_set(&w->seen, slot, h, (uint32_t)w->nrecs);
 	}
 	w->nrecs++;
@@ -994,7 +1026,8 @@ static uint32_t sym_find(const struct sym *v, size_t n, uint64_t addr)
 }
 
 struct fn {
-	const char *name, *vars;
+	const char *name, *vars, *ret;
+	int nparams;
 	uint32_t file, line;
 	int nout, ninl;
 };
@@ -1028,6 +1061,7 @@ static uint32_t merge_rec(struct merge *m, struct rec *r)
 		}
 		i = (int64_t)m->nfns++;
 		m->fns[i] = (struct fn){ .name = r->name, .vars = r->vars ? r->vars : "",
+					.ret = r->ret ? r->ret : "", .nparams = r->nparams,
 					.file = r->file, .line = r->line };
 		ht_set(&m->ht, slot, h, (uint32_t)i);
 	}
@@ -1076,7 +1110,7 @@ static const char *const schema_sql =
 	"CREATE TABLE funcs(id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
 	" file INTEGER NOT NULL, line INTEGER NOT NULL,"
 	" n_outofline INTEGER NOT NULL, n_inlined INTEGER NOT NULL,"
-	" vars TEXT NOT NULL);"
+	" vars TEXT NOT NULL, ret TEXT NOT NULL, nparams INTEGER NOT NULL);"
 	/* one row per out-of-line or inlined copy; addresses as int64 */
 	"CREATE TABLE sites(func INTEGER NOT NULL, inlined INTEGER NOT NULL,"
 	" entry_pc INTEGER NOT NULL, probe_pc INTEGER NOT NULL,"
@@ -1180,7 +1214,7 @@ static int write_db(const char *path, struct merge *m, struct worker *ws, int nw
 			fnorder[i] = o[i].idx;
 		free(o);
 	}
-	sqlite3_prepare_v2(db, "INSERT INTO funcs VALUES(?,?,?,?,?,?,?)", -1, &st, NULL);
+	sqlite3_prepare_v2(db, "INSERT INTO funcs VALUES(?,?,?,?,?,?,?,?,?)", -1, &st, NULL);
 	for (size_t i = 0; i < m->nfns; i++) {
 		const struct fn *f = &m->fns[fnorder[i]];
 
@@ -1192,6 +1226,8 @@ static int write_db(const char *path, struct merge *m, struct worker *ws, int nw
 		sqlite3_bind_int(st, 5, f->nout);
 		sqlite3_bind_int(st, 6, f->ninl);
 		sqlite3_bind_text(st, 7, f->vars, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 8, f->ret, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 9, f->nparams);
 		sqlite3_step(st);
 		sqlite3_reset(st);
 	}
@@ -1647,7 +1683,8 @@ int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_f
 	sqlite3_stmt *st;
 	int ret, n = 0, rc;
 
-	ret = prepare(k, "SELECT f.name, fl.path, f.line, f.n_outofline, f.n_inlined, f.vars"
+	ret = prepare(k, "SELECT f.name, fl.path, f.line, f.n_outofline, f.n_inlined, f.vars,"
+		      " f.ret, f.nparams"
 		      " FROM funcs f JOIN files fl ON fl.id = f.file" DW_WHERE
 		      " ORDER BY f.id", p, &st);
 	if (ret < 0)
@@ -1660,6 +1697,8 @@ int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_f
 			.n_outofline = sqlite3_column_int(st, 3),
 			.n_inlined = sqlite3_column_int(st, 4),
 			.vars = col_text(st, 5),
+			.ret = col_text(st, 6),
+			.nparams = sqlite3_column_int(st, 7),
 		};
 
 		f.inline_only = f.n_outofline == 0;

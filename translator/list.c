@@ -40,8 +40,22 @@ static int add_func(const struct dw_func *f, void *arg)
 	if (l->kind == LK_INLINE && f->n_inlined == 0)
 		return 0;
 	sb_printf(&sb, "kernel.function(\"%s@%s:%d\")%s", f->name, f->file, f->line, l->suffix);
-	if (l->with_vars && *f->vars)
+	if (l->with_vars && l->kind == LK_RETURN) {
+		/* What a .return probe reads: $return, and parameters at entry. */
+		const char *v = f->vars, *end = v;
+
+		if (*f->ret)
+			sb_printf(&sb, " $return:%s", f->ret);
+		for (int i = 0; i < f->nparams && *end; i++) {
+			const char *next = strstr(end + 1, " $");
+
+			end = next ? next : end + strlen(end);
+		}
+		if (end > v)
+			sb_printf(&sb, " %.*s", (int)(end - v), v);
+	} else if (l->with_vars && *f->vars) {
 		sb_printf(&sb, " %s", f->vars);
+	}
 	vec_push(&l->lines, sb_steal(&sb));
 	return 0;
 }

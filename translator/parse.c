@@ -228,7 +228,11 @@ static struct member *members(struct parser *p, struct node *n)
 
 		m->loc = t->loc;
 		if (tok_is(t, "->")) {
-			m->name = ident_name(p, expect_ident(p, "a member name after '->'"));
+			/* C members may be script keywords: $skb->next, ->delete */
+			if (p->tok->kind == TK_IDENT)
+				m->name = ident_name(p, advance(p));
+			else
+				m->name = ident_name(p, expect_ident(p, "a member name after '->'"));
 		} else {
 			m->index = expr(p);
 			expect(p, "]");
@@ -443,6 +447,19 @@ static struct node *unary(struct parser *p)
 	};
 	size_t i;
 
+	/* & $EXPR: the address of a target expression (op marks it). */
+	if (peek(p, "&")) {
+		struct token *t = advance(p);
+		struct node *n = nested(p, unary);
+
+		if (!FAIL(p) && n->kind != ND_TARGET && n->kind != ND_CAST && n->kind != ND_ATVAR) {
+			diag_error(p->s, &t->loc, "'&' takes the address of a target expression "
+				   "($var, @cast, @var)");
+			p->errors++;
+		}
+		n->op = OP_BITAND;
+		return n;
+	}
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
 		if (peek(p, ops[i].tok)) {
 			struct token *t = advance(p);

@@ -162,12 +162,25 @@ static enum type target_expr(struct sem *S, struct node *n, bool lvalue);
 
 
 /* A value of type want is needed here. */
+/*
+ * An operand whose own error was reported already (a target variable
+ * that did not resolve, an unknown function): its unknown type is no
+ * news, so the errors it would cascade into are not printed.
+ */
+static bool reported(const struct node *n)
+{
+	if (n->kind == ND_TARGET || n->kind == ND_CAST || n->kind == ND_ATVAR ||
+	    n->kind == ND_ENTRY || n->kind == ND_DEFINED)
+		return n->tv && n->tv->type == TY_UNKNOWN;
+	return n->kind == ND_CALL && !n->func && n->builtin == BI_NONE;
+}
+
 static void expect_type(struct sem *S, struct node *n, enum type want,
 			const char *what)
 {
 	enum type t = expr(S, n);
 
-	if (!S->final || t == want)
+	if (!S->final || t == want || (t == TY_UNKNOWN && reported(n)))
 		return;
 	if (t == TY_UNKNOWN)
 		diag_error(S->s, &n->loc, "cannot infer the type of %s", what);
@@ -311,6 +324,8 @@ static enum type call(struct sem *S, struct node *n)
 
 			if (!S->final)
 				continue;
+			if (t == TY_UNKNOWN && reported(a))
+				continue;
 			if (t == TY_UNKNOWN || t == TY_VOID)
 				diag_error(S->s, &a->loc, "cannot print a value of unknown type");
 			else if (t == TY_STATS && a->kind != ND_HIST)
@@ -325,7 +340,7 @@ static enum type call(struct sem *S, struct node *n)
 	struct func *f = find_func_from(S, n->str, n->loc.file);
 
 	if (!f) {
-		if (S->final) {
+		if (S->final && n->id != -1) {	/* -1: reported (operands are checked twice) */
 			const char **names = xcalloc((size_t)S->funcs.len + ARRAY_SIZE(builtins),
 						     sizeof(char *));
 			int k = 0, i;
@@ -336,6 +351,7 @@ static enum type call(struct sem *S, struct node *n)
 			for (i = 0; i < (int)ARRAY_SIZE(builtins); i++)
 				names[k++] = builtins[i].name;
 			diag_error(S->s, &n->loc, "unresolved function '%s'", n->str);
+			n->id = -1;
 			near = diag_closest(n->str, names, k);
 			if (near)
 				diag_hint(S->s, "did you mean '%s'?", near);
@@ -705,7 +721,7 @@ static enum type binary(struct sem *S, struct node *n)
 			      &n->rhs->loc, "variable");
 		l = expr(S, n->lhs);
 		r = expr(S, n->rhs);
-		if (S->final && l != r) {
+		if (S->final && l != r && !reported(n->lhs) && !reported(n->rhs)) {
 			if (l == TY_UNKNOWN || r == TY_UNKNOWN)
 				diag_error(S->s, &n->loc, "cannot infer the types compared here");
 			else

@@ -58,6 +58,7 @@ struct tval {
 	int bit_size;		/* bitfield: width in bits, else 0 */
 	int bit_off;		/* bitfield: from the LSB of the storage unit at c */
 	int storage;		/* bitfield: bytes loaded from c */
+	bool cast_base;		/* @cast(p, "T") itself: [i] indexes as ((T *)p)[i] */
 };
 
 /* One resolution in progress. */
@@ -1120,6 +1121,11 @@ static int index_step(struct tv *t, struct tval *v, struct node *idx)
 		v->c = cfmt(t, "(%s + %s * %d)", v->c, ic, esz);
 		return 0;
 	}
+	if (v->cast_base && v->kind == TVK_MEM && (esz = byte_size(&p)) > 0) {
+		v->c = cfmt(t, "(%s + %s * %d)", v->c, ic, esz);
+		v->cast_base = false;
+		return 0;
+	}
 	fail(t, "'[]' needs an array or a pointer, not '%s'", tname(t, v));
 	return -1;
 }
@@ -1623,6 +1629,7 @@ static int base_cast(struct tv *t, struct node *n, struct tval *v)
 	v->c = cfmt(t, "((u64)_tv_i%d)", t->nidx++);
 	v->has_type = true;
 	v->type = f.found;
+	v->cast_base = true;
 	return 0;
 }
 
@@ -1834,6 +1841,7 @@ static int resolve_target(struct tv *t, struct node *n, bool lvalue, struct tv_c
 	}
 	for (m = n->members; m; m = m->next) {
 		if (m->name) {
+			v.cast_base = false;
 			if (member(t, &v, m->name) < 0)
 				goto out;
 			sb_printf(&what, "->%s", m->name);
@@ -1842,6 +1850,22 @@ static int resolve_target(struct tv *t, struct node *n, bool lvalue, struct tv_c
 				goto out;
 			sb_puts(&what, "[...]");
 		}
+	}
+	if (n->op == OP_BITAND) {	/* & $EXPR */
+		if (v.kind != TVK_MEM || v.bit_size) {
+			fail(t, "'%s' has no address: the compiler keeps it in a register "
+			     "or it is a bitfield", sb_str(&what));
+			goto out;
+		}
+		if (lvalue || pdepth) {
+			fail(t, "the address '&%s' can only be read as a number", sb_str(&what));
+			goto out;
+		}
+		out->type = TY_LONG;
+		out->code = cfmt(t, "((int64_t)%s)", v.c);
+		ret = 0;
+		wrap_indexes(t, out);
+		goto out;
 	}
 	ret = finish(t, &v, sb_str(&what), pdepth, lvalue, out);
 	wrap_indexes(t, out);

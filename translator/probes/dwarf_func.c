@@ -11,12 +11,14 @@
  *
  * PATTERN is NAME[@FILE[:LINE[-LINE2]]] with globs, as dw_parse_pattern
  * reads it; the DWARF index (dw.h) of the target kernel resolves it.
- * Each matched function becomes its own probe (the family's expand
- * hook), whose pp is SystemTap's canonical kernel.function("NAME@FILE:
- * LINE") plus the suffix written, so pp() and -p2 name the match.  A
- * function's probe has one kprobe per copy: at symbol + offset of the
- * probe address (which holds under KASLR), or for .return a kretprobe
- * on the entry of each out-of-line copy.  Inlined copies have no return
+ * Each copy of a matched function becomes its own probe (the family's
+ * expand hook), whose pp is SystemTap's canonical kernel.function("NAME@
+ * FILE:LINE") plus the suffix written, so pp() and -p2 name the match;
+ * a copy of its own because target variables ($x, tv_scope below) live
+ * in different places in different copies.  Each has one kprobe: at
+ * symbol + offset of the probe address (which holds under KASLR), or
+ * for .return a kretprobe on the entry of the out-of-line copy, with an
+ * entry handler when the body reads @entry values.  Inlined copies have no return
  * to probe: .return skips them with a warning, as SystemTap does.
  *
  * The runtime half is runtime/kprobe.c, shared with kprobe.*: this file
@@ -27,8 +29,8 @@
  *
  * Limits: a kprobe by symbol name resolves to the first kernel symbol
  * of that name, so a static function whose name another static function
- * shares may be probed at the wrong copy.  Modules (module("M")) and
- * .statement are not supported yet.
+ * shares may be probed at the wrong copy: such sites are skipped with a
+ * warning.
  */
 #include <fnmatch.h>
 #include <inttypes.h>
