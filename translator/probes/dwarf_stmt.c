@@ -789,7 +789,24 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 
 /* ---- listing: stap -l / -L ---- */
 
-/* "$a:int $b:char*": what is in scope at pc in copy fn: parameters, then locals. */
+/* Does variable d have a value at pc (a location there, or a constant)? */
+static bool has_location(Dwarf_Die *d, uint64_t pc)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (dwarf_hasattr_integrate(d, DW_AT_const_value))
+		return true;
+	return dwarf_attr_integrate(d, DW_AT_location, &a) &&
+	       dwarf_getlocation_addr(&a, pc, &ops, &nops, 1) > 0;
+}
+
+/*
+ * "$a:int $b:char*": what a probe at pc in copy fn can read, as -L lists
+ * it: every parameter, then the locals in scope there (outermost scope
+ * first) that have a location at pc.
+ */
 static char *vars_at(Dwarf *dbg, uint64_t fn_off, uint64_t pc)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -827,6 +844,9 @@ static char *vars_at(Dwarf *dbg, uint64_t fn_off, uint64_t pc)
 				if (tag != (pass ? DW_TAG_variable : DW_TAG_formal_parameter) ||
 				    dwarf_hasattr_integrate(&c, DW_AT_external) ||
 				    dwarf_hasattr(&c, DW_AT_declaration))
+					continue;
+				/* Locals only where a probe at pc can read them. */
+				if (pass && !has_location(&c, pc))
 					continue;
 				name = dwarf_attr_integrate(&c, DW_AT_name, &a) ?
 				       dwarf_formstring(&a) : NULL;
