@@ -55,6 +55,14 @@ for r in $kernels; do
 	[ "$(grep -c '^kernel\.statement' <<<"$out")" = 2 ] || fail "$r: range $lo-$hi: $out"
 	expect_rc 0 "$STAP" -p2 -r "$r" -e "probe kernel.statement(\"vfs_read@fs/read_write.c+$((hi - decl))\") { }"
 	contains "kernel.statement(\"vfs_read@fs/read_write.c:$hi\") /* <- <input>:1:7 */"
+	# Several functions: line numbers are theirs, no nearby lines to offer.
+	expect_rc 1 "$STAP" -p2 -r "$r" -e "probe kernel.statement(\"vfs_*@fs/read_write.c:$gap\") { }"
+	contains "error: no code at line $gap in the functions matching 'vfs_*@fs/read_write.c:$gap'"
+	contains "hint: stap -l 'kernel.statement(\"vfs_*@fs/read_write.c:*\")' lists their lines that have code"
+	# ... but a line with code is found in the one function that has it.
+	expect_rc 0 "$STAP" -p2 -r "$r" -e "probe kernel.statement(\"*@fs/read_write.c:$hi\") { }"
+	[ "$(grep '^kernel\.statement' <<<"$out")" = "kernel.statement(\"vfs_read@fs/read_write.c:$hi\") /* <- <input>:1:7 */" ] ||
+		fail "$r: *@fs/read_write.c:$hi: $out"
 	# pp() names the line; -p2 names every address of it.
 	expect_rc 0 "$STAP" -p2 -r "$r" -e "probe kernel.statement(\"vfs_read@fs/read_write.c:$hi\") { println(pp()) }"
 	contains "kernel.statement(\"vfs_read@fs/read_write.c:$hi\") /* <- <input>:1:7 */"

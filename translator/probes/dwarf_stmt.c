@@ -550,6 +550,21 @@ static int nearest_line(const struct st_line *v, int n, int want)
 	return best;
 }
 
+/* Are all the copies of one function (name, file, declaration line)? */
+static bool one_function(const struct vec *copies)
+{
+	const struct st_copy *a = copies->items[0];
+
+	for (int i = 1; i < copies->len; i++) {
+		const struct st_copy *b = copies->items[i];
+
+		if (strcmp(a->name, b->name) || strcmp(a->file, b->file) ||
+		    a->decl_line != b->decl_line)
+			return false;
+	}
+	return true;
+}
+
 static int expand_pattern(struct st_expand *e)
 {
 	struct session *s = e->s;
@@ -629,6 +644,20 @@ static int expand_pattern(struct st_expand *e)
 			   sp->text);
 	} else if (!ncode_copies) {
 		diag_error(s, sp->loc, "no line records for '%s'", sp->text);
+	} else if (!one_function(&copies)) {
+		char what[48];
+
+		/* Line numbers mean something per function: no nearby lines to give. */
+		if (sp->kind == ST_RELATIVE)
+			snprintf(what, sizeof(what), "+%d", sp->lo);
+		else if (sp->lo == sp->hi)
+			snprintf(what, sizeof(what), "line %d", sp->lo);
+		else
+			snprintf(what, sizeof(what), "lines %d-%d", sp->lo, sp->hi);
+		diag_error(s, sp->loc, "no code at %s in the functions matching '%s'", what,
+			   sp->text);
+		diag_hint(s, "stap -l 'kernel.statement(\"%s@%s:*\")' lists their lines that "
+			  "have code", sp->func, sp->file ? sp->file : "*");
 	} else {
 		const struct st_copy *cp = copies.items[0];
 		int want = sp->kind == ST_RELATIVE ? cp->decl_line + sp->lo : sp->lo;
