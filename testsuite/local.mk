@@ -3,3 +3,9 @@
 # "N passed, N failed, N skipped" line.
 check-local: $(bin_PROGRAMS)
 	$(SHELL) $(srcdir)/testsuite/run.sh
+
+# The workload run/ tests start with -c (@WORKLOAD@ in NAME.args): static,
+# so the VM runner copies it into the guest without shared libraries.
+check_PROGRAMS += testsuite/workload
+testsuite_workload_SOURCES = testsuite/workload.c
+testsuite_workload_LDFLAGS = -static

@@ -11,7 +11,10 @@
 #                       NAME.err (exact stderr), NAME.rc (exit status),
 #                       NAME.args (extra stap options, split like shell
 #                       words; -c CMD and -x PID go to staprun, @RUN@ is
-#                       the run/ directory)
+#                       the run/ directory, @WORKLOAD@ the workload
+#                       program (testsuite/workload.c), @KMOD@ the test
+#                       module testsuite/kmod/ built for the kernel under
+#                       test; --vm-insmod KO loads KO before the script)
 # A NAME.err next to a *ko script is the exact expected stderr.
 # Ends with "N passed, N failed, N skipped".
 #
@@ -109,15 +112,24 @@ provisioned_kernels() {
 	done
 }
 
-build_one() {	# script release dir
+# NAME.args with its @WORDS@ replaced, on stdout.
+expand_args() {	# script kmod
+	sed -e "s|@RUN@|$(dirname "$1")|g" -e "s|@WORKLOAD@|$top/testsuite/workload|g" \
+	    -e "s|@KMOD@|$2|g" "${1%.stp}.args"
+}
+
+build_one() {	# script release dir kmod
 	local f=$1 r=$2 dir=$3 name words=() args=() i
 	name=$(basename "$f" .stp)
-	[ -f "${f%.stp}.args" ] && eval "words=($(sed "s|@RUN@|$(dirname "$f")|g" "${f%.stp}.args"))"
+	[ -f "${f%.stp}.args" ] && eval "words=($(expand_args "$f" "$4"))"
 	# Pass-5 options are not part of the module: stap --vm-batch hands
-	# NAME.staprun-args (one argument a line) to the job's staprun.
+	# NAME.staprun-args (one argument a line) to the job's staprun, and
+	# loads the modules in NAME.insmod first.  --vm-insmod also stays in
+	# the build's options: module("NAME") probes find NAME's DWARF there.
 	for ((i = 0; i < ${#words[@]}; i++)); do
 		case ${words[i]} in
 		-c|-x) printf '%s\n%s\n' "${words[i]}" "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;
+		--vm-insmod) echo "${words[i+1]}" >>"$dir/t_$name.insmod"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
 		*) args+=("${words[i]}") ;;
 		esac
 	done
@@ -127,14 +139,24 @@ build_one() {	# script release dir
 	(cd "$dir" && "$stap" -p4 -r "$r" -m "t_$name" "${args[@]}" "$f" "${argv[@]}" >/dev/null 2>"$dir/t_$name.build-err") ||
 		echo "build failed" >"$dir/t_$name.build-failed"
 }
-export -f build_one
-export stap
+export -f build_one expand_args
+export stap top
+
+# Does run/ test $1 use @WORD@ $2 in its NAME.args?
+uses() { [ -f "${1%.stp}.args" ] && grep -qF "@$2@" "${1%.stp}.args"; }
 
 run_vm_group() {
-	local kernels r f name dir tests=()
+	local kernels r f name dir tests=() kmod_tests=0
 	for f in "$suite/run"/*.stp; do
 		[ -e "$f" ] || continue
-		selected "run/$(basename "$f" .stp)" && tests+=("$f")
+		selected "run/$(basename "$f" .stp)" || continue
+		# make check builds the workload; a bare run.sh may not have.
+		if uses "$f" WORKLOAD && [ ! -x "$top/testsuite/workload" ]; then
+			skipped "run/$(basename "$f" .stp)" "testsuite/workload is not built: run make check (or make testsuite/workload)"
+			continue
+		fi
+		uses "$f" KMOD && kmod_tests=1
+		tests+=("$f")
 	done
 	[ ${#tests[@]} -gt 0 ] || return
 	kernels=${KERNELS:-$(provisioned_kernels)}
@@ -148,14 +170,20 @@ run_vm_group() {
 	fi
 	for r in $kernels; do
 		dir="$work/vm-$r"; mkdir -p "$dir"
+		# The test module, once per kernel (build.sh caches it per kernel build).
+		local kmod=/nonexistent/stp_test.ko
+		if [ $kmod_tests = 1 ]; then
+			kmod=$("$suite/kmod/build.sh" "$r" 2>"$dir/kmod-err") || kmod=/nonexistent/stp_test.ko
+		fi
 		echo "== building ${#tests[@]} modules for $r"
-		printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} bash -c 'build_one "$1" "$2" "$3"' _ {} "$r" "$dir"
+		printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} bash -c 'build_one "$1" "$2" "$3" "$4"' _ {} "$r" "$dir" "$kmod"
 		echo "== running them in one VM boot of $r"
 		"$stap" -r "$r" --vm-batch "$dir" --vm-timeout=$((60 + 10 * ${#tests[@]})) 2>"$dir/vm-err"
 		local vmrc=$?
 		for f in "${tests[@]}"; do
 			name=$(basename "$f" .stp)
 			local t="run/$name@$r" base="$dir/t_$name"
+			if uses "$f" KMOD && [ -s "$dir/kmod-err" ]; then bad "$t" "the test module did not build: $(head -20 "$dir/kmod-err")"; continue; fi
 			if [ -f "$base.build-failed" ]; then bad "$t" "build failed: $(cat "$base.build-err")"; continue; fi
 			if [ $vmrc -ne 0 ] || [ ! -f "$base.rc" ]; then bad "$t" "VM run failed: $(cat "$dir/vm-err")"; continue; fi
 			local want_rc=0; [ -f "${f%.stp}.rc" ] && want_rc=$(cat "${f%.stp}.rc")

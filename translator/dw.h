@@ -67,6 +67,8 @@ struct dw_site {
 	uint64_t sym_offset;	/* probe_pc - that symbol's address */
 	const char *vars;	/* "$a:int $b:char*", "" if none */
 	uint64_t die_off;	/* the copy's DIE (subprogram or inlined) in dw_dwarf() */
+	const char *section;	/* modules: the symbol's ELF section (".text"),
+				 * NULL for the kernel */
 };
 
 /* One function (dw_list_functions): the unit of `stap -l`. */
@@ -149,6 +151,100 @@ int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p,
 /* Every function matching the pattern, once. */
 int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p,
 		      dw_func_fn fn, void *arg);
+
+/*
+ * For dwarf_mod.c, which indexes modules by the same rules: a function
+ * DIE's variables in -L format with a location at pc (malloc'ed, as
+ * struct dw_func's vars, nparams and ret), and the entry pc of a copy
+ * with the end of the address range holding it (-1 if it has no code).
+ */
+char *dw_die_vars(Dwarf_Die *fn, uint64_t pc, int *nparams, char **ret);
+int dw_die_entry(Dwarf_Die *die, uint64_t *entry, uint64_t *end);
+/*
+ * Call fn on every copy of a function under die (a compile unit):
+ * subprograms with code (inlined false) and inlined copies (true), at any
+ * depth, parents before children.
+ */
+typedef void (*dw_copy_fn)(void *arg, Dwarf_Die *die, bool inlined);
+void dw_walk_copies(Dwarf_Die *die, dw_copy_fn fn, void *arg);
+/* The index cache directory (malloc'ed); n bytes as lowercase hex. */
+char *dw_cache_dir(void);
+char *dw_hex(const unsigned char *b, int n);
+
+/* ---- kernel modules (dwarf_mod.c) ---- */
+
+/*
+ * A module's DWARF, indexed once per module build (keyed by the GNU
+ * build-id of its debug file) into the same cache directory as the
+ * kernel's:  .../stap-ng/dwarf/mod-<build-id>.db.  Modules are ET_REL
+ * objects: libdwfl (dwfl_report_offline) lays their sections out and
+ * applies their relocations, so the addresses indexed are offsets in
+ * that layout, meaningful only relative to a symbol: probes go on
+ * "MODULE:SYMBOL"+offset, which the kernel resolves when the module is
+ * loaded.
+ *
+ * Module files are found (dw_find_modules) among the files given to
+ * --vm-insmod, then in /lib/modules/RELEASE/modules.dep; a pattern with
+ * a '/' is the module file itself.  Names compare with '-' and '_' alike,
+ * as the kernel's do.  A module's DWARF is looked for in
+ *     the module file itself (out-of-tree modules built with -g)
+ *     /usr/lib/debug/lib/modules/RELEASE/<its path under /lib/modules/RELEASE>
+ *     /usr/lib/debug/.build-id/xx/rest.debug   (the module's build-id)
+ * ($STAP_NG_DEBUGINFO_DIR replaces /usr/lib/debug).
+ */
+struct dw_module;
+
+/* Called with the kernel's name of each matching module and its file. */
+typedef int (*dw_modfile_fn)(const char *name, const char *path, void *arg);
+/*
+ * Every module of kernel release matching pattern (a glob, or a path),
+ * the given files first, each name once.  Returns the number of
+ * callbacks, a callback's non-zero return, or a negative errno.
+ */
+int dw_find_modules(const char *release, const char *pattern, const char *const *given,
+		    int ngiven, dw_modfile_fn fn, void *arg);
+
+/*
+ * Open (indexing first if needed) module name at path for kernel
+ * release.  Opened modules stay open for the process: probes keep using
+ * their Dwarf through pass 3.  NULL with *err malloc'ed ("subject:
+ * message[\nhint: ...]") on failure.
+ */
+struct dw_module *dw_module_open(const char *release, const char *name, const char *path,
+				 char **err);
+const char *dw_module_name(const struct dw_module *m);
+const char *dw_module_debuginfo(const struct dw_module *m);
+/* Its DWARF, relocated, and call frame info (or NULL); for tv_scope. */
+Dwarf *dw_module_dwarf(struct dw_module *m, Dwarf_CFI **cfi);
+
+/* Like dw_lookup_functions / dw_list_functions, in one module. */
+int dw_module_functions(struct dw_module *m, const struct dw_pattern *p, dw_site_fn fn,
+			void *arg);
+int dw_module_list(struct dw_module *m, const struct dw_pattern *p, dw_func_fn fn,
+		   void *arg);
+
+/*
+ * One statement: the lowest address of a source line in an out-of-line
+ * function (.statement("FUNC@FILE:LINE")).  func/decl_file/decl_line
+ * name the function; file/line the statement.
+ */
+struct dw_stmt {
+	const char *func, *decl_file;
+	int decl_line;
+	const char *file;
+	int line;
+	uint64_t pc;
+	const char *symbol, *section;
+	uint64_t sym_offset;
+	uint64_t die_off;	/* the function's DIE */
+	uint64_t entry_pc;	/* the function's */
+};
+typedef int (*dw_stmt_fn)(const struct dw_stmt *st, void *arg);
+/* Statements of functions matching p.name in files matching p.file, lines p.line_lo-hi. */
+int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stmt_fn fn,
+			 void *arg);
+
+/* ---- tracepoints, symbols and type names (kernel.trace, kernel.statement) ---- */
 
 /*
  * One tracepoint of the kernel (dw_tracepoints): its name, its system

@@ -191,7 +191,7 @@ static uint64_t hash_str(const char *s)
 
 /* ---- paths and build-ids ---- */
 
-static char *cache_dir(void)
+char *dw_cache_dir(void)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 
@@ -200,7 +200,7 @@ static char *cache_dir(void)
 	return xasprintf("%s/.cache/stap-ng/dwarf", home && *home ? home : "/tmp");
 }
 
-static char *hex(const unsigned char *b, int n)
+char *dw_hex(const unsigned char *b, int n)
 {
 	char *s = xmalloc(2 * (size_t)n + 1);
 
@@ -215,7 +215,7 @@ static char *elf_build_id(Elf *elf)
 	const void *b;
 	ssize_t n = dwelf_elf_gnu_build_id(elf, &b);
 
-	return n > 0 ? hex(b, (int)n) : NULL;
+	return n > 0 ? dw_hex(b, (int)n) : NULL;
 }
 
 static char *file_build_id(const char *path)
@@ -260,7 +260,7 @@ static char *image_build_id(const char *image)
 		int n = dwfl_module_build_id(m, &b, &va);
 
 		if (n > 0)
-			id = hex(b, n);
+			id = dw_hex(b, n);
 	}
 	if (dwfl)
 		dwfl_end(dwfl);
@@ -787,8 +787,8 @@ static void add_copy(struct worker *w, Dwarf_Die *die, bool inlined)
 	w->nrecs++;
 }
 
-/* Subprograms and inlined copies at any depth under die. */
-static void walk(struct worker *w, Dwarf_Die *die)
+/* Subprograms and inlined copies at any depth under die (dw.h). */
+void dw_walk_copies(Dwarf_Die *die, dw_copy_fn fn, void *arg)
 {
 	Dwarf_Die c;
 
@@ -799,20 +799,25 @@ static void walk(struct worker *w, Dwarf_Die *die)
 		case DW_TAG_subprogram:
 			if (!dwarf_hasattr(&c, DW_AT_declaration) &&
 			    (dwarf_hasattr(&c, DW_AT_low_pc) || dwarf_hasattr(&c, DW_AT_ranges)))
-				add_copy(w, &c, false);
-			walk(w, &c);
+				fn(arg, &c, false);
+			dw_walk_copies(&c, fn, arg);
 			break;
 		case DW_TAG_inlined_subroutine:
-			add_copy(w, &c, true);
-			walk(w, &c);
+			fn(arg, &c, true);
+			dw_walk_copies(&c, fn, arg);
 			break;
 		case DW_TAG_lexical_block:
-			walk(w, &c);
+			dw_walk_copies(&c, fn, arg);
 			break;
 		default:	/* types, variables, parameters, call sites */
 			break;
 		}
 	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+static void worker_copy(void *w, Dwarf_Die *die, bool inlined)
+{
+	add_copy(w, die, inlined);
 }
 
 static void *worker_main(void *arg)
@@ -830,7 +835,7 @@ static void *worker_main(void *arg)
 		n = dwarf_diename(&cu);
 		w->cu = files_intern(&b->files, source_name(&b->files, n ? n : "?"));
 		load_lines(w, &cu);
-		walk(w, &cu);
+		dw_walk_copies(&cu, worker_copy, w);
 	}
 	return NULL;
 }
@@ -1433,7 +1438,7 @@ static sqlite3 *db_open_valid(const char *path)
 struct dw_kernel *dw_open(const char *release, char **err)
 {
 	const char *root = getenv("STAP_NG_DEBUGINFO_DIR");
-	char *dir = cache_dir(), *image = xasprintf("/boot/vmlinuz-%s", release);
+	char *dir = dw_cache_dir(), *image = xasprintf("/boot/vmlinuz-%s", release);
 	char *image_id = NULL, *cand[3] = { NULL }, *found = NULL, *found_id = NULL;
 	char *bad = NULL, *bad_id = NULL;
 	struct dw_kernel *k = NULL;
@@ -1597,6 +1602,17 @@ Dwarf *dw_dwarf(struct dw_kernel *k)
 Dwarf_CFI *dw_cfi(struct dw_kernel *k)
 {
 	return dw_dwarf(k) ? k->cfi : NULL;
+}
+
+/* For dwarf_mod.c: modules are indexed by the same rules. */
+char *dw_die_vars(Dwarf_Die *fn, uint64_t pc, int *nparams, char **ret)
+{
+	return func_vars(fn, pc, nparams, ret);
+}
+
+int dw_die_entry(Dwarf_Die *die, uint64_t *entry, uint64_t *end)
+{
+	return copy_entry(die, entry, end);
 }
 
 /* ---- patterns and queries ---- */
@@ -2063,7 +2079,7 @@ static int add_traceiter(const struct dw_site *site, void *arg)
 /* The cached "name system" lines of k, computing them on first use. */
 static int tp_systems(struct dw_kernel *k, struct strbuf *sb)
 {
-	char *dir = cache_dir();
+	char *dir = dw_cache_dir();
 	char *path = xasprintf("%s/%s.tracepoints", dir, k->build_id);
 	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
 	int ret = 0;

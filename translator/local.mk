@@ -8,11 +8,12 @@ stap_SOURCES = \
 	translator/emit_map.c \
 	translator/build.c translator/run.c translator/vm.c translator/vm.h \
 	translator/regex.c translator/regex.h \
-	translator/dwarf.c translator/dw.h translator/list.c \
+	translator/dwarf.c translator/dwarf_mod.c translator/dw.h translator/list.c \
 	translator/tvar.c translator/tvar.h \
 	translator/probes/probes.h translator/probes/probes.c \
 	translator/probes/begin_end.c translator/probes/timer.c \
 	translator/probes/dwarf_func.c translator/probes/kprobe.c \
+	translator/probes/dwarf_mod.c \
 	translator/probes/trace.c translator/probes/dwarf_stmt.c \
 	common/util.c common/util.h
 stap_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/translator \

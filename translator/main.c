@@ -45,13 +45,15 @@ static void usage(FILE *f)
 "  --vm            run pass 5 in a QEMU VM booting the target kernel\n"
 "                  (default kernel: the newest provisioned one)\n"
 "  --vm-timeout=S  give the VM run S seconds (default 120)\n"
+"  --vm-insmod=KO  load module KO in the VM before the script (repeatable);\n"
+"                  module(\"NAME\") probes find NAME's debuginfo in KO\n"
 "  -h, --help      show this help\n"
 "  -V, --version   show the version\n"
 "\n"
 "Arguments after the script are its $1/@1, $2/@2, ...\n");
 }
 
-enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH };
+enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD };
 
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -59,6 +61,7 @@ static const struct option long_opts[] = {
 	{ "vm", no_argument, NULL, OPT_VM },
 	{ "vm-timeout", required_argument, NULL, OPT_VM_TIMEOUT },
 	{ "vm-batch", required_argument, NULL, OPT_VM_BATCH },
+	{ "vm-insmod", required_argument, NULL, OPT_VM_INSMOD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -224,6 +227,11 @@ static void parse_options(struct session *s, int argc, char **argv)
 			s->vm_timeout = (int)strtol(optarg, &end, 10);
 			if (*end || s->vm_timeout <= 0)
 				util_die("--vm-timeout takes a number of seconds, not '%s'", optarg);
+			break;
+		case OPT_VM_INSMOD:	/* checked now: a typo should not cost a build */
+			if (run_check_insmod(optarg) < 0)
+				exit(1);
+			vec_push(&s->vm_insmod, optarg);
 			break;
 		case OPT_VM_BATCH:
 			s->vm = true;

@@ -92,6 +92,21 @@ int run_check_target_cmd(const char *cmd)
 	return path ? 0 : -1;
 }
 
+int run_check_insmod(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n < 4 || strcmp(path + n - 3, ".ko")) {
+		util_err("--vm-insmod: '%s' is not a kernel module file (NAME.ko)", path);
+		return -1;
+	}
+	if (access(path, R_OK) < 0) {
+		util_err("--vm-insmod: cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * PATH with its directory's symbolic links resolved, the file name kept
  * (multi-call programs look at it): on a merged-/usr host /bin/true
@@ -203,7 +218,15 @@ static int run_vm(struct session *s)
 	struct vm_result res = { 0 };
 	const char *files[2] = { NULL, NULL };
 	char *args[3] = { NULL, NULL, NULL }, *cmd = NULL, pid[16];
+	struct vec insmod = VEC_INIT;
 	int ret, status;
+
+	if (s->vm_insmod.len) {
+		for (int i = 0; i < s->vm_insmod.len; i++)
+			vec_push(&insmod, s->vm_insmod.items[i]);
+		vec_push(&insmod, NULL);
+		job.insmod = (const char *const *)insmod.items;
+	}
 
 	if (s->target_cmd) {
 		cmd = guest_cmd(s->target_cmd, (char **)&files[0]);
@@ -220,6 +243,7 @@ static int run_vm(struct session *s)
 		job.staprun_args = args;
 	}
 	ret = vm_run(&cfg, &job, 1, &res);
+	vec_free(&insmod);
 	free(cmd);
 	free((char *)files[0]);
 	/* A timeout or an oops is reported through res as well as ret. */
@@ -271,6 +295,12 @@ static int run_host(struct session *s)
 	if (!file_exists("/proc/modules")) {
 		util_err("this kernel cannot load modules (it has no CONFIG_MODULES)");
 		fprintf(stderr, "hint: add --vm to run the script in a VM\n");
+		return 1;
+	}
+	if (s->vm_insmod.len) {
+		util_err("--vm-insmod loads modules only in the VM (--vm)");
+		fprintf(stderr, "hint: load %s with insmod first, then run stap without "
+			"--vm-insmod\n", (const char *)s->vm_insmod.items[0]);
 		return 1;
 	}
 	if (geteuid() != 0) {
@@ -372,9 +402,43 @@ static char **batch_job_args(const char *dir, const char *name,
 }
 
 /*
+ * DIR/NAME.insmod, if present: the .ko files to load before job NAME, one
+ * path a line (--vm-insmod).  NULL if none, (char **)-1 after a message.
+ */
+static const char **batch_job_insmod(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s.insmod", dir, name), *line, *save;
+	struct strbuf sb = STRBUF_INIT;
+	struct vec mods = VEC_INIT;
+	int bad = 0;
+
+	if (read_file(p, &sb) < 0) {
+		free(p);
+		return NULL;
+	}
+	for (line = strtok_r(sb.buf, "\n", &save); line && !bad;
+	     line = strtok_r(NULL, "\n", &save)) {
+		bad = run_check_insmod(line) < 0;
+		vec_push(&mods, xstrdup(line));
+	}
+	sb_free(&sb);
+	if (bad)
+		util_err("%s: unusable module to load", p);
+	free(p);
+	if (bad) {
+		for (int i = 0; i < mods.len; i++)
+			free(mods.items[i]);
+		vec_free(&mods);
+		return (const char **)-1;
+	}
+	vec_push(&mods, NULL);
+	return (const char **)mods.items;
+}
+
+/*
  * --vm-batch DIR: run every DIR/NAME.ko in one boot (the VM test suite's
- * engine), each with the staprun options in DIR/NAME.staprun-args if that
- * exists.  Writes DIR/NAME.out, NAME.err and NAME.rc, and
+ * engine), each with the staprun options in DIR/NAME.staprun-args and the
+ * modules to load first in DIR/NAME.insmod if those exist.  Writes DIR/NAME.out, NAME.err and NAME.rc, and
  * DIR/kernel-problem if the kernel complained.  Returns 0 if the VM ran.
  */
 int run_vm_batch(struct session *s, const char *dir)
@@ -410,6 +474,11 @@ int run_vm_batch(struct session *s, const char *dir)
 		jobs[i].staprun_args = batch_job_args(dir, names.items[i], &files);
 		if (jobs[i].staprun_args == (char **)-1) {
 			jobs[i].staprun_args = NULL;
+			ret = -EINVAL;
+		}
+		jobs[i].insmod = batch_job_insmod(dir, names.items[i]);
+		if (jobs[i].insmod == (const char **)-1) {
+			jobs[i].insmod = NULL;
 			ret = -EINVAL;
 		}
 	}
@@ -451,6 +520,9 @@ int run_vm_batch(struct session *s, const char *dir)
 		for (int j = 0; jobs[i].staprun_args && jobs[i].staprun_args[j]; j++)
 			free(jobs[i].staprun_args[j]);
 		free(jobs[i].staprun_args);
+		for (int j = 0; jobs[i].insmod && jobs[i].insmod[j]; j++)
+			free((char *)jobs[i].insmod[j]);
+		free((void *)jobs[i].insmod);
 		free(jobs[i].out);
 		free(jobs[i].err);
 		free((char *)jobs[i].module);

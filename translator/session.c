@@ -111,6 +111,7 @@ void session_free(struct session *s)
 	vec_free(&s->args);
 	vec_free(&s->defines);
 	vec_free(&s->include_dirs);
+	vec_free(&s->vm_insmod);
 	sb_free(&s->c_code);
 	pp_free(s);
 	arena_free(&s->arena);

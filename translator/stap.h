@@ -390,6 +390,8 @@ struct session {
 	const char *staprun;
 	const char *tmpdir;
 	int vm_timeout;
+	struct vec vm_insmod;	/* --vm-insmod PATH: .ko files the VM loads
+				 * before the script; module("NAME") finds them */
 	const char *target_cmd;	/* -c CMD: staprun runs it, target() is its pid */
 	int target_pid;		/* -x PID: target() is PID; 0: neither option */
 	const char *list_pattern;	/* -l/-L PROBE: list, don't run */
@@ -477,6 +479,8 @@ int list_probes(struct session *s, const char *pattern, bool with_vars);
  * with a message ("stap: -c: cannot find 'foo' in PATH").
  */
 int run_check_target_cmd(const char *cmd);
+/* --vm-insmod PATH: 0 if PATH is a readable NAME.ko, else -1 with a message. */
+int run_check_insmod(const char *path);
 
 /* Newest release with /boot/vmlinuz-R and /lib/modules/R/build. */
 char *run_newest_provisioned_release(void);

@@ -8,7 +8,8 @@
  *
  *   base archive (cached):  busybox, staprun, cfg->files and the shared
  *                           libraries ldd lists for them, /dev/console
- *   job archive (per run):  /jobs/NAME/MODULE.ko and /init
+ *   job archive (per run):  /jobs/NAME/MODULE.ko, the job's --vm-insmod
+ *                           modules as /jobs/NAME/insmod/I/M.ko, and /init
  *
  * The kernel unpacks concatenated archives, so the initrd is the cached
  * base followed by the job archive.  /init runs each job's staprun with
@@ -421,6 +422,15 @@ static char *job_path(const struct vm_job *job)
 	return xasprintf("/jobs/%s/%s", job->name, base ? base + 1 : job->module);
 }
 
+/* Guest path of a job's j-th --vm-insmod module (check_config checked it). */
+static char *insmod_path(const struct vm_job *job, int j)
+{
+	const char *base = strrchr(job->insmod[j], '/');
+
+	return xasprintf("/jobs/%s/insmod/%d/%s", job->name, j,
+			 base ? base + 1 : job->insmod[j]);
+}
+
 /*
  * /init.  A reader on ttyS3 turns "INT" from the host (our Ctrl-C) into
  * SIGINT for the running staprun, which then stops the script cleanly as
@@ -459,10 +469,29 @@ static void init_script(struct strbuf *sb, const char *nonce,
 		"	echo \"stap-vm: job $n\" >/dev/kmsg\n"
 		"	printf '\\001S:%s:%%s\\n' $n >&3\n"
 		"	printf '\\001S:%s:%%s\\n' $n >&4\n"
-		"	staprun \"$@\" </dev/null >&3 2>&4 &\n"
-		"	echo $! >/run/job.pid\n"
-		"	wait $!\n"
-		"	rc=$?\n"
+		/*
+		 * The job's own modules first ($mods, set before the call),
+		 * unloaded after it so that the next job starts clean.
+		 */
+		"	rc=0 loaded=\n"
+		"	for m in $mods; do\n"
+		"		if msg=$(insmod $m 2>&1); then\n"
+		"			loaded=\"${m##*/} $loaded\"\n"
+		"		else\n"
+		"			echo \"stap-vm: cannot load ${m##*/} before the script: $msg\" >&4\n"
+		"			rc=1; break\n"
+		"		fi\n"
+		"	done\n"
+		"	if [ $rc = 0 ]; then\n"
+		"		staprun \"$@\" </dev/null >&3 2>&4 &\n"
+		"		echo $! >/run/job.pid\n"
+		"		wait $!\n"
+		"		rc=$?\n"
+		"	fi\n"
+		"	for m in $loaded; do\n"
+		"		msg=$(rmmod ${m%%.ko} 2>&1) ||\n"
+		"			echo \"stap-vm: cannot unload ${m%%.ko} after the script: $msg\" >&4\n"
+		"	done\n"
 		"	: >/run/job.pid\n"
 		"	printf '\\001E:%s\\n' >&3\n"
 		"	printf '\\001E:%s\\n' >&4\n"
@@ -470,6 +499,13 @@ static void init_script(struct strbuf *sb, const char *nonce,
 		"}\n",
 		nonce, nonce, nonce, nonce);
 	for (i = 0; i < njobs; i++) {
+		sb_puts(sb, "mods='");
+		for (j = 0; jobs[i].insmod && jobs[i].insmod[j]; j++) {
+			path = insmod_path(&jobs[i], j);
+			sb_printf(sb, "%s%s", j ? " " : "", path);	/* checked names */
+			free(path);
+		}
+		sb_puts(sb, "'\n");
 		sb_printf(sb, "job %s", jobs[i].name);
 		for (j = 0; jobs[i].staprun_args && jobs[i].staprun_args[j]; j++) {
 			sb_putc(sb, ' ');
@@ -507,6 +543,11 @@ static int build_jobs(const struct vm_job *jobs, int njobs,
 
 		ret = cpio_file(&c, jobs[i].module, to);
 		free(to - 1);
+		for (int j = 0; !ret && jobs[i].insmod && jobs[i].insmod[j]; j++) {
+			to = insmod_path(&jobs[i], j) + 1;
+			ret = cpio_file(&c, jobs[i].insmod[j], to);
+			free(to - 1);
+		}
 	}
 	if (!ret) {
 		init_script(&init, nonce, jobs, njobs);
@@ -782,6 +823,24 @@ static int check_config(struct vm *vm)
 				util_err("vm: two jobs named %s", n);
 				return -EINVAL;
 			}
+		for (j = 0; jobs[i].insmod && jobs[i].insmod[j]; j++) {
+			const char *m = jobs[i].insmod[j], *b = strrchr(m, '/');
+
+			b = b ? b + 1 : m;
+			/* The name reaches the guest's shell unquoted. */
+			if (strlen(b) < 4 || strcmp(b + strlen(b) - 3, ".ko") ||
+			    strspn(b, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				   "0123456789_.-") != strlen(b)) {
+				util_err("vm: job %s: module to load '%s' is not a NAME.ko "
+					 "file (NAME of [A-Za-z0-9_.-])", n, m);
+				return -EINVAL;
+			}
+			if (access(m, R_OK) < 0) {
+				util_err("vm: job %s: cannot read module to load %s: %s", n, m,
+					 strerror(errno));
+				return -ENOENT;
+			}
+		}
 		if (!jobs[i].module || access(jobs[i].module, R_OK) < 0) {
 			util_err("vm: job %s: cannot read module %s", n,
 				 jobs[i].module ? jobs[i].module : "(none)");

@@ -13,6 +13,13 @@ struct vm_job {
 	const char *name;	/* unique, [A-Za-z0-9_.-]+ */
 	const char *module;	/* host path of the .ko to run */
 	char **staprun_args;	/* extra staprun options, NULL-terminated, or NULL */
+	/*
+	 * Host paths of NAME.ko files insmod'ed, in order, before staprun
+	 * and rmmod'ed after it (NULL-terminated, or NULL).  If one fails
+	 * to load, the job's stderr says why and staprun does not run
+	 * (status 1).
+	 */
+	const char *const *insmod;
 	/* results, filled in by vm_run() (caller frees out and err) */
 	char *out;		/* the job's stdout, exactly as written */
 	size_t out_len;

@@ -18,7 +18,7 @@ contains "hint: install linux-image-0.0.0-nosuch-dbg"
 
 # Only DWARF kernel points can be listed so far.
 expect_rc 1 "$STAP" -l 'process("/bin/true").function("main")' -r 0.0.0-nosuch
-contains "stap: cannot list 'process(\"/bin/true\").function(\"main\")': only kernel.function(\"PATTERN\"), kernel.statement(\"PATTERN\") and kernel.trace(\"PATTERN\") probe points"
+contains "stap: cannot list 'process(\"/bin/true\").function(\"main\")': only kernel.function(\"PATTERN\"), kernel.statement(\"PATTERN\"), kernel.trace(\"PATTERN\") and module(\"NAME\").function(\"PATTERN\") probe points"
 
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/stap-ng/dwarf
 for r in $kernels; do

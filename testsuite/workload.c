@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * workload: a deterministic program for run/ tests to start with -c, so
+ * that a probe sees known system calls with known arguments.  Built
+ * statically (testsuite/local.mk): the VM runner copies it into the
+ * guest as it is, with no shared libraries to find.  In NAME.args,
+ * @WORKLOAD@ stands for its path.
+ *
+ *   workload read N        one read(2) of N bytes from /dev/zero
+ *   workload write N       one write(2) of N bytes to /dev/null
+ *   workload open PATH     open(2) PATH read-only and close it
+ *   workload kmod [N]      write to /proc/stp_test N times (default 1):
+ *                          the test module (testsuite/kmod) runs its
+ *                          functions once per write
+ *
+ * Exits 0, or 1 with a message when a call fails (a test then sees the
+ * message on stderr rather than silently missing hits).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define WORKLOAD_MAX_BYTES (1 << 20)
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: workload read N | write N | open PATH | kmod [N]\n");
+	return 2;
+}
+
+static int number(const char *s, long max, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	if (errno || end == s || *end || *out < 0 || *out > max) {
+		fprintf(stderr, "workload: '%s' is not a number from 0 to %ld\n", s, max);
+		return -1;
+	}
+	return 0;
+}
+
+static int fail(const char *what, const char *path)
+{
+	fprintf(stderr, "workload: %s %s: %s\n", what, path, strerror(errno));
+	return 1;
+}
+
+/* One read or write of n bytes on path. */
+static int io(const char *path, long n, int writing)
+{
+	static char buf[WORKLOAD_MAX_BYTES];
+	int fd = open(path, writing ? O_WRONLY : O_RDONLY);
+	ssize_t got;
+
+	if (fd < 0)
+		return fail("cannot open", path);
+	got = writing ? write(fd, buf, (size_t)n) : read(fd, buf, (size_t)n);
+	if (got != n) {
+		if (got >= 0)
+			errno = EIO;
+		close(fd);
+		return fail(writing ? "cannot write" : "cannot read", path);
+	}
+	close(fd);
+	return 0;
+}
+
+static int kmod(long n)
+{
+	const char *path = "/proc/stp_test";
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0) {
+		fail("cannot open", path);
+		fprintf(stderr, "hint: load the test module first (--vm-insmod @KMOD@ in NAME.args)\n");
+		return 1;
+	}
+	for (long i = 0; i < n; i++)
+		if (write(fd, "1", 1) != 1) {
+			close(fd);
+			return fail("cannot write", path);
+		}
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long n = 1;
+
+	if (argc < 2)
+		return usage();
+	if (!strcmp(argv[1], "read") || !strcmp(argv[1], "write")) {
+		if (argc != 3 || number(argv[2], WORKLOAD_MAX_BYTES, &n))
+			return usage();
+		return io(argv[1][0] == 'r' ? "/dev/zero" : "/dev/null", n, argv[1][0] == 'w');
+	}
+	if (!strcmp(argv[1], "open")) {
+		int fd;
+
+		if (argc != 3)
+			return usage();
+		fd = open(argv[2], O_RDONLY);
+		if (fd < 0)
+			return fail("cannot open", argv[2]);
+		close(fd);
+		return 0;
+	}
+	if (!strcmp(argv[1], "kmod")) {
+		if (argc > 3 || (argc == 3 && number(argv[2], 1000000, &n)))
+			return usage();
+		return kmod(n);
+	}
+	return usage();
+}
