@@ -274,4 +274,39 @@ struct stp_kprobe {
 int _stp_kprobes_start(struct stp_kprobe *kps, size_t n);
 void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n);
 
+/* ---- tracepoints: kernel.trace probes (runtime/tracepoint.c) ---- */
+
+/* struct stp_tracepoint flags; translator/probes/trace.c emits these names. */
+#define STP_TRACEPOINT_OPTIONAL	0x1	/* "?": skipped silently if missing */
+
+struct tracepoint;
+
+/*
+ * One kernel.trace probe on one tracepoint.  The generated code fills
+ * the fields above "runtime-private" in a static table; fn is a callback
+ * it generates for the tracepoint's number of arguments, which stores
+ * them in an array and calls _stp_tracepoint_hit(data, args).
+ */
+struct stp_tracepoint {
+	const struct stp_probe *probe;
+	const char *name;	/* "sched_switch" */
+	void *fn;		/* void (*)(void *data, unsigned long a0, ...) */
+	u8 flags;		/* STP_TRACEPOINT_* */
+	/* runtime-private */
+	struct tracepoint *tp;
+	bool registered;
+};
+
+/* From a generated callback: data is its struct stp_tracepoint. */
+void _stp_tracepoint_hit(void *data, const unsigned long *args);
+/*
+ * Process context, from stp_session_start/stp_session_stop, as the
+ * kprobe pair: start finds every entry's tracepoint in the kernel and
+ * registers the callback (a missing optional one is skipped; any other
+ * failure is reported, undone, and its -errno returned).  Stop returns
+ * only when no callback runs any more; idempotent.
+ */
+int _stp_tracepoints_start(struct stp_tracepoint *tps, size_t n);
+void _stp_tracepoints_stop(struct stp_tracepoint *tps, size_t n);
+
 #endif /* STP_RUNTIME_H */

@@ -244,4 +244,38 @@ typedef int (*dw_stmt_fn)(const struct dw_stmt *st, void *arg);
 int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stmt_fn fn,
 			 void *arg);
 
+/* ---- tracepoints, symbols and type names (kernel.trace, kernel.statement) ---- */
+
+/*
+ * One tracepoint of the kernel (dw_tracepoints): its name, its system
+ * (TRACE_SYSTEM, "sched" for sched:sched_switch) and its prototype, the
+ * parameters after the first (void *__data) of the function
+ * __traceiter_NAME that every tracepoint has since 5.10.
+ */
+struct dw_tracepoint {
+	const char *name;	/* "sched_switch" */
+	const char *system;	/* "sched" */
+	const char *file;	/* where it is declared: "include/trace/events/sched.h" */
+	int line;
+	uint64_t die_off;	/* __traceiter_NAME's DIE in dw_dwarf() */
+};
+typedef int (*dw_tracepoint_fn)(const struct dw_tracepoint *tp, void *arg);
+
+/*
+ * Every tracepoint of the kernel, by name; ones whose system cannot be
+ * told (see dwarf.c) are left out.  Returns as the walks above; -ENOENT
+ * if the vmlinux does not show its trace events.
+ */
+int dw_tracepoints(struct dw_kernel *k, dw_tracepoint_fn fn, void *arg);
+
+/*
+ * The ELF function symbol holding link-time address addr and the offset
+ * into it (for a kprobe at symbol + offset, which holds under KASLR).  0,
+ * or -ENOENT if no function symbol holds it.  *name lives as long as k.
+ */
+int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t *offset);
+
+/* A DWARF type as stap -L prints it ("struct task_struct*"); malloc'ed. */
+char *dw_type_name(Dwarf_Die *type);
+
 #endif /* DW_H */

@@ -68,6 +68,21 @@ int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_f
 {
 	return -ENOTSUP;
 }
+
+int dw_tracepoints(struct dw_kernel *k, dw_tracepoint_fn fn, void *arg)
+{
+	return -ENOTSUP;
+}
+
+char *dw_type_name(Dwarf_Die *type)
+{
+	return xstrdup("?");
+}
+
+int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t *offset)
+{
+	return -ENOTSUP;
+}
 #else /* HAVE_SQLITE3 */
 
 #include <dwarf.h>		/* elfutils: DW_TAG_*, DW_AT_* */
@@ -99,6 +114,10 @@ struct dw_kernel {
 	Dwarf *dbg;
 	Dwarf_CFI *cfi;
 	bool dbg_tried;
+	/* dw_symbolize(): the ELF's function symbols, read on first use */
+	struct sym *syms;
+	size_t nsyms;
+	bool syms_tried;
 };
 
 /* ---- a small open-addressing hash table of record indexes ---- */
@@ -1525,6 +1544,7 @@ void dw_close(struct dw_kernel *k)
 	if (!k)
 		return;
 	sqlite3_close(k->db);
+	free(k->syms);
 	if (k->dbg)
 		dwarf_end(k->dbg);
 	if (k->elf)
@@ -1752,5 +1772,438 @@ int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_site
 	}
 	sqlite3_finalize(st);
 	return ret ? ret : n;
+}
+
+/* ---- tracepoints (kernel.trace) ---- */
+
+/*
+ * A tracepoint's system is not in its name: it is the TRACE_SYSTEM of
+ * the header that declared it, which the kernel keeps only in the trace
+ * event built from it.  Every trace event is a struct trace_event_call
+ * listed in the _ftrace_events section (__start_ftrace_events ..
+ * __stop_ftrace_events, an array of pointers); for a tracepoint's event
+ * its tp member points to the struct tracepoint (the ELF symbol
+ * __tracepoint_NAME) and class->system to the system's name.  So the
+ * vmlinux's own data gives name -> system: read the pointers out of the
+ * ELF sections (link-time addresses), with the member offsets taken from
+ * the DWARF of those structs.
+ *
+ * Tracepoints declared with DECLARE_TRACE() alone have no event (nor a
+ * directory in tracefs); they get the system of the events declared in
+ * the same header, when those agree, and are left out otherwise.
+ *
+ * The answer is cached per build next to the index, in
+ * <build-id>.tracepoints: TP_CACHE_MAGIC, then one "name system" a line.
+ */
+
+struct tp_sym {
+	uint64_t addr;
+	const char *name;	/* NAME of __tracepoint_NAME */
+};
+
+static int tp_sym_cmp(const void *a, const void *b)
+{
+	const struct tp_sym *x = a, *y = b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* The loaded sections of the ELF that hold bytes (not .bss). */
+struct elf_mem {
+	struct { uint64_t addr, size; Elf_Data *d; } sec[128];
+	int n;
+};
+
+static void elf_mem_init(Elf *elf, struct elf_mem *m)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	m->n = 0;
+	while ((scn = elf_nextscn(elf, scn)) && m->n < (int)ARRAY_SIZE(m->sec)) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    sh.sh_type != SHT_PROGBITS || !sh.sh_size)
+			continue;
+		m->sec[m->n].addr = sh.sh_addr;
+		m->sec[m->n].size = sh.sh_size;
+		m->sec[m->n].d = elf_getdata(scn, NULL);
+		if (m->sec[m->n].d && m->sec[m->n].d->d_size == sh.sh_size)
+			m->n++;
+	}
+}
+
+/* The bytes at link-time address addr, at least len of them, or NULL. */
+static const unsigned char *elf_mem_at(const struct elf_mem *m, uint64_t addr, size_t len)
+{
+	for (int i = 0; i < m->n; i++)
+		if (addr >= m->sec[i].addr && addr - m->sec[i].addr < m->sec[i].size &&
+		    len <= m->sec[i].size - (addr - m->sec[i].addr))
+			return (const unsigned char *)m->sec[i].d->d_buf + (addr - m->sec[i].addr);
+	return NULL;
+}
+
+static bool elf_mem_ptr(const struct elf_mem *m, uint64_t addr, uint64_t *out)
+{
+	const unsigned char *p = elf_mem_at(m, addr, 8);
+
+	if (!p)
+		return false;
+	memcpy(out, p, 8);	/* x86-64: little-endian, as the host */
+	return true;
+}
+
+/* The type a DIE's DW_AT_type names, typedefs and qualifiers removed. */
+static bool die_type_peeled(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die t;
+	int n = 0;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+		return false;
+	while (n++ < 16) {
+		int tag = dwarf_tag(&t);
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type)
+			break;
+		if (!dwarf_attr_integrate(&t, DW_AT_type, &a) || !dwarf_formref_die(&a, &t))
+			return false;
+	}
+	*out = t;
+	return true;
+}
+
+/* The struct a pointer-typed DIE points to. */
+static bool die_pointee_struct(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Die p;
+
+	if (!die_type_peeled(die, &p) || dwarf_tag(&p) != DW_TAG_pointer_type ||
+	    !die_type_peeled(&p, out))
+		return false;
+	return dwarf_tag(out) == DW_TAG_structure_type &&
+	       !dwarf_hasattr(out, DW_AT_declaration);
+}
+
+/*
+ * The offset of member @name in struct/union @st, looking into anonymous
+ * unions and structs; the member's DIE into *mem.  -1 if none.
+ */
+static int64_t member_offset(Dwarf_Die *st, const char *name, Dwarf_Die *mem, int depth)
+{
+	Dwarf_Die c, sub;
+	Dwarf_Word off;
+	Dwarf_Attribute a;
+
+	if (depth > 4 || dwarf_child(st, &c) != 0)
+		return -1;
+	do {
+		const char *n;
+
+		if (dwarf_tag(&c) != DW_TAG_member)
+			continue;
+		off = 0;
+		if (dwarf_attr(&c, DW_AT_data_member_location, &a) && dwarf_formudata(&a, &off))
+			continue;	/* a location expression: not in C structs */
+		n = dwarf_diename(&c);
+		if (n && !strcmp(n, name)) {
+			*mem = c;
+			return (int64_t)off;
+		}
+		if (!n && die_type_peeled(&c, &sub) &&
+		    (dwarf_tag(&sub) == DW_TAG_union_type ||
+		     dwarf_tag(&sub) == DW_TAG_structure_type)) {
+			int64_t r = member_offset(&sub, name, mem, depth + 1);
+
+			if (r >= 0)
+				return (int64_t)off + r;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return -1;
+}
+
+struct tp_offsets {
+	int64_t call_class, call_tp, class_system;
+};
+
+static int first_param_site(const struct dw_site *site, void *arg)
+{
+	*(uint64_t *)arg = site->die_off;
+	return 1;
+}
+
+/* Member offsets of struct trace_event_call and trace_event_class. */
+static int tp_offsets(struct dw_kernel *k, struct tp_offsets *o)
+{
+	/* Kernel functions whose first parameter is a struct trace_event_call *. */
+	static const char *const takers[] = {
+		"trace_add_event_call", "trace_remove_event_call", "trace_event_raw_init",
+	};
+	Dwarf *dbg = dw_dwarf(k);
+
+	if (!dbg)
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(takers); i++) {
+		struct dw_pattern p = { .name = (char *)takers[i] };
+		uint64_t die_off = 0;
+		Dwarf_Die fn, c, call, cls, mem;
+
+		if (dw_lookup_functions(k, &p, first_param_site, &die_off) <= 0 ||
+		    !dwarf_offdie(dbg, die_off, &fn) || dwarf_child(&fn, &c) != 0)
+			continue;
+		while (dwarf_tag(&c) != DW_TAG_formal_parameter)
+			if (dwarf_siblingof(&c, &c) != 0)
+				break;
+		if (dwarf_tag(&c) != DW_TAG_formal_parameter || !die_pointee_struct(&c, &call))
+			continue;
+		o->call_class = member_offset(&call, "class", &mem, 0);
+		if (o->call_class < 0 || !die_pointee_struct(&mem, &cls))
+			continue;
+		o->call_tp = member_offset(&call, "tp", &mem, 0);
+		o->class_system = member_offset(&cls, "system", &mem, 0);
+		if (o->call_tp >= 0 && o->class_system >= 0)
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * name -> system of every tracepoint with a trace event, from the ELF
+ * (see above), appended to out as "name system\n" lines.
+ */
+static int tp_systems_from_elf(struct dw_kernel *k, struct strbuf *out)
+{
+	struct tp_offsets o;
+	struct tp_sym *tps = NULL;
+	size_t ntps = 0, cap = 0;
+	uint64_t start = 0, stop = 0;
+	struct elf_mem *m = NULL;
+	Elf_Scn *scn = NULL;
+	int ret = -ENOENT;
+
+	if (tp_offsets(k, &o) < 0)
+		return -ENOENT;
+	while ((scn = elf_nextscn(k->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *name;
+
+			if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF)
+				continue;
+			name = elf_strptr(k->elf, sh.sh_link, s.st_name);
+			if (!name || name[0] != '_' || name[1] != '_')
+				continue;
+			if (!strcmp(name, "__start_ftrace_events"))
+				start = s.st_value;
+			else if (!strcmp(name, "__stop_ftrace_events"))
+				stop = s.st_value;
+			else if (GELF_ST_TYPE(s.st_info) == STT_OBJECT &&
+				 !strncmp(name, "__tracepoint_", 13)) {
+				if (ntps == cap) {
+					cap = cap ? 2 * cap : 2048;
+					tps = xrealloc(tps, cap * sizeof(*tps));
+				}
+				tps[ntps++] = (struct tp_sym){ s.st_value, name + 13 };
+			}
+		}
+		break;
+	}
+	if (!start || stop <= start || !ntps)
+		goto out;
+	qsort(tps, ntps, sizeof(*tps), tp_sym_cmp);
+	m = xmalloc(sizeof(*m));
+	elf_mem_init(k->elf, m);
+	for (uint64_t a = start; a + 8 <= stop; a += 8) {
+		uint64_t call, tp, cls, sys;
+		const char *str;
+		struct tp_sym key, *hit;
+
+		if (!elf_mem_ptr(m, a, &call) || !elf_mem_ptr(m, call + o.call_tp, &tp) ||
+		    !elf_mem_ptr(m, call + o.call_class, &cls) ||
+		    !elf_mem_ptr(m, cls + o.class_system, &sys))
+			continue;
+		/* Events that are not tracepoints (syscalls, kprobes) hold a name here. */
+		key.addr = tp;
+		hit = bsearch(&key, tps, ntps, sizeof(*tps), tp_sym_cmp);
+		str = hit ? (const char *)elf_mem_at(m, sys, 1) : NULL;
+		if (!str || !memchr(str, '\0', 64) || !*str)
+			continue;
+		sb_printf(out, "%s %s\n", hit->name, str);
+		ret = 0;
+	}
+out:
+	free(m);
+	free(tps);
+	return ret;
+}
+
+struct tp_entry {
+	char *name, *system, *file;
+	int line;
+	uint64_t die_off;
+};
+
+static int tp_entry_ptr_cmp(const void *a, const void *b)
+{
+	const struct tp_entry *x = *(struct tp_entry *const *)a, *y = *(struct tp_entry *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+static int add_traceiter(const struct dw_site *site, void *arg)
+{
+	struct vec *v = arg;
+	struct tp_entry *e;
+
+	if (site->inlined || strncmp(site->name, "__traceiter_", 12))
+		return 0;
+	e = xcalloc(1, sizeof(*e));
+	e->name = xstrdup(site->name + 12);
+	e->file = xstrdup(site->file);
+	e->line = site->line;
+	e->die_off = site->die_off;
+	vec_push(v, e);
+	return 0;
+}
+
+/* The first line of a tracepoints cache file; change it with the format. */
+#define TP_CACHE_MAGIC "stap-ng tracepoints 1\n"
+
+/* The cached "name system" lines of k, computing them on first use. */
+static int tp_systems(struct dw_kernel *k, struct strbuf *sb)
+{
+	char *dir = dw_cache_dir();
+	char *path = xasprintf("%s/%s.tracepoints", dir, k->build_id);
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	int ret = 0;
+
+	if (read_file(path, sb) == 0 &&
+	    !strncmp(sb_str(sb), TP_CACHE_MAGIC, strlen(TP_CACHE_MAGIC)))
+		goto out;
+	sb_reset(sb);
+	sb_puts(sb, TP_CACHE_MAGIC);
+	if (!dw_dwarf(k) || tp_systems_from_elf(k, sb) < 0) {
+		ret = -ENOENT;
+		goto out;
+	}
+	/* A cache only: a failure to write it costs time, not correctness. */
+	if (write_file(tmp, sb->buf, sb->len) == 0 && rename(tmp, path) < 0)
+		unlink(tmp);
+out:
+	free(dir);
+	free(path);
+	free(tmp);
+	return ret;
+}
+
+int dw_tracepoints(struct dw_kernel *k, dw_tracepoint_fn fn, void *arg)
+{
+	struct dw_pattern p = { .name = "__traceiter_*" };
+	struct strbuf sys = STRBUF_INIT;
+	struct vec v = VEC_INIT;
+	struct tp_entry *e, key;
+	char *line, *save = NULL;
+	int ret, n = 0, i, j;
+
+	ret = dw_lookup_functions(k, &p, add_traceiter, &v);
+	if (ret < 0)
+		goto out;
+	qsort(v.items, (size_t)v.len, sizeof(void *), tp_entry_ptr_cmp);
+	if (tp_systems(k, &sys) < 0) {
+		ret = -ENOENT;
+		goto out;
+	}
+	line = strtok_r(sys.buf + strlen(TP_CACHE_MAGIC), "\n", &save);
+	for (; line; line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strchr(line, ' ');
+		struct tp_entry *kp = &key, **hit;
+
+		if (!sp)
+			continue;
+		*sp = '\0';
+		key.name = line;
+		hit = bsearch(&kp, v.items, (size_t)v.len, sizeof(void *), tp_entry_ptr_cmp);
+		if (hit && !(*hit)->system)
+			(*hit)->system = xstrdup(sp + 1);
+	}
+	/* No event: the system of the events of the same header, if one. */
+	for (i = 0; i < v.len; i++) {
+		const char *s = NULL;
+		bool conflict = false;
+
+		e = v.items[i];
+		if (e->system)
+			continue;
+		for (j = 0; j < v.len && !conflict; j++) {
+			struct tp_entry *o = v.items[j];
+
+			if (!o->system || strcmp(o->file, e->file))
+				continue;
+			if (s && strcmp(s, o->system))
+				conflict = true;
+			s = o->system;
+		}
+		if (s && !conflict)
+			e->system = xstrdup(s);
+	}
+	ret = 0;
+	for (i = 0; i < v.len && !ret; i++) {
+		struct dw_tracepoint tp;
+
+		e = v.items[i];
+		if (!e->system)
+			continue;
+		tp = (struct dw_tracepoint){ e->name, e->system, e->file, e->line, e->die_off };
+		n++;
+		ret = fn(&tp, arg);
+	}
+out:
+	for (i = 0; i < v.len; i++) {
+		e = v.items[i];
+		free(e->name);
+		free(e->system);
+		free(e->file);
+		free(e);
+	}
+	vec_free(&v);
+	sb_free(&sys);
+	return ret ? ret : n;
+}
+
+/* ---- type names for families' listings ---- */
+
+char *dw_type_name(Dwarf_Die *type)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	type_name(&sb, type, 0);
+	return sb_steal(&sb);
+}
+
+/* ---- addresses to symbols ---- */
+
+int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t *offset)
+{
+	uint64_t stext, printk;
+	uint32_t i;
+
+	if (!k->syms_tried) {
+		k->syms_tried = true;
+		if (dw_dwarf(k))
+			k->syms = read_symtab(k->elf, &k->nsyms, &stext, &printk);
+	}
+	i = k->syms ? sym_find(k->syms, k->nsyms, addr) : UINT32_MAX;
+	if (i == UINT32_MAX)
+		return -ENOENT;
+	*name = k->syms[i].name;
+	*offset = addr - k->syms[i].addr;
+	return 0;
 }
 #endif /* HAVE_SQLITE3 */

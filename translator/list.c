@@ -7,9 +7,11 @@
  *   kernel.function("ksys_read@fs/read_write.c:613") $fd:unsigned int ...
  *
  * Known so far: kernel.function("PATTERN") and module("MPATTERN").
- * function("PATTERN"), each with an optional .call, .inline or .return;
- * their functions come from the DWARF indexes of the kernel and of the
- * matching modules (dw.h).
+ * function("PATTERN"), each with an optional .call, .inline or .return,
+ * whose functions come from the DWARF indexes of the kernel and of the
+ * matching modules (dw.h); kernel.statement("PATTERN") and
+ * kernel.trace("PATTERN"), which their families list (pf_stmt_list,
+ * pf_trace_list).
  */
 #include "config.h"
 
@@ -19,6 +21,7 @@
 
 #include "dw.h"
 #include "stap.h"
+#include "probes/probes.h"
 
 enum list_kind { LK_ANY, LK_CALL, LK_INLINE, LK_RETURN };
 
@@ -141,16 +144,25 @@ static int list_module(const char *name, const char *path, void *arg)
 int list_probes(struct session *s, const char *pattern, bool with_vars)
 {
 	struct listing l = { .with_vars = with_vars };
-	struct dw_pattern p;
+	struct dw_pattern p = { 0 };
 	struct dw_kernel *k = NULL;
-	char *pat, *mpat = NULL, *err = NULL;
+	char *pat = NULL, *mpat = NULL, *err = NULL;
 	int ret = 1, n;
 
+	/* Families that list their own points. */
+	n = pf_trace_list(s, pattern, with_vars, &l.lines);
+	if (n > 0)
+		n = pf_stmt_list(s, pattern, with_vars, &l.lines);
+	if (n < 0)
+		goto out;
+	if (n == 0)
+		goto print;
 	pat = parse_point(pattern, &l, &mpat);
 	if (!pat) {
-		util_err("cannot list '%s': only kernel.function(\"PATTERN\") and "
-			 "module(\"NAME\").function(\"PATTERN\") probe points, with an optional "
-			 ".call, .inline or .return, can be listed so far", pattern);
+		util_err("cannot list '%s': only kernel.function(\"PATTERN\"), "
+			 "kernel.statement(\"PATTERN\"), kernel.trace(\"PATTERN\") and "
+			 "module(\"NAME\").function(\"PATTERN\") probe points can be listed "
+			 "so far", pattern);
 		free(mpat);
 		return 1;
 	}

@@ -1401,7 +1401,8 @@ static void no_such_probe(struct sem *S, struct probe_point *pt)
 		diag_hint(s, "did you mean '%s'?", near);
 	else
 		diag_hint(s, "stap -l PATTERN lists probe points (once it exists); "
-			  "known families: begin, end, error, never, timer, kernel.function, kprobe");
+			  "known families: begin, end, error, never, timer, kernel.function, "
+			  "kernel.statement, kernel.trace, kprobe");
 }
 
 /*

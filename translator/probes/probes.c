@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The table of probe families and helpers they share. */
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "probes.h"
+#include "../dw.h"
+#include "../tvar.h"
 
 extern const struct probe_family pf_begin, pf_end, pf_error, pf_never;
 extern const struct probe_family pf_timer;
-extern const struct probe_family pf_dwarf_func, pf_dwarf_mod, pf_kprobe;
+extern const struct probe_family pf_dwarf_func, pf_dwarf_mod, pf_dwarf_stmt, pf_kprobe;
+extern const struct probe_family pf_trace;
 
 /* Tried in order; the first family that claims a point gets it. */
 const struct probe_family *const pf_families[] = {
@@ -14,7 +20,9 @@ const struct probe_family *const pf_families[] = {
 	 * Start and stop code run in this order too: timers and kprobes
 	 * stop before end probes run.
 	 */
-	&pf_begin, &pf_timer, &pf_dwarf_func, &pf_dwarf_mod, &pf_kprobe, &pf_end, &pf_error, &pf_never,
+	&pf_begin, &pf_timer, &pf_dwarf_func, &pf_dwarf_mod, &pf_dwarf_stmt, &pf_kprobe,
+	&pf_trace,
+	&pf_end, &pf_error, &pf_never,
 };
 const int pf_nfamilies = (int)ARRAY_SIZE(pf_families);
 
@@ -37,4 +45,29 @@ char *pf_point_text(struct session *s, const struct probe_point *pt)
 	out = arena_strdup(&s->arena, sb_str(&sb));
 	sb_free(&sb);
 	return out;
+}
+
+/*
+ * The session's kernel DWARF (tv_kernel: its DIEs outlive pass 2),
+ * reporting a failure at loc, or on stderr when loc is NULL, unless quiet.
+ */
+struct dw_kernel *pf_kernel(struct session *s, const struct srcloc *loc, bool quiet)
+{
+	char *err = NULL;
+	struct dw_kernel *k = tv_kernel(s, &err);
+	const char *hint = err ? strstr(err, "\nhint: ") : NULL;
+
+	if (k || quiet || !err)
+		goto out;
+	if (!loc)	/* err: "subject: message" and perhaps "\nhint: ..." */
+		fprintf(stderr, "%s: %s\n", util_progname, err);
+	else if (!hint)
+		diag_error(s, loc, "%s", err);
+	else {
+		diag_error(s, loc, "%.*s", (int)(hint - err), err);
+		diag_hint(s, "%s", hint + 7);
+	}
+out:
+	free(err);
+	return k;
 }

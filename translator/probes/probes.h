@@ -81,4 +81,23 @@ void pf_kprobe_row_entry(struct strbuf *c, int probe_id, const char *symbol,
 void pf_kprobe_emit_start(struct strbuf *c, const char *table);
 void pf_kprobe_emit_stop(struct strbuf *c, const char *table);
 
+/*
+ * The session's kernel DWARF (tv_kernel: its DIEs outlive pass 2), or
+ * NULL after reporting why at loc (on stderr if loc is NULL; not at all
+ * if quiet).
+ */
+struct dw_kernel *pf_kernel(struct session *s, const struct srcloc *loc, bool quiet);
+
+/*
+ * stap -l / -L for the families that list their own points (list.c
+ * dispatches): push one malloc'ed line per point matching pattern, the
+ * whole probe point as text ("kernel.trace(\"sched:*\")"), onto lines;
+ * with_vars appends the target variables as -L shows them.  Returns 1 if
+ * pattern is not the family's, 0 if listed, -1 after a message on stderr.
+ */
+int pf_trace_list(struct session *s, const char *pattern, bool with_vars,
+		  struct vec *lines);
+int pf_stmt_list(struct session *s, const char *pattern, bool with_vars,
+		 struct vec *lines);
+
 #endif /* PROBES_H */

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kernel.trace probes: the table translator/probes/trace.c emits (struct
+ * stp_tracepoint, stp_runtime.h) is registered at session start and
+ * unregistered at session stop, before end probes run.
+ *
+ *  - struct tracepoint is not exported by name, so the table's names are
+ *    looked up with one walk of for_each_kernel_tracepoint() (tracepoints
+ *    of the kernel proper; those in modules are not supported).
+ *  - Each entry registers its own callback with its own entry as data,
+ *    so two probes on one tracepoint are two distinct (fn, data) pairs,
+ *    which is what tracepoint_probe_register() requires.
+ *  - The kernel calls a probe as fn(data, args...) with preemption off;
+ *    the generated callback copies the arguments into an array on its
+ *    stack and _stp_tracepoint_hit runs the probe with it as c->args.
+ *  - Unregistration waits once for every callback in flight
+ *    (tracepoint_synchronize_unregister) before the table can go away.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include "stp_internal.h"
+
+void _stp_tracepoint_hit(void *data, const unsigned long *args)
+{
+	struct stp_tracepoint *t = data;
+	struct stp_hit h = { .args = args };
+
+	_stp_run_probe_hit(t->probe, NULL, &h);
+}
+
+struct lookup {
+	struct stp_tracepoint *tps;
+	size_t n;
+};
+
+static void lookup_one(struct tracepoint *tp, void *priv)
+{
+	struct lookup *l = priv;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!l->tps[i].tp && !strcmp(l->tps[i].name, tp->name))
+			l->tps[i].tp = tp;
+}
+
+int _stp_tracepoints_start(struct stp_tracepoint *tps, size_t n)
+{
+	struct lookup l = { tps, n };
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		tps[i].tp = NULL;
+	for_each_kernel_tracepoint(lookup_one, &l);
+	for (i = 0; i < n; i++) {
+		struct stp_tracepoint *t = &tps[i];
+
+		cond_resched();
+		if (t->registered)
+			continue;
+		if (!t->tp) {
+			if (t->flags & STP_TRACEPOINT_OPTIONAL)
+				continue;
+			_stp_ctl_sendf(STP_CTL_ERROR, "%s at %s: the kernel has no "
+				       "tracepoint '%s'", t->probe->pp, t->probe->loc,
+				       t->name);
+			rc = -ENOENT;
+			goto fail;
+		}
+		rc = tracepoint_probe_register(t->tp, t->fn, t);
+		if (!rc) {
+			t->registered = true;
+			continue;
+		}
+		if (t->flags & STP_TRACEPOINT_OPTIONAL)
+			continue;
+		_stp_ctl_sendf(STP_CTL_ERROR, "%s at %s: cannot register a probe on "
+			       "tracepoint '%s': error %d", t->probe->pp,
+			       t->probe->loc, t->name, rc);
+		goto fail;
+	}
+	return 0;
+fail:
+	_stp_tracepoints_stop(tps, n);
+	return rc;
+}
+
+void _stp_tracepoints_stop(struct stp_tracepoint *tps, size_t n)
+{
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct stp_tracepoint *t = &tps[i];
+
+		if (!t->registered)
+			continue;
+		/* Fails only for a pair that is not registered: nothing to undo. */
+		tracepoint_probe_unregister(t->tp, t->fn, t);
+		t->registered = false;
+		any = true;
+	}
+	if (any)
+		tracepoint_synchronize_unregister();
+}
