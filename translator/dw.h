@@ -7,7 +7,7 @@
  * libdw, one Dwarf handle per thread) and stores an index of its functions
  * in an sqlite3 database named after the debuginfo's GNU build-id:
  *
- *     ${XDG_CACHE_HOME:-$HOME/.cache}/stap-ng/dwarf/<build-id>.db
+ *     ${XDG_CACHE_HOME:-$HOME/.cache}/stap-ng/dwarf/<build-id>.v<DW_SCHEMA_VERSION>.db
  *
  * Later opens only read that file: a lookup is a query on an indexed
  * column, well under 100 ms, without touching the 300-600 MB vmlinux.

@@ -1498,7 +1498,8 @@ struct dw_kernel *dw_open(const char *release, char **err)
 	k->build_id = found_id;
 	found_id = NULL;
 	k->debuginfo = xstrdup(found);
-	k->db_path = xasprintf("%s/%s.db", dir, k->build_id);
+	/* The schema in the name: trees of different versions share the cache. */
+	k->db_path = xasprintf("%s/%s.v%d.db", dir, k->build_id, DW_SCHEMA_VERSION);
 	k->db = db_open_valid(k->db_path);
 	if (!k->db) {
 		double t0 = now_s();

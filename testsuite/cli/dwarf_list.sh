@@ -2,7 +2,7 @@
 # in /usr/lib/debug/boot, through the DWARF index (translator/dwarf.c).
 #
 # Cost: the first run on a kernel build indexes its vmlinux into
-# ${XDG_CACHE_HOME:-$HOME/.cache}/stap-ng/dwarf/<build-id>.db, about 2-5 s
+# ${XDG_CACHE_HOME:-$HOME/.cache}/stap-ng/dwarf/<build-id>.v<schema>.db, about 2-5 s
 # per kernel on 2 cores (plus under 1 s to read the build-id of the zstd or
 # xz /boot/vmlinuz); later runs only query that file (a few ms each).  The
 # real cache is used on purpose, so the suite indexes once per machine.
