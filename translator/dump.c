@@ -92,7 +92,30 @@ int dump_functions(struct session *s)
 				vec_push(&all, f);
 	}
 	qsort(all.items, (size_t)all.len, sizeof(void *), by_name);
-	for (i = 0; i < all.len; i++) {
+	/*
+	 * The translator's own exit() and error() are tapset functions in
+	 * SystemTap, so its list has them: merge them in by name.
+	 */
+	static const struct { const char *line, *doc; } builtins[] = {
+		{ "error:unknown (msg:string)",
+		  "Report msg as an error and end the probe hit; too many end the script" },
+		{ "exit:unknown ()", "Start shutting down the script: end probes run next" },
+	};
+	size_t b = 0;
+
+	for (i = 0; i <= all.len; i++) {
+		while (b < ARRAY_SIZE(builtins) &&
+		       (i == all.len || strncmp(builtins[b].line,
+						((struct func *)all.items[i])->name,
+						strlen(((struct func *)all.items[i])->name) + 1) < 0)) {
+			if (s->verbose)
+				printf("%s - %s\n", builtins[b].line, builtins[b].doc);
+			else
+				puts(builtins[b].line);
+			b++;
+		}
+		if (i == all.len)
+			break;
 		struct func *f = all.items[i];
 		struct strbuf sb = STRBUF_INIT;
 		char *doc = doc_line(f);

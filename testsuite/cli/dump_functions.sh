@@ -9,6 +9,11 @@ contains "kernel_string:string (addr:long)"
 contains "print_backtrace:unknown ()"
 contains "str_replace:string (prnt_str:string, srch_str:string, rplc_str:string)"
 contains "pid:long ()"
+# Overloads by arity, and the translator's own exit() and error().
+contains "kernel_string:string (addr:long, err_msg:string)"
+contains "ctime:string ()"
+contains "exit:unknown ()"
+contains "error:unknown (msg:string)"
 # Guru-only functions are part of the library too.
 contains "set_kernel_long:unknown (addr:long, val:long)"
 bad=$(grep -vE '^[A-Za-z_][A-Za-z0-9_]*:(long|string|unknown) \(([A-Za-z_][A-Za-z0-9_]*:(long|string|unknown)(, )?)*\)$' <<<"$out")
