@@ -1568,6 +1568,51 @@ static struct tv_scope *kernel_scope(struct tv *t)
 	return st->kscope.dbg ? &st->kscope : NULL;
 }
 
+struct modfind {
+	char *name, *path;
+};
+
+static int first_module(const char *name, const char *path, void *arg)
+{
+	struct modfind *f = arg;
+
+	f->name = xstrdup(name);
+	f->path = xstrdup(path);
+	return 1;
+}
+
+/* @cast(p, "T", "module"): the types of a module's DWARF. */
+static struct tv_scope *module_scope(struct tv *t, const char *name)
+{
+	struct modfind f = { 0 };
+	struct dw_module *m;
+	struct tv_scope *sc;
+	char *err = NULL;
+
+	dw_find_modules(t->s->release, name, (const char *const *)t->s->vm_insmod.items,
+			t->s->vm_insmod.len, first_module, &f);
+	if (!f.name) {
+		fail(t, "@cast: no module '%s' for kernel %s", name, t->s->release);
+		return NULL;
+	}
+	m = dw_module_open(t->s->release, f.name, f.path, &err);
+	free(f.name);
+	free(f.path);
+	if (!m) {
+		fail(t, "@cast: %s", err ? err : "cannot open the module's DWARF");
+		free(err);
+		return NULL;
+	}
+	sc = arena_alloc(&t->s->arena, sizeof(*sc));
+	sc->dbg = dw_module_dwarf(m, &sc->cfi);
+	sc->module = dw_module_name(m);
+	if (!sc->dbg) {
+		fail(t, "@cast: module '%s' has no DWARF", name);
+		return NULL;
+	}
+	return sc;
+}
+
 /* @cast(ptr, "struct foo"[, "module"]): the struct at ptr. */
 static int base_cast(struct tv *t, struct node *n, struct tval *v)
 {
@@ -1583,16 +1628,19 @@ static int base_cast(struct tv *t, struct node *n, struct tval *v)
 		fail(t, "@cast takes a pointer, a type name string and an optional module string");
 		return -1;
 	}
+	ks = NULL;
 	if (mod) {
 		const char *m = mod->str;
 
 		/* "kernel<linux/sched.h>": headers only narrow SystemTap's search. */
 		if (strncmp(m, "kernel", 6) || (m[6] && m[6] != '<')) {
-			fail(t, "@cast: types from module '%s' are not supported yet, only the kernel's", m);
-			return -1;
+			ks = module_scope(t, m);
+			if (!ks)
+				return -1;
 		}
 	}
-	ks = kernel_scope(t);
+	if (!ks)
+		ks = kernel_scope(t);
 	if (!ks)
 		return -1;
 	name = arena_strdup(&t->s->arena, ty->str);
@@ -1617,7 +1665,8 @@ static int base_cast(struct tv *t, struct node *n, struct tval *v)
 	if (t->sc && t->sc->has_fn && dwarf_diecu(&t->sc->fn, &cu, NULL, NULL))
 		cup = &cu;
 	if (!each_top(ks->dbg, cup, NULL, type_cb, &f)) {
-		fail(t, "@cast: no type '%s' in the kernel's debuginfo", ty->str);
+		fail(t, "@cast: no type '%s' in the debuginfo of %s", ty->str,
+		     ks->module ? ks->module : "the kernel");
 		return -1;
 	}
 	if (t->nidx == 8) {

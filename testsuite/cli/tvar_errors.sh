@@ -36,7 +36,7 @@ for r in $kernels; do
 	contains "hint: read one of its members with ->NAME, or print it with \$file->f_path\$"
 
 	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe begin { println(@cast(0, "struct no_such_struct")->x) }'
-	contains "error: @cast: no type 'struct no_such_struct' in the kernel's debuginfo"
+	contains "error: @cast: no type 'struct no_such_struct' in the debuginfo of kernel"
 	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("vfs_read") { println($file->f_path->dentry->d_iname[99]) }'
 	contains "error: index 99 is out of bounds: the array has "
 
