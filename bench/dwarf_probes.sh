@@ -13,7 +13,8 @@
 #
 # Usage: bench/dwarf_probes.sh [-n RUNS]    (median of RUNS, default 5)
 # Environment: STAP (default ./stap of this tree), REF_STAP (default
-# /usr/bin/stap; set it empty to skip the reference).
+# /usr/bin/stap; set it empty to skip the reference), REF_TIMEOUT (seconds
+# one run may take, default 300).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 stap=${STAP:-$top/stap}
@@ -23,7 +24,7 @@ runs=5
 while getopts "n:" o; do
 	case $o in
 	n) runs=$OPTARG ;;
-	*) sed -n '14,16p' "$0"; exit 2 ;;
+	*) sed -n '14,17p' "$0"; exit 2 ;;
 	esac
 done
 [ -x "$stap" ] || { echo "dwarf_probes: $stap is not built: run make" >&2; exit 1; }
@@ -31,11 +32,15 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/stap-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# ms CMD...: wall time of one run in ms; "fail" if it failed.
+# ms CMD...: wall time of one run in ms; "fail" if it failed, ">Ns" if it
+# ran longer than $REF_TIMEOUT seconds (SystemTap's listing can take many
+# minutes).
 ms() {
-	local t0 t1
+	local t0 t1 rc
 	t0=${EPOCHREALTIME/[.,]/}
-	"$@" >/dev/null 2>"$work/err" || { echo fail; return; }
+	timeout "${REF_TIMEOUT:-300}" "$@" >/dev/null 2>"$work/err"; rc=$?
+	[ $rc = 124 ] && { echo ">${REF_TIMEOUT:-300}s"; return; }
+	[ $rc = 0 ] || { echo fail; return; }
 	t1=${EPOCHREALTIME/[.,]/}
 	awk -v us=$((t1 - t0)) 'BEGIN { printf "%.0f", us / 1000 }'
 }
