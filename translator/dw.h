@@ -278,4 +278,15 @@ int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t
 /* A DWARF type as stap -L prints it ("struct task_struct*"); malloc'ed. */
 char *dw_type_name(Dwarf_Die *type);
 
+/*
+ * For the index readers (dwarf.c, dwarf_mod.c): prepare sql with a
+ * pattern bound as ?1 name, ?2 file (NULL: any), ?3-?4 line range;
+ * 0 or -EIO (reported).  dw_col_text: a text column, "" for NULL.
+ */
+struct sqlite3;
+struct sqlite3_stmt;
+int dw_db_prepare(struct sqlite3 *db, const char *db_path, const char *sql,
+		  const struct dw_pattern *p, struct sqlite3_stmt **st);
+const char *dw_col_text(struct sqlite3_stmt *st, int i);
+
 #endif /* DW_H */

@@ -1672,11 +1672,11 @@ void dw_pattern_free(struct dw_pattern *p)
 	" AND (?2 IS NULL OR fl.path GLOB ?2 OR fl.path GLOB '*/' || ?2)" \
 	" AND (?3 = 0 OR f.line BETWEEN ?3 AND ?4)"
 
-static int prepare(struct dw_kernel *k, const char *sql, const struct dw_pattern *p,
-		   sqlite3_stmt **st)
+int dw_db_prepare(sqlite3 *db, const char *db_path, const char *sql,
+		  const struct dw_pattern *p, sqlite3_stmt **st)
 {
-	if (sqlite3_prepare_v2(k->db, sql, -1, st, NULL) != SQLITE_OK) {
-		util_err("dwarf: %s: %s", k->db_path, sqlite3_errmsg(k->db));
+	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK) {
+		util_err("dwarf: %s: %s", db_path, sqlite3_errmsg(db));
 		return -EIO;
 	}
 	sqlite3_bind_text(*st, 1, p->name, -1, SQLITE_STATIC);
@@ -1687,12 +1687,19 @@ static int prepare(struct dw_kernel *k, const char *sql, const struct dw_pattern
 	return 0;
 }
 
-static const char *col_text(sqlite3_stmt *st, int i)
+static int prepare(struct dw_kernel *k, const char *sql, const struct dw_pattern *p,
+		   sqlite3_stmt **st)
+{
+	return dw_db_prepare(k->db, k->db_path, sql, p, st);
+}
+
+const char *dw_col_text(sqlite3_stmt *st, int i)
 {
 	const char *s = (const char *)sqlite3_column_text(st, i);
 
 	return s ? s : "";
 }
+#define col_text dw_col_text
 
 int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
 		      void *arg)

@@ -806,24 +806,10 @@ Dwarf *dw_module_dwarf(struct dw_module *m, Dwarf_CFI **cfi)
 static int prepare(struct dw_module *m, const char *sql, const struct dw_pattern *p,
 		   sqlite3_stmt **st)
 {
-	if (sqlite3_prepare_v2(m->db, sql, -1, st, NULL) != SQLITE_OK) {
-		util_err("dwarf: %s: %s", m->db_path, sqlite3_errmsg(m->db));
-		return -EIO;
-	}
-	sqlite3_bind_text(*st, 1, p->name, -1, SQLITE_STATIC);
-	if (p->file)
-		sqlite3_bind_text(*st, 2, p->file, -1, SQLITE_STATIC);
-	sqlite3_bind_int(*st, 3, p->line_lo);
-	sqlite3_bind_int(*st, 4, p->line_hi);
-	return 0;
+	return dw_db_prepare(m->db, m->db_path, sql, p, st);
 }
 
-static const char *col_text(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? s : "";
-}
+#define col_text dw_col_text
 
 /* Step st, calling row(st, fn, arg) per row; dw.h's return convention. */
 static int run_query(struct dw_module *m, sqlite3_stmt *st,

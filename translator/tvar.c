@@ -163,58 +163,18 @@ static bool peel(Dwarf_Die *type, Dwarf_Die *out)
 	return false;
 }
 
-/* "struct task_struct *", "unsigned int", for messages. */
-static void type_str(struct strbuf *sb, Dwarf_Die *type, bool has, int depth)
-{
-	Dwarf_Die d;
-	const char *n;
-
-	if (!has || depth > 8) {
-		sb_puts(sb, has ? "..." : "void");
-		return;
-	}
-	n = die_name(type);
-	switch (dwarf_tag(type)) {
-	case DW_TAG_pointer_type:
-		type_str(sb, &d, type_of(type, &d), depth + 1);
-		sb_puts(sb, "*");
-		return;
-	case DW_TAG_const_type:
-	case DW_TAG_volatile_type:
-	case DW_TAG_restrict_type:
-	case DW_TAG_atomic_type:
-		type_str(sb, &d, type_of(type, &d), depth + 1);
-		return;
-	case DW_TAG_structure_type:
-		sb_printf(sb, "struct %s", n ? n : "{...}");
-		return;
-	case DW_TAG_union_type:
-		sb_printf(sb, "union %s", n ? n : "{...}");
-		return;
-	case DW_TAG_enumeration_type:
-		sb_printf(sb, "enum %s", n ? n : "{...}");
-		return;
-	case DW_TAG_array_type:
-		type_str(sb, &d, type_of(type, &d), depth + 1);
-		sb_puts(sb, "[]");
-		return;
-	case DW_TAG_subroutine_type:
-		sb_puts(sb, "function");
-		return;
-	default:
-		sb_puts(sb, n ? n : "?");
-	}
-}
-
+/* "struct task_struct*", "unsigned int", for messages: -L's spelling. */
 static const char *tname(struct tv *t, const struct tval *v)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *r;
 	Dwarf_Die ty = v->type;
+	char *n;
+	const char *r;
 
-	type_str(&sb, &ty, v->has_type, 0);
-	r = arena_strdup(&t->s->arena, sb_str(&sb));
-	sb_free(&sb);
+	if (!v->has_type)
+		return "void";
+	n = dw_type_name(&ty);
+	r = arena_strdup(&t->s->arena, n);
+	free(n);
 	return r;
 }
 
