@@ -38,7 +38,7 @@ trap 'rm -rf "$work"' EXIT
 ms() {
 	local t0 t1 rc
 	t0=${EPOCHREALTIME/[.,]/}
-	timeout "${REF_TIMEOUT:-300}" "$@" >/dev/null 2>"$work/err"; rc=$?
+	timeout -k 5 "${REF_TIMEOUT:-300}" "$@" >/dev/null 2>"$work/err"; rc=$?
 	[ $rc = 124 ] && { echo ">${REF_TIMEOUT:-300}s"; return; }
 	[ $rc = 0 ] || { echo fail; return; }
 	t1=${EPOCHREALTIME/[.,]/}
