@@ -161,12 +161,6 @@ static inline u64 _stp_tv_bits(u64 v, int off, int bits, bool sign)
 	v <<= 64 - off - bits;
 	return sign ? (u64)((s64)v >> (64 - bits)) : v >> (64 - bits);
 }
-/*
- * Copy the kernel string at addr into dst (at most max bytes with the
- * NUL) without faulting: its length, or -EFAULT (dst then holds what
- * was read).
- */
-long _stp_kstrncpy(char *dst, unsigned long addr, size_t max);
 /* Append to a MAXSTRINGLEN buffer ($$parms, $var$). */
 __printf(2, 3) void _stp_tv_append(char *dst, const char *fmt, ...);
 /*

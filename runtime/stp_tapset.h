@@ -47,6 +47,8 @@ int64_t _stp_kread_scalar(struct stp_context *c, uint64_t addr, size_t size,
 int64_t _stp_user_num(uint64_t addr, size_t size, bool is_signed);
 /* tokenize(): the next non-empty token, "" input continuing the last. */
 void _stp_tokenize(char *dst, const char *input, const char *delim);
+/* Non-faulting write of size bytes into kernel memory; 0 or -EFAULT. */
+int _stp_kwrite_quiet(uint64_t addr, const void *src, size_t size);
 /* Write size bytes of val at addr (guru set_kernel_*); same errors. */
 void _stp_kwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
 			int64_t val, const char *what);

@@ -114,7 +114,7 @@ int64_t _stp_kread_scalar(struct stp_context *c, uint64_t addr, size_t size,
  * __put_kernel_nofault() is a macro with an exception-table entry, which
  * works from a module too.  Writes happen only in guru mode.
  */
-static int write_kernel(uint64_t addr, const void *src, size_t size)
+int _stp_kwrite_quiet(uint64_t addr, const void *src, size_t size)
 {
 	char *dst = (char *)(unsigned long)addr;
 	const char *s = src;
@@ -141,7 +141,7 @@ void _stp_kwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
 	case 4: v.w = (s32)val; break;
 	default: v.q = val; break;
 	}
-	if (write_kernel(addr, &v, size))
+	if (_stp_kwrite_quiet(addr, &v, size))
 		_stp_error(c, "kernel %s copy fault at 0x%llx [man error::fault]",
 			   what, (unsigned long long)addr);
 }
@@ -153,7 +153,7 @@ void _stp_kwrite_string(struct stp_context *c, uint64_t addr, const char *src,
 
 	/* The terminating NUL goes too when it fits in n. */
 	len = min(len + 1, n);
-	if (write_kernel(addr, src, len))
+	if (_stp_kwrite_quiet(addr, src, len))
 		_stp_error(c, "kernel string copy fault at 0x%llx [man error::fault]",
 			   (unsigned long long)addr);
 }

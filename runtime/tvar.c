@@ -8,7 +8,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/sched.h>
-#include "stp_runtime.h"
+#include "stp_tapset.h"
 
 u64 _stp_tv_noregs(struct stp_context *c)
 {
@@ -49,50 +49,9 @@ void _stp_tv_write(struct stp_context *c, unsigned long addr, int size, u64 v)
 	case 4: x.w = (u32)v; break;
 	default: x.q = v; break;
 	}
-	/*
-	 * copy_to_kernel_nofault() is not exported to modules; its
-	 * building block __put_kernel_nofault() is a macro we can use.
-	 * Only kernel addresses: a user address here would be a script bug.
-	 */
-	if (addr < TASK_SIZE_MAX)
-		goto fault;
-	pagefault_disable();
-	switch (size) {
-	case 1: __put_kernel_nofault((u8 *)addr, &x.b, u8, efault); break;
-	case 2: __put_kernel_nofault((u16 *)addr, &x.h, u16, efault); break;
-	case 4: __put_kernel_nofault((u32 *)addr, &x.w, u32, efault); break;
-	default: __put_kernel_nofault((u64 *)addr, &x.q, u64, efault); break;
-	}
-	pagefault_enable();
-	return;
-efault:
-	pagefault_enable();
-fault:
-	_stp_error(c, "kernel write fault at 0x%016lx", addr);
-}
-
-long _stp_kstrncpy(char *dst, unsigned long addr, size_t max)
-{
-	size_t i;
-
-	/* strncpy_from_kernel_nofault() is not exported either. */
-	if (!max)
-		return 0;
-	if (addr < TASK_SIZE_MAX)
-		return -EFAULT;
-	pagefault_disable();
-	for (i = 0; i < max - 1; i++) {
-		__get_kernel_nofault(&dst[i], (const char *)addr + i, u8, efault);
-		if (!dst[i])
-			break;
-	}
-	pagefault_enable();
-	dst[i] = 0;
-	return (long)i;
-efault:
-	pagefault_enable();
-	dst[i] = 0;
-	return -EFAULT;
+	/* Only kernel addresses: a user address here would be a script bug. */
+	if (addr < TASK_SIZE_MAX || _stp_kwrite_quiet(addr, &x, size))
+		_stp_error(c, "kernel write fault at 0x%016lx", addr);
 }
 
 void _stp_tv_append(char *dst, const char *fmt, ...)
@@ -111,18 +70,15 @@ void _stp_tv_append_str(struct stp_context *c, char *dst, unsigned long addr,
 			size_t max)
 {
 	char buf[MAXSTRINGLEN / 2];
-	long n;
 	size_t i;
 
 	if (c->last_error)
 		return;
 	max = min(max, sizeof(buf));
-	n = _stp_kstrncpy(buf, addr, max);
-	if (n < 0) {
+	if (_stp_kstring(c, buf, addr, max, true)) {
 		_stp_tv_append(dst, "0x%lx", addr);
 		return;
 	}
-	buf[min_t(size_t, n, max - 1)] = 0;
 	_stp_tv_append(dst, "\"");
 	for (i = 0; buf[i]; i++) {
 		unsigned char ch = buf[i];

@@ -47,6 +47,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <elfutils/libdw.h>
+#include <gelf.h>
 
 /* Bump when the database layout or its contents' meaning changes. */
 #define DW_SCHEMA_VERSION 3
@@ -277,6 +278,14 @@ int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t
 
 /* A DWARF type as stap -L prints it ("struct task_struct*"); malloc'ed. */
 char *dw_type_name(Dwarf_Die *type);
+
+/*
+ * Call fn for each named symbol of elf's (first) symbol table, in table
+ * order, until it returns non-zero.  Returns the number of symbols
+ * visited, or -1 if elf has no symbol table.
+ */
+typedef int (*dw_elf_sym_fn)(const char *name, const GElf_Sym *sym, void *arg);
+int dw_elf_symbols(Elf *elf, dw_elf_sym_fn fn, void *arg);
 
 /*
  * For the index readers (dwarf.c, dwarf_mod.c): prepare sql with a

@@ -959,45 +959,40 @@ static int sym_cmp(const void *a, const void *b)
  * _printk into *printk (the module's KASLR reference: it is exported, so
  * the module can take its run-time address).
  */
+struct symtab_read {
+	struct sym *v;
+	size_t n, cap;
+	uint64_t *stext, *printk;
+};
+
+static int symtab_add(const char *name, const GElf_Sym *s, void *arg)
+{
+	struct symtab_read *r = arg;
+
+	if (!strcmp(name, "_stext"))
+		*r->stext = s->st_value;
+	if (!strcmp(name, "_printk"))
+		*r->printk = s->st_value;
+	if (GELF_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF)
+		return 0;
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 65536;
+		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
+	}
+	r->v[r->n++] = (struct sym){ name, s->st_value, s->st_size,
+				     GELF_ST_BIND(s->st_info) == STB_GLOBAL };
+	return 0;
+}
+
 static struct sym *read_symtab(Elf *elf, size_t *nout, uint64_t *stext, uint64_t *printk)
 {
-	Elf_Scn *scn = NULL;
-	struct sym *v = NULL;
-	size_t n = 0;
+	struct symtab_read r = { .stext = stext, .printk = printk };
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d || !sh.sh_entsize)
-			continue;
-		v = xmalloc(sh.sh_size / sh.sh_entsize * sizeof(*v));
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *name;
-
-			if (!gelf_getsym(d, (int)i, &s))
-				continue;
-			name = elf_strptr(elf, sh.sh_link, s.st_name);
-			if (!name)
-				continue;
-			if (!strcmp(name, "_stext"))
-				*stext = s.st_value;
-			if (!strcmp(name, "_printk"))
-				*printk = s.st_value;
-			if (GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_shndx == SHN_UNDEF)
-				continue;
-			v[n++] = (struct sym){ name, s.st_value, s.st_size,
-					       GELF_ST_BIND(s.st_info) == STB_GLOBAL };
-		}
-		break;
-	}
-	qsort(v, n, sizeof(*v), sym_cmp);
-	*nout = n;
-	return v;
+	dw_elf_symbols(elf, symtab_add, &r);
+	if (r.n)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(r.v, r.n, sizeof(*r.v), sym_cmp);
+	*nout = r.n;
+	return r.v;
 }
 
 /* The symbol containing addr, or UINT32_MAX. */
@@ -1980,49 +1975,50 @@ static int tp_offsets(struct dw_kernel *k, struct tp_offsets *o)
  * name -> system of every tracepoint with a trace event, from the ELF
  * (see above), appended to out as "name system\n" lines.
  */
+/* The symbols tp_systems_from_elf needs: the event array, each __tracepoint_X. */
+struct tp_syms {
+	struct tp_sym *tps;
+	size_t n, cap;
+	uint64_t start, stop;
+};
+
+static int tp_sym_add(const char *name, const GElf_Sym *s, void *arg)
+{
+	struct tp_syms *t = arg;
+
+	if (s->st_shndx == SHN_UNDEF || name[0] != '_' || name[1] != '_')
+		return 0;
+	if (!strcmp(name, "__start_ftrace_events"))
+		t->start = s->st_value;
+	else if (!strcmp(name, "__stop_ftrace_events"))
+		t->stop = s->st_value;
+	else if (GELF_ST_TYPE(s->st_info) == STT_OBJECT && !strncmp(name, "__tracepoint_", 13)) {
+		if (t->n == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 2048;
+			t->tps = xrealloc(t->tps, t->cap * sizeof(*t->tps));
+		}
+		t->tps[t->n++] = (struct tp_sym){ s->st_value, name + 13 };
+	}
+	return 0;
+}
+
 static int tp_systems_from_elf(struct dw_kernel *k, struct strbuf *out)
 {
 	struct tp_offsets o;
-	struct tp_sym *tps = NULL;
-	size_t ntps = 0, cap = 0;
-	uint64_t start = 0, stop = 0;
+	struct tp_syms ts = { 0 };
+	struct tp_sym *tps;
+	size_t ntps;
+	uint64_t start, stop;
 	struct elf_mem *m = NULL;
-	Elf_Scn *scn = NULL;
 	int ret = -ENOENT;
 
 	if (tp_offsets(k, &o) < 0)
 		return -ENOENT;
-	while ((scn = elf_nextscn(k->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *name;
-
-			if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF)
-				continue;
-			name = elf_strptr(k->elf, sh.sh_link, s.st_name);
-			if (!name || name[0] != '_' || name[1] != '_')
-				continue;
-			if (!strcmp(name, "__start_ftrace_events"))
-				start = s.st_value;
-			else if (!strcmp(name, "__stop_ftrace_events"))
-				stop = s.st_value;
-			else if (GELF_ST_TYPE(s.st_info) == STT_OBJECT &&
-				 !strncmp(name, "__tracepoint_", 13)) {
-				if (ntps == cap) {
-					cap = cap ? 2 * cap : 2048;
-					tps = xrealloc(tps, cap * sizeof(*tps));
-				}
-				tps[ntps++] = (struct tp_sym){ s.st_value, name + 13 };
-			}
-		}
-		break;
-	}
+	dw_elf_symbols(k->elf, tp_sym_add, &ts);
+	tps = ts.tps;
+	ntps = ts.n;
+	start = ts.start;
+	stop = ts.stop;
 	if (!start || stop <= start || !ntps)
 		goto out;
 	qsort(tps, ntps, sizeof(*tps), tp_sym_cmp);
@@ -2215,3 +2211,34 @@ int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t
 	return 0;
 }
 #endif /* HAVE_SQLITE3 */
+
+/* Outside the sqlite3 split: the symbol-table readers need it either way. */
+int dw_elf_symbols(Elf *elf, dw_elf_sym_fn fn, void *arg)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		int n = 0;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(d, (int)i, &sym))
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name)
+				continue;
+			n++;
+			if (fn(name, &sym, arg))
+				break;
+		}
+		return n;
+	}
+	return -1;
+}

@@ -55,12 +55,50 @@ static int by_addr(const void *a, const void *b)
  * The function symbols of the ELF file at path into *out (names point
  * into the arena).  0, or -1 with a message in *err.
  */
+struct symtab_read {
+	struct session *s;
+	Elf *elf;
+	struct vec *out;
+	uint64_t *printk;
+};
+
+/* Keep text symbols (functions, and untyped assembler entry points). */
+static int symtab_add(const char *name, const GElf_Sym *sym, void *arg)
+{
+	struct symtab_read *r = arg;
+	GElf_Shdr tsh;
+	Elf_Scn *tscn;
+	int type = GELF_ST_TYPE(sym->st_info);
+	struct sym *e;
+
+	if (!*name)
+		return 0;
+	if (!strcmp(name, "_printk"))
+		*r->printk = sym->st_value;
+	if (type != STT_FUNC && type != STT_NOTYPE)
+		return 0;
+	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
+		return 0;
+	tscn = elf_getscn(r->elf, sym->st_shndx);
+	if (!tscn || !gelf_getshdr(tscn, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
+		return 0;
+	/* 6.x pads functions with __pfx_ symbols: not functions. */
+	if (!strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6))
+		return 0;
+	e = arena_alloc(&r->s->arena, sizeof(*e));
+	e->addr = sym->st_value;
+	e->size = sym->st_size > UINT32_MAX ? 0 : (uint32_t)sym->st_size;
+	e->name = arena_strdup(&r->s->arena, name);
+	e->rank = (type == STT_FUNC ? 2 : 0) + (GELF_ST_BIND(sym->st_info) == STB_GLOBAL ? 1 : 0);
+	vec_push(r->out, e);
+	return 0;
+}
+
 static int read_symtab(struct session *s, const char *path, struct vec *out,
 		       uint64_t *printk, char **err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
 	Elf *elf = NULL;
-	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 
 	if (fd < 0) {
@@ -73,47 +111,10 @@ static int read_symtab(struct session *s, const char *path, struct vec *out,
 		*err = xasprintf("%s: not an ELF file: %s", path, elf_errmsg(-1));
 		goto out;
 	}
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
+	{
+		struct symtab_read r = { s, elf, out, printk };
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			GElf_Shdr tsh;
-			Elf_Scn *tscn;
-			const char *name;
-			int type;
-			struct sym *e;
-
-			if (!gelf_getsym(d, (int)i, &sym))
-				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || !*name)
-				continue;
-			if (!strcmp(name, "_printk"))
-				*printk = sym.st_value;
-			type = GELF_ST_TYPE(sym.st_info);
-			if (type != STT_FUNC && type != STT_NOTYPE)
-				continue;
-			if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
-				continue;
-			tscn = elf_getscn(elf, sym.st_shndx);
-			if (!tscn || !gelf_getshdr(tscn, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
-				continue;
-			/* 6.x pads functions with __pfx_ symbols: not functions. */
-			if (!strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6))
-				continue;
-			e = arena_alloc(&s->arena, sizeof(*e));
-			e->addr = sym.st_value;
-			e->size = sym.st_size > UINT32_MAX ? 0 : (uint32_t)sym.st_size;
-			e->name = arena_strdup(&s->arena, name);
-			e->rank = (type == STT_FUNC ? 2 : 0) +
-				  (GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? 1 : 0);
-			vec_push(out, e);
-		}
+		dw_elf_symbols(elf, symtab_add, &r);
 	}
 	if (!out->len)
 		*err = xasprintf("%s has no function symbols (stripped?)", path);

@@ -78,7 +78,6 @@ struct tv {
 /* Per-session state: the kernel's DWARF for @cast/@var outside DWARF probes. */
 struct tv_state {
 	struct dw_kernel *k;
-	bool tried;
 	struct tv_scope kscope;
 };
 
@@ -1486,45 +1485,34 @@ struct dw_kernel *tv_kernel(struct session *s, char **err)
 		st = s->tv_state = xcalloc(1, sizeof(*st));
 	if (!st->k) {
 		st->k = dw_open(s->release, err);
-		if (st->k) {
-			st->kscope.dbg = dw_dwarf(st->k);
-			st->kscope.cfi = dw_cfi(st->k);
-			st->kscope.addr_fmt = "_stp_kaddr(0x%" PRIx64 "ULL)";
-			st->kscope.module = "kernel";
-			st->kscope.link_printk = dw_printk(st->k);
-		}
+		if (st->k)
+			tv_kernel_scope(st->k, &st->kscope);
 	}
 	return st->k;
+}
+
+void tv_kernel_scope(struct dw_kernel *k, struct tv_scope *out)
+{
+	out->dbg = dw_dwarf(k);
+	out->cfi = dw_cfi(k);
+	out->addr_fmt = "_stp_kaddr(0x%" PRIx64 "ULL)";
+	out->module = "kernel";
+	out->link_printk = dw_printk(k);
 }
 
 /* The scope @cast and @var use: the probe's, else the kernel's DWARF. */
 static struct tv_scope *kernel_scope(struct tv *t)
 {
 	struct tv_state *st;
-	char *err = NULL;
 
 	if (t->sc && t->sc->dbg)
 		return t->sc;
-	st = t->s->tv_state;
-	if (!st || !st->tried) {
-		tv_kernel(t->s, &err);
-		st = t->s->tv_state;
-		st->tried = true;
-		if (st->kscope.dbg) {
-			/* ready */
-		} else if (!t->quiet && err) {
-			const char *h = strstr(err, "\nhint: ");
-
-			if (h) {
-				diag_error(t->s, t->loc, "%.*s", (int)(h - err), err);
-				diag_hint(t->s, "%s", h + 7);
-			} else {
-				diag_error(t->s, t->loc, "%s", err);
-			}
-			t->failed = true;
-		}
-		free(err);
+	/* Reported at each use that needs it (once per node: tv_resolve caches). */
+	if (!pf_kernel(t->s, t->loc, t->quiet)) {
+		t->failed = true;
+		return NULL;
 	}
+	st = t->s->tv_state;
 	return st->kscope.dbg ? &st->kscope : NULL;
 }
 

@@ -117,6 +117,11 @@ void tv_emit_decls(struct session *s, struct strbuf *c);
  * NULL with *err (malloc'ed, dw_open's message) on failure.
  */
 struct dw_kernel *tv_kernel(struct session *s, char **err);
+/*
+ * Fill the parts of a scope every kernel probe shares: the kernel's
+ * DWARF and CFI, KASLR-shifted globals, "kernel" as @cast's default.
+ */
+void tv_kernel_scope(struct dw_kernel *k, struct tv_scope *out);
 /* Release what tv_resolve kept in the session (s->tv_state). */
 void tv_free(struct session *s);
 

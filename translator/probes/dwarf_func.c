@@ -321,19 +321,6 @@ out:
 	vec_free(&near.cands);
 }
 
-/* Report dw_open's message: "subject: message[\nhint: text]". */
-static void report_dw_error(struct session *s, const struct srcloc *loc, const char *err)
-{
-	const char *hint = strstr(err, "\nhint: ");
-
-	if (!hint) {
-		diag_error(s, loc, "%s", err);
-		return;
-	}
-	diag_error(s, loc, "%.*s", (int)(hint - err), err);
-	diag_hint(s, "%s", hint + 7);
-}
-
 static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec *out)
 {
 	const struct dwf_point *dp = rp->family_data;
@@ -349,12 +336,10 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 		free(err);
 		return -1;
 	}
-	k = tv_kernel(s, &err);	/* the session's: DIEs outlive pass 2 */
+	k = pf_kernel(s, dp->loc, optional);	/* the session's: DIEs outlive pass 2 */
 	if (!k) {
 		/* '?': a point that cannot be resolved is dropped, as SystemTap does. */
 		ret = optional ? 0 : -1;
-		if (!optional)
-			report_dw_error(s, dp->loc, err);
 		goto out;
 	}
 	n = dw_lookup_functions(k, &pat, add_site, &w);
@@ -492,25 +477,19 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 {
 	const struct dwf_func *df = rp->family_data;
 	const struct dwf_kprobe *kp = &df->kps[0];
-	struct dw_kernel *k;
-	char *err = NULL;
+	struct dw_kernel *k = pf_kernel(s, loc, false);
 
-	k = tv_kernel(s, &err);
-	if (!k || !dw_dwarf(k) || !dwarf_offdie(dw_dwarf(k), kp->die_off, &out->fn)) {
-		diag_error(s, loc, "cannot read the DWARF of %s for target variables%s%s",
-			   rp->pp, err ? ": " : "", err ? err : "");
-		free(err);
+	if (!k)
+		return -1;
+	if (!dw_dwarf(k) || !dwarf_offdie(dw_dwarf(k), kp->die_off, &out->fn)) {
+		diag_error(s, loc, "cannot read the DWARF of %s for target variables", rp->pp);
 		return -1;
 	}
-	out->dbg = dw_dwarf(k);
-	out->cfi = dw_cfi(k);
+	tv_kernel_scope(k, out);
 	out->has_fn = true;
 	out->pc = kp->pc;
 	out->entry_pc = kp->entry_pc;
 	out->is_return = df->is_return;
-	out->addr_fmt = "_stp_kaddr(0x%" PRIx64 "ULL)";
-	out->module = "kernel";
-	out->link_printk = dw_printk(k);
 	return 0;
 }
 

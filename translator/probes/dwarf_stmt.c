@@ -803,16 +803,13 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 		diag_error(s, loc, "cannot read the DWARF of %s for target variables", rp->pp);
 		return -1;
 	}
-	out->cfi = dw_cfi(k);
+	tv_kernel_scope(k, out);
 	out->has_fn = true;
 	out->pc = p->addr;
 	out->entry_pc = p->entry_pc;
 	out->is_return = false;
 	out->args = NULL;
 	out->nargs = 0;
-	out->addr_fmt = "_stp_kaddr(0x%" PRIx64 "ULL)";
-	out->module = "kernel";
-	out->link_printk = dw_printk(k);
 	return 0;
 }
 

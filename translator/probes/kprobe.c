@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "probes.h"
+#include "../dw.h"
 #include "../emit.h"
 
 /* The most kprobes one wildcard may expand to. */
@@ -200,12 +201,33 @@ static bool ksym_load_map(struct ksym_table *t, const char *path)
 	return ksym_finish(t);
 }
 
+struct ksym_elf {
+	struct ksym_table *t;
+	Elf *elf;
+	size_t nsec;
+};
+
+static int ksym_elf_add(const char *name, const GElf_Sym *sym, void *arg)
+{
+	struct ksym_elf *r = arg;
+	int type = GELF_ST_TYPE(sym->st_info);
+	GElf_Shdr ssh;
+	bool text;
+
+	if (type == STT_SECTION || type == STT_FILE ||
+	    sym->st_shndx == SHN_UNDEF || sym->st_shndx >= r->nsec)
+		return 0;
+	text = gelf_getshdr(elf_getscn(r->elf, sym->st_shndx), &ssh) &&
+	       (ssh.sh_flags & SHF_EXECINSTR);
+	ksym_add(r->t, name, sym->st_value, text);
+	return 0;
+}
+
 /* The symbol table of an unstripped vmlinux (the debuginfo package's). */
 static bool ksym_load_elf(struct ksym_table *t, const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf *elf = NULL;
-	Elf_Scn *scn = NULL;
 	bool ok = false;
 	size_t nsec;
 
@@ -215,36 +237,10 @@ static bool ksym_load_elf(struct ksym_table *t, const char *path)
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_getshdrnum(elf, &nsec))
 		goto out;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-		size_t i, count;
+	{
+		struct ksym_elf r = { t, elf, nsec };
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		count = sh.sh_size / sh.sh_entsize;
-		for (i = 0; data && i < count; i++) {
-			GElf_Sym sym;
-			GElf_Shdr ssh;
-			const char *name;
-			bool text;
-			int type;
-
-			if (!gelf_getsym(data, (int)i, &sym))
-				continue;
-			type = GELF_ST_TYPE(sym.st_info);
-			if (type == STT_SECTION || type == STT_FILE ||
-			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= nsec)
-				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name)
-				continue;
-			text = gelf_getshdr(elf_getscn(elf, sym.st_shndx), &ssh) &&
-			       (ssh.sh_flags & SHF_EXECINSTR);
-			ksym_add(t, name, sym.st_value, text);
-		}
-		break;
+		dw_elf_symbols(elf, ksym_elf_add, &r);
 	}
 	ok = ksym_finish(t);
 out:

@@ -444,7 +444,8 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 			   "of tracepoint '%s'", s->release, pr->name);
 		return -1;
 	}
-	out->cfi = NULL;
+	/* @var and @cast in the handler read the kernel's globals and types. */
+	tv_kernel_scope(k, out);
 	out->has_fn = false;
 	args = arena_alloc(&s->arena, (size_t)(pr->nargs ? pr->nargs : 1) * sizeof(*args));
 	for (int i = 0; i < pr->nargs; i++)
@@ -452,10 +453,6 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 					   pr->args[i].cexpr };
 	out->args = args;
 	out->nargs = pr->nargs;
-	/* @var and @cast in the handler read the kernel's globals and types. */
-	out->addr_fmt = "_stp_kaddr(0x%" PRIx64 "ULL)";
-	out->module = "kernel";
-	out->link_printk = dw_printk(k);
 	return 0;
 }
 
