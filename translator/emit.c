@@ -369,19 +369,31 @@ static const char *func_call(struct emitter *E, struct node *n)
 	return result;
 }
 
-/* The value of a target construct resolved by tvar.c (node.tv). */
-static const char *target(struct emitter *E, struct node *n)
+/* dst = old op v for longs, through the helpers that check and wrap. */
+static void compound_long(struct emitter *E, const char *dst, const char *old, enum op op,
+			  const char *v, const struct srcloc *loc)
+{
+	if (op == OP_DIV || op == OP_MOD) {
+		emit_line(E, "%s = stp_%s(c, %s, %s, %s);", dst, op == OP_DIV ? "div" : "mod",
+			  old, v, emit_where(E, arena_printf(&E->s->arena, "operator '%s='",
+							      op_names[op]), loc));
+		emit_check_error(E);
+	} else if (op == OP_SHL || op == OP_SHR) {
+		emit_line(E, "%s = stp_%s(%s, %s);", dst, op == OP_SHL ? "shl" : "shr", old, v);
+	} else {
+		emit_line(E, "%s = %s %s %s;", dst, old, op_names[op], v);
+	}
+}
+
+/*
+ * Open the block a target construct's C runs in: where errors point,
+ * and its index values (_tv_i0...), evaluated once by the caller into iv.
+ */
+static void target_open(struct emitter *E, struct node *n, const char *const *iv)
 {
 	const struct tv_code *tc = n->tv;
-	const char *iv[8], *t, *p, *nl;
 	struct strbuf what = STRBUF_INIT;
-	int i;
 
-	if (tc->constant)
-		return arena_printf(&E->s->arena, "((int64_t)%s)", tc->code);
-	for (i = 0; i < tc->nidx && i < 8; i++)
-		iv[i] = emit_expr(E, tc->idx[i]);
-	t = emit_temp(E, tc->type);
 	ast_print_expr(&what, n);
 	if (what.len > 60) {	/* long chains: the start names it */
 		what.len = 60;
@@ -393,8 +405,29 @@ static const char *target(struct emitter *E, struct node *n)
 	sb_free(&what);
 	emit_line(E, "{");
 	E->indent++;
-	for (i = 0; i < tc->nidx && i < 8; i++)
+	for (int i = 0; i < tc->nidx && i < 8; i++)
 		emit_line(E, "int64_t _tv_i%d = %s;", i, iv[i]);
+}
+
+static void target_close(struct emitter *E)
+{
+	E->indent--;
+	emit_line(E, "}");
+	emit_check_error(E);
+}
+
+/* The value of a target construct resolved by tvar.c (node.tv). */
+static const char *target(struct emitter *E, struct node *n)
+{
+	const struct tv_code *tc = n->tv;
+	const char *iv[8], *t, *p, *nl;
+
+	if (tc->constant)
+		return arena_printf(&E->s->arena, "((int64_t)%s)", tc->code);
+	for (int i = 0; i < tc->nidx && i < 8; i++)
+		iv[i] = emit_expr(E, tc->idx[i]);
+	t = emit_temp(E, tc->type);
+	target_open(E, n, iv);
 	if (tc->type == TY_LONG) {
 		emit_line(E, "%s = %s;", t, tc->code);
 	} else {
@@ -408,46 +441,33 @@ static const char *target(struct emitter *E, struct node *n)
 			emit_line(E, "%.*s", (int)(nl - p), p);
 		}
 	}
-	E->indent--;
-	emit_line(E, "}");
-	emit_check_error(E);
+	target_close(E);
 	return t;
 }
 
-/* $var = v, $var op= v (guru mode): through the store tvar.c made. */
+/*
+ * $var = v, $var op= v (guru mode): through the store tvar.c made, the
+ * indexes evaluated once for both the read and the write.
+ */
 static const char *target_assign(struct emitter *E, struct node *n)
 {
 	const struct tv_code *tc = n->lhs->tv;
-	const char *v = emit_expr(E, n->rhs), *old, *t = emit_temp(E, TY_LONG);
+	const char *iv[8], *v, *t = emit_temp(E, TY_LONG);
 
+	for (int i = 0; i < tc->nidx && i < 8; i++)
+		iv[i] = emit_expr(E, tc->idx[i]);
+	v = emit_expr(E, n->rhs);
+	target_open(E, n->lhs, iv);
 	if (n->op == OP_NONE) {
 		emit_line(E, "%s = %s;", t, v);
 	} else {
-		old = target(E, n->lhs);
-		if (n->op == OP_DIV || n->op == OP_MOD) {
-			emit_line(E, "%s = stp_%s(c, %s, %s, %s);", t,
-				  n->op == OP_DIV ? "div" : "mod", old, v,
-				  emit_where(E, arena_printf(&E->s->arena, "operator '%s='",
-							     op_names[n->op]), &n->loc));
-			emit_check_error(E);
-		} else if (n->op == OP_SHL || n->op == OP_SHR) {
-			emit_line(E, "%s = stp_%s(%s, %s);", t, n->op == OP_SHL ? "shl" : "shr",
-				  old, v);
-		} else {
-			emit_line(E, "%s = %s %s %s;", t, old, op_names[n->op], v);
-		}
+		emit_line(E, "%s = %s;", t, tc->code);
+		emit_check_error(E);
+		compound_long(E, t, t, n->op, v, &n->loc);
 	}
-	for (int i = 0; i < tc->nidx && i < 8; i++)
-		emit_line(E, "int64_t _tv_i%d_%s = %s;", i, t + 3, emit_expr(E, tc->idx[i]));
-	emit_line(E, "{");
-	E->indent++;
-	for (int i = 0; i < tc->nidx && i < 8; i++)
-		emit_line(E, "int64_t _tv_i%d = _tv_i%d_%s;", i, i, t + 3);
 	emit_line(E, "int64_t _tv_val = %s;", t);
 	emit_line(E, "%s", tc->store);
-	E->indent--;
-	emit_line(E, "}");
-	emit_check_error(E);
+	target_close(E);
 	return t;
 }
 
@@ -462,17 +482,8 @@ static const char *assign(struct emitter *E, struct node *n)
 	} else if (n->op == OP_CONCAT) {
 		emit_line(E, "{ size_t len = strnlen(%s, MAXSTRINGLEN); strscpy(%s + len, %s, MAXSTRINGLEN - len); }",
 		     dst, dst, v);
-	} else if (n->op == OP_DIV || n->op == OP_MOD) {
-		emit_line(E, "%s = stp_%s(c, %s, %s, %s);", dst,
-		     n->op == OP_DIV ? "div" : "mod", dst, v,
-		     emit_where(E, arena_printf(&E->s->arena, "operator '%s='",
-					   op_names[n->op]), &n->loc));
-		emit_check_error(E);
-	} else if (n->op == OP_SHL || n->op == OP_SHR) {
-		emit_line(E, "%s = stp_%s(%s, %s);", dst, n->op == OP_SHL ? "shl" : "shr",
-		     dst, v);
 	} else {
-		emit_line(E, "%s %s= %s;", dst, op_names[n->op], v);
+		compound_long(E, dst, dst, n->op, v, &n->loc);
 	}
 	return dst;
 }
