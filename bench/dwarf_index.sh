@@ -57,7 +57,8 @@ cold() {
 	rm -rf "$XDG_CACHE_HOME/stap-ng"	# the image build-id too: a first run
 	[ -n "$drop" ] && sync && echo 3 >/proc/sys/vm/drop_caches
 	t0=${EPOCHREALTIME/[.,]/}
-	STAP_NG_DWARF_THREADS=$1 /usr/bin/time -f %M -o "$work/rss" \
+	# whole: the full walk in this process, not one name and a background build
+	STAP_NG_INDEX=whole STAP_NG_DWARF_THREADS=$1 /usr/bin/time -f %M -o "$work/rss" \
 		"$stap" -l 'kernel.function("ksys_read")' -r "$2" >/dev/null 2>"$work/err" ||
 		{ cat "$work/err" >&2; return 1; }
 	t1=${EPOCHREALTIME/[.,]/}

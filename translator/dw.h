@@ -3,9 +3,9 @@
  * The kernel's DWARF, indexed once per kernel build (dw_ prefix).
  *
  * dw_open() finds the debuginfo of a kernel release, and the first time a
- * given build is seen it walks every compile unit of its vmlinux (elfutils
- * libdw, one Dwarf handle per thread) and stores an index of its functions
- * in an sqlite3 database named after the debuginfo's GNU build-id:
+ * given build is queried it walks every compile unit of its vmlinux
+ * (elfutils libdw, one Dwarf handle per thread) and stores an index of its
+ * functions in an sqlite3 database named after the debuginfo's GNU build-id:
  *
  *     ${XDG_CACHE_HOME:-$HOME/.cache}/stap-ng/dwarf/<build-id>.v<DW_SCHEMA_VERSION>.db
  *
@@ -104,15 +104,18 @@ int dw_parse_pattern(const char *text, struct dw_pattern *out, char **err);
 void dw_pattern_free(struct dw_pattern *p);
 
 /*
- * Open the index of kernel RELEASE ("6.1.0-56-amd64"), building it first
- * if this build has none yet (that takes a while: a note on stderr says
- * so).  Debuginfo is looked for in
+ * Open kernel RELEASE ("6.1.0-56-amd64"): find its debuginfo in
  *     /usr/lib/debug/.build-id/xx/rest.debug   (the build-id of
  *                                               /boot/vmlinuz-RELEASE)
  *     /usr/lib/debug/boot/vmlinux-RELEASE
  *     /usr/lib/debug/lib/modules/RELEASE/vmlinux
- * and must have the build-id of /boot/vmlinuz-RELEASE when that image is
- * installed.  $STAP_NG_DEBUGINFO_DIR replaces /usr/lib/debug (tests).
+ * which must be the build of /boot/vmlinuz-RELEASE when that image is
+ * installed (same build-id; until the image's build-id has been read
+ * once, same version banner).  $STAP_NG_DEBUGINFO_DIR replaces
+ * /usr/lib/debug (tests).  The index is built when a query first needs
+ * it: the whole of it in this process (a note on stderr says so), or for
+ * an exact function name that name alone while a detached child builds
+ * the whole one for next time (dwarf.c, index_for).
  * On failure returns NULL and sets *err to a malloc'ed message whose
  * subject comes first; a second line "hint: ..." names the package to
  * install when that is the fix.
@@ -123,12 +126,14 @@ void dw_close(struct dw_kernel *k);
 const char *dw_build_id(const struct dw_kernel *k);	/* hex */
 const char *dw_debuginfo_path(const struct dw_kernel *k);
 const char *dw_db_path(const struct dw_kernel *k);
-uint64_t dw_stext(const struct dw_kernel *k);	/* link-time _stext */
+uint64_t dw_stext(struct dw_kernel *k);	/* link-time _stext */
 /*
  * Link-time address of _printk.  The module compares it with &_printk to
  * learn the KASLR offset (a link-time address + that = run-time address).
  */
-uint64_t dw_printk(const struct dw_kernel *k);
+uint64_t dw_printk(struct dw_kernel *k);
+/* Whether the whole index exists yet (else exact names are indexed alone). */
+bool dw_indexed(const struct dw_kernel *k);
 /*
  * The debuginfo itself for reading variables and types (libdw), opened
  * on first use and owned by k; NULL if it cannot be read.  dw_cfi is its

@@ -193,10 +193,11 @@ int list_probes(struct session *s, const char *pattern, bool with_vars)
 		fprintf(stderr, "%s: %s\n", util_progname, err);
 		goto out;
 	}
-	if (s->verbose)
-		fprintf(stderr, "dwarf: %s, build-id %s, index %s\n", dw_debuginfo_path(k),
-			dw_build_id(k), dw_db_path(k));
 	n = dw_list_functions(k, &p, add_func, &l);
+	if (s->verbose)
+		fprintf(stderr, "dwarf: %s, build-id %s, index %s%s\n", dw_debuginfo_path(k),
+			dw_build_id(k), dw_db_path(k),
+			dw_indexed(k) ? "" : " (being built: this name was indexed alone)");
 	if (n < 0)
 		goto out;
 print:

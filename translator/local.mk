@@ -8,7 +8,8 @@ stap_SOURCES = \
 	translator/emit_map.c \
 	translator/build.c translator/run.c translator/vm.c translator/vm.h \
 	translator/regex.c translator/regex.h \
-	translator/dwarf.c translator/dwarf_mod.c translator/dw.h translator/list.c \
+	translator/dwarf.c translator/dwarf_index.c translator/dw_index.h \
+	translator/dwarf_mod.c translator/dw.h translator/list.c \
 	translator/syms.c translator/syms.h translator/dump.c \
 	translator/tvar.c translator/tvar.h \
 	translator/probes/probes.h translator/probes/probes.c \

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kernel index builder (dwarf_index.c, dwi_ prefix), for dwarf.c.
+ *
+ * Two ways to build the same database (dw.h describes its contents):
+ *   - dwi_build_file: every function of the vmlinux, into the cache file
+ *     (seconds: every compile unit is walked);
+ *   - dwi_build_name: only the functions of one name, into an in-memory
+ *     database (a tenth of a second: only the compile units that can hold
+ *     such a function are walked, see dwarf_index.c).  Queries on it for
+ *     that name answer exactly as they would on the whole index.
+ */
+#ifndef DW_INDEX_H
+#define DW_INDEX_H
+#include <gelf.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A function symbol of the vmlinux's ELF symbol table. */
+struct dwi_sym {
+	const char *name;
+	uint64_t addr, size;
+	bool global;
+};
+
+/*
+ * The function symbols of elf sorted by address (names point into elf);
+ * the link-time addresses of _stext and _printk into *stext, *printk.
+ */
+struct dwi_sym *dwi_read_symtab(Elf *elf, size_t *n, uint64_t *stext, uint64_t *printk);
+/* The symbol containing addr, or UINT32_MAX. */
+uint32_t dwi_sym_find(const struct dwi_sym *v, size_t n, uint64_t addr);
+
+/* What the index records about where it came from (its meta table). */
+struct dwi_meta {
+	const char *release, *build_id, *debuginfo, *image, *image_build_id;
+	int ncus, nthreads;	/* filled by the builders */
+	double walk_secs;	/* of which the DWARF walk (threaded part) */
+};
+
+/*
+ * Index every function of meta->debuginfo into db_path, through a
+ * temporary file renamed into place: a concurrent reader sees no index
+ * or a whole one.  0, or a negative errno with *err malloc'ed.
+ */
+int dwi_build_file(const char *db_path, struct dwi_meta *meta, char **err);
+/*
+ * Index the functions named name (no wildcards) into a new in-memory
+ * database, or NULL with *err malloc'ed.
+ */
+sqlite3 *dwi_build_name(struct dwi_meta *meta, const char *name, char **err);
+
+double dwi_now(void);	/* CLOCK_MONOTONIC seconds */
+#endif
