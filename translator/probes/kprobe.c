@@ -52,6 +52,7 @@
 struct ksym {
 	const char *name;
 	uint64_t addr;
+	uint64_t key;		/* the name's first 8 bytes, big-endian: sorts fast */
 };
 
 /* Address ranges the kernel refuses kprobes in, and why. */
@@ -118,7 +119,7 @@ static void ksym_add(struct ksym_table *t, const char *name, uint64_t addr, bool
 	size_t off = t->names.len;
 	int k;
 
-	for (k = 0; k < KR_NR; k++) {
+	for (k = 0; k < KR_NR && name[0] == '_'; k++) {	/* all start with '_' */
 		if (!strcmp(name, range_defs[k].start))
 			t->range[k][0] = addr;
 		else if (!strcmp(name, range_defs[k].end))
@@ -147,7 +148,7 @@ static void ksym_add(struct ksym_table *t, const char *name, uint64_t addr, bool
 static int cmp_ksym(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+	int c = x->key != y->key ? (x->key < y->key ? -1 : 1) : strcmp(x->name, y->name);
 
 	if (c)
 		return c;
@@ -164,8 +165,17 @@ static bool ksym_finish(struct ksym_table *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
+		const char *n = t->names.buf + (uintptr_t)t->syms[i].name;
+		uint64_t key = 0;
+
+		for (int j = 0; j < 8; j++) {	/* NUL-padded, as strcmp orders */
+			key = key << 8 | (unsigned char)*n;
+			n += *n != 0;
+		}
 		t->syms[i].name = t->names.buf + (uintptr_t)t->syms[i].name;
+		t->syms[i].key = key;
+	}
 	for (i = 0; i < t->n_nokprobe; i++)
 		t->nokprobe[i] = t->names.buf + (uintptr_t)t->nokprobe[i];
 	if (t->n)
