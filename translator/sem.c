@@ -705,6 +705,12 @@ static enum type binary(struct sem *S, struct node *n)
 	switch (n->op) {
 	case OP_CONCAT:
 		expect_type(S, n->lhs, TY_STRING, "the left operand of '.'");
+		/* "$file.f_flags": as in SystemTap, '.' only joins strings */
+		if (S->final && n->lhs->type == TY_LONG && n->rhs->kind == ND_VAR &&
+		    (n->lhs->kind == ND_TARGET || n->lhs->kind == ND_CAST ||
+		     n->lhs->kind == ND_ATVAR))
+			diag_hint(S->s, "'.' joins strings; to read member '%s', write '->%s'",
+				  n->rhs->str, n->rhs->str);
 		expect_type(S, n->rhs, TY_STRING, "the right operand of '.'");
 		return n->type = TY_STRING;
 	case OP_MATCH:

@@ -14,6 +14,10 @@ for r in $kernels; do
 	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("vfs_read") { println($file->f_mod) }'
 	contains "error: 'struct file' has no member 'f_mod'"
 	contains "hint: did you mean '->f_mode'?"
+	# '.' joins strings, as in SystemTap: a member needs '->'.
+	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("vfs_read") { println($file.f_flags) }'
+	contains "<input>:1:45: error: the left operand of '.' must be string, not long"
+	contains "hint: '.' joins strings; to read member 'f_flags', write '->f_flags'"
 
 	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("ksys_read") { $count = 1 }'
 	contains "error: writing to target variable '\$count' needs guru mode (-g)"
