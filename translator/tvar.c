@@ -1378,10 +1378,17 @@ static int special(struct tv *t, const char *what, int depth, struct tv_code *ou
 		pretty_named(t, &code, "return", &v, true, depth, false);
 		goto done;
 	}
+	if (t->sc->tp_name && (!strcmp(what, "name") || !strcmp(what, "system"))) {
+		/* identifiers, as the kernel names tracepoints: safe in C quotes */
+		sb_printf(&code, "_stp_tv_append(_tv_dst, \"%s\");\n",
+			  *what == 'n' ? t->sc->tp_name : t->sc->tp_system);
+		goto done;
+	}
 	w.params = !strcmp(what, "vars") || !strcmp(what, "parms");
 	w.locals = !strcmp(what, "vars") || !strcmp(what, "locals");
 	if (!w.params && !w.locals) {
-		fail(t, "unknown '$$%s': use $$vars, $$parms, $$locals or $$return", what);
+		fail(t, "unknown '$$%s': use $$vars, $$parms, $$locals or $$return%s", what,
+		     t->sc->tp_name ? " (and $$name, $$system in tracepoints)" : "");
 		return -1;
 	}
 	if (!t->sc->has_fn) {

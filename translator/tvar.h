@@ -53,6 +53,7 @@ struct tv_scope {
 	/* explicit-argument contexts (tracepoints) */
 	const struct tv_arg *args;
 	int nargs;
+	const char *tp_name, *tp_system;	/* $$name, $$system; NULL: none */
 
 	/*
 	 * The run-time address of DWARF address A (DW_OP_addr: a global

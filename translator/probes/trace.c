@@ -453,6 +453,8 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 					   pr->args[i].cexpr };
 	out->args = args;
 	out->nargs = pr->nargs;
+	out->tp_name = pr->name;
+	out->tp_system = pr->system;
 	return 0;
 }
 
