@@ -77,6 +77,7 @@ run_cli() {
 	for f in "$suite/cli"/*.sh; do
 		[ -e "$f" ] || continue
 		name="cli/$(basename "$f" .sh)"
+		[ "$name" = cli/lib ] && continue	# sourced by the others
 		selected "$name" || continue
 		out=$(cd "$work" && STAP="$stap" TOP="$top" bash "$f" 2>&1); rc=$?
 		case $rc in
