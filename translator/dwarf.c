@@ -696,6 +696,16 @@ bool dw_indexed(const struct dw_kernel *k)
 	return k->db != NULL;
 }
 
+/* The ELF's function symbols, and _stext and _printk with them. */
+static void load_syms(struct dw_kernel *k)
+{
+	if (k->syms_tried)
+		return;
+	k->syms_tried = true;
+	if (dw_dwarf(k))
+		k->syms = dwi_read_symtab(k->elf, &k->nsyms, &k->stext, &k->printk);
+}
+
 /* _stext and _printk: the index has them, else the symbol table. */
 static void read_addrs(struct dw_kernel *k)
 {
@@ -711,9 +721,8 @@ static void read_addrs(struct dw_kernel *k)
 		v = meta_get(k->db, "printk");
 		k->printk = v ? strtoull(v, NULL, 10) : 0;
 		free(v);
-	} else if (!k->syms_tried && dw_dwarf(k)) {
-		k->syms_tried = true;
-		k->syms = dwi_read_symtab(k->elf, &k->nsyms, &k->stext, &k->printk);
+	} else {
+		load_syms(k);
 	}
 }
 
@@ -1325,14 +1334,9 @@ out:
 
 int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t *offset)
 {
-	uint64_t stext, printk;
 	uint32_t i;
 
-	if (!k->syms_tried) {
-		k->syms_tried = true;
-		if (dw_dwarf(k))
-			k->syms = dwi_read_symtab(k->elf, &k->nsyms, &stext, &printk);
-	}
+	load_syms(k);
 	i = k->syms ? dwi_sym_find(k->syms, k->nsyms, addr) : UINT32_MAX;
 	if (i == UINT32_MAX)
 		return -ENOENT;
