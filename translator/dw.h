@@ -302,5 +302,13 @@ struct sqlite3_stmt;
 int dw_db_prepare(struct sqlite3 *db, const char *db_path, const char *sql,
 		  const struct dw_pattern *p, struct sqlite3_stmt **st);
 const char *dw_col_text(struct sqlite3_stmt *st, int i);
+/*
+ * Step st to its end, calling row(st, fn, arg) on each row; finalizes st.
+ * Returns what dw_lookup_functions does: the number of rows, a row's
+ * non-zero return, or -EIO (reported, naming db_path).
+ */
+typedef int (*dw_row_fn)(struct sqlite3_stmt *st, void *fn, void *arg);
+int dw_db_run(const char *db_path, struct sqlite3_stmt *st, dw_row_fn row, void *fn,
+	      void *arg);
 
 #endif /* DW_H */

@@ -413,6 +413,14 @@ static bool index_mode(const char *mode)
 	return v && !strcmp(v, mode);
 }
 
+/* What an index of k records about its origin. */
+static struct dwi_meta kernel_meta(const struct dw_kernel *k)
+{
+	return (struct dwi_meta){ .release = k->release, .build_id = k->build_id,
+				  .debuginfo = k->debuginfo, .image = k->image,
+				  .image_build_id = k->image_id };
+}
+
 /*
  * Build the whole index under <db>.lock, unless it exists by the time the
  * lock is ours.  wait false: give up if another process holds the lock
@@ -422,9 +430,7 @@ static int index_build_locked(struct dw_kernel *k, bool wait, char **err)
 {
 	char *lock = xasprintf("%s.lock", k->db_path);
 	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644), ret = 0;
-	struct dwi_meta meta = { .release = k->release, .build_id = k->build_id,
-				 .debuginfo = k->debuginfo, .image = k->image,
-				 .image_build_id = k->image_id };
+	struct dwi_meta meta = kernel_meta(k);
 	sqlite3 *db;
 
 	*err = NULL;
@@ -529,9 +535,7 @@ static sqlite3 *index_whole(struct dw_kernel *k)
  */
 static sqlite3 *index_for(struct dw_kernel *k, const char *name)
 {
-	struct dwi_meta meta = { .release = k->release, .build_id = k->build_id,
-				 .debuginfo = k->debuginfo, .image = k->image,
-				 .image_build_id = k->image_id };
+	struct dwi_meta meta = kernel_meta(k);
 	char *err = NULL;
 	sqlite3 *db;
 
@@ -845,85 +849,85 @@ const char *dw_col_text(sqlite3_stmt *st, int i)
 }
 #define col_text dw_col_text
 
-int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
-		      void *arg)
+int dw_db_run(const char *db_path, sqlite3_stmt *st, dw_row_fn row, void *fn, void *arg)
 {
-	sqlite3_stmt *st;
-	int ret, n = 0, rc;
+	int ret = 0, n = 0, rc;
 
-	ret = prepare(k, "SELECT f.name, fl.path, f.line, f.n_outofline, f.n_inlined, f.vars,"
-		      " f.ret, f.nparams"
-		      " FROM funcs f JOIN files fl ON fl.id = f.file" DW_WHERE
-		      " ORDER BY f.id", p, &st);
-	if (ret < 0)
-		return ret;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct dw_func f = {
-			.name = col_text(st, 0),
-			.file = col_text(st, 1),
-			.line = sqlite3_column_int(st, 2),
-			.n_outofline = sqlite3_column_int(st, 3),
-			.n_inlined = sqlite3_column_int(st, 4),
-			.vars = col_text(st, 5),
-			.ret = col_text(st, 6),
-			.nparams = sqlite3_column_int(st, 7),
-		};
-
-		f.inline_only = f.n_outofline == 0;
 		n++;
-		ret = fn(&f, arg);
+		ret = row(st, fn, arg);
 		if (ret)
 			break;
 	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		util_err("dwarf: %s: %s", k->db_path, sqlite3_errmsg(sqlite3_db_handle(st)));
+	if (!ret && rc != SQLITE_DONE) {
+		util_err("dwarf: %s: %s", db_path, sqlite3_errmsg(sqlite3_db_handle(st)));
 		ret = -EIO;
 	}
 	sqlite3_finalize(st);
 	return ret ? ret : n;
 }
 
+static int func_row(sqlite3_stmt *st, void *fn, void *arg)
+{
+	struct dw_func f = {
+		.name = col_text(st, 0),
+		.file = col_text(st, 1),
+		.line = sqlite3_column_int(st, 2),
+		.n_outofline = sqlite3_column_int(st, 3),
+		.n_inlined = sqlite3_column_int(st, 4),
+		.vars = col_text(st, 5),
+		.ret = col_text(st, 6),
+		.nparams = sqlite3_column_int(st, 7),
+	};
+
+	f.inline_only = f.n_outofline == 0;
+	return ((dw_func_fn)fn)(&f, arg);
+}
+
+int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
+		      void *arg)
+{
+	sqlite3_stmt *st;
+	int ret = prepare(k, "SELECT f.name, fl.path, f.line, f.n_outofline, f.n_inlined, f.vars,"
+			  " f.ret, f.nparams"
+			  " FROM funcs f JOIN files fl ON fl.id = f.file" DW_WHERE
+			  " ORDER BY f.id", p, &st);
+
+	return ret < 0 ? ret : dw_db_run(k->db_path, st, func_row, (void *)fn, arg);
+}
+
+static int site_row(sqlite3_stmt *st, void *fn, void *arg)
+{
+	struct dw_site s = {
+		.name = col_text(st, 0),
+		.file = col_text(st, 1),
+		.line = sqlite3_column_int(st, 2),
+		.cu = col_text(st, 3),
+		.inlined = sqlite3_column_int(st, 4),
+		.inline_only = sqlite3_column_int(st, 5) == 0,
+		.entry_pc = (uint64_t)sqlite3_column_int64(st, 6),
+		.probe_pc = (uint64_t)sqlite3_column_int64(st, 7),
+		.symbol = (const char *)sqlite3_column_text(st, 8),
+		.sym_offset = (uint64_t)sqlite3_column_int64(st, 9),
+		.vars = col_text(st, 10),
+		.die_off = (uint64_t)sqlite3_column_int64(st, 11),
+	};
+
+	return ((dw_site_fn)fn)(&s, arg);
+}
+
 int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_site_fn fn,
 			void *arg)
 {
 	sqlite3_stmt *st;
-	int ret, n = 0, rc;
+	int ret = prepare(k, "SELECT f.name, fl.path, f.line, cu.path, s.inlined, f.n_outofline,"
+			  " s.entry_pc, s.probe_pc, sy.name, s.sym_offset, f.vars, s.die"
+			  " FROM funcs f JOIN files fl ON fl.id = f.file"
+			  " JOIN sites s ON s.func = f.id JOIN files cu ON cu.id = s.cu"
+			  " LEFT JOIN symbols sy ON sy.id = s.sym" DW_WHERE
+			  " ORDER BY f.id, s.probe_pc", p, &st);
 
-	ret = prepare(k, "SELECT f.name, fl.path, f.line, cu.path, s.inlined, f.n_outofline,"
-		      " s.entry_pc, s.probe_pc, sy.name, s.sym_offset, f.vars, s.die"
-		      " FROM funcs f JOIN files fl ON fl.id = f.file"
-		      " JOIN sites s ON s.func = f.id JOIN files cu ON cu.id = s.cu"
-		      " LEFT JOIN symbols sy ON sy.id = s.sym" DW_WHERE
-		      " ORDER BY f.id, s.probe_pc", p, &st);
-	if (ret < 0)
-		return ret;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct dw_site s = {
-			.name = col_text(st, 0),
-			.file = col_text(st, 1),
-			.line = sqlite3_column_int(st, 2),
-			.cu = col_text(st, 3),
-			.inlined = sqlite3_column_int(st, 4),
-			.inline_only = sqlite3_column_int(st, 5) == 0,
-			.entry_pc = (uint64_t)sqlite3_column_int64(st, 6),
-			.probe_pc = (uint64_t)sqlite3_column_int64(st, 7),
-			.symbol = (const char *)sqlite3_column_text(st, 8),
-			.sym_offset = (uint64_t)sqlite3_column_int64(st, 9),
-			.vars = col_text(st, 10),
-			.die_off = (uint64_t)sqlite3_column_int64(st, 11),
-		};
-
-		n++;
-		ret = fn(&s, arg);
-		if (ret)
-			break;
-	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		util_err("dwarf: %s: %s", k->db_path, sqlite3_errmsg(sqlite3_db_handle(st)));
-		ret = -EIO;
-	}
-	sqlite3_finalize(st);
-	return ret ? ret : n;
+	return ret < 0 ? ret : dw_db_run(k->db_path, st, site_row, (void *)fn, arg);
 }
 
 /* ---- tracepoints (kernel.trace) ---- */

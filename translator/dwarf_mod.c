@@ -812,25 +812,6 @@ static int prepare(struct dw_module *m, const char *sql, const struct dw_pattern
 #define col_text dw_col_text
 
 /* Step st, calling row(st, fn, arg) per row; dw.h's return convention. */
-static int run_query(struct dw_module *m, sqlite3_stmt *st,
-		     int (*row)(sqlite3_stmt *st, void *fn, void *arg), void *fn, void *arg)
-{
-	int ret = 0, n = 0, rc;
-
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		n++;
-		ret = row(st, fn, arg);
-		if (ret)
-			break;
-	}
-	if (!ret && rc != SQLITE_DONE) {
-		util_err("dwarf: %s: %s", m->db_path, sqlite3_errmsg(m->db));
-		ret = -EIO;
-	}
-	sqlite3_finalize(st);
-	return ret ? ret : n;
-}
-
 static int site_row(sqlite3_stmt *st, void *fn, void *arg)
 {
 	struct dw_site s = {
@@ -861,7 +842,7 @@ int dw_module_functions(struct dw_module *m, const struct dw_pattern *p, dw_site
 			  " FROM funcs f JOIN sites s ON s.func = f.id" DWM_WHERE("f")
 			  " ORDER BY f.name, f.file, f.line, s.probe_pc", p, &st);
 
-	return ret < 0 ? ret : run_query(m, st, site_row, (void *)fn, arg);
+	return ret < 0 ? ret : dw_db_run(m->db_path, st, site_row, (void *)fn, arg);
 }
 
 static int func_row(sqlite3_stmt *st, void *fn, void *arg)
@@ -888,7 +869,7 @@ int dw_module_list(struct dw_module *m, const struct dw_pattern *p, dw_func_fn f
 			  " f.nparams, f.ret FROM funcs f" DWM_WHERE("f") " ORDER BY f.name, f.file, f.line",
 			  p, &st);
 
-	return ret < 0 ? ret : run_query(m, st, func_row, (void *)fn, arg);
+	return ret < 0 ? ret : dw_db_run(m->db_path, st, func_row, (void *)fn, arg);
 }
 
 static int stmt_row(sqlite3_stmt *st, void *fn, void *arg)
@@ -919,6 +900,6 @@ int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stm
 			  " FROM funcs f JOIN stmts t ON t.func = f.id" DWM_WHERE("t")
 			  " ORDER BY f.name, t.file, t.line, t.pc", p, &st);
 
-	return ret < 0 ? ret : run_query(m, st, stmt_row, (void *)fn, arg);
+	return ret < 0 ? ret : dw_db_run(m->db_path, st, stmt_row, (void *)fn, arg);
 }
 #endif /* HAVE_SQLITE3 */
