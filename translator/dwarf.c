@@ -87,6 +87,7 @@ int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <gelf.h>
 #include <pthread.h>
 #include <signal.h>
@@ -884,7 +885,7 @@ static int func_row(sqlite3_stmt *st, void *fn, void *arg)
 	return ((dw_func_fn)fn)(&f, arg);
 }
 
-int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
+static int list_query(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
 		      void *arg)
 {
 	sqlite3_stmt *st;
@@ -916,8 +917,8 @@ static int site_row(sqlite3_stmt *st, void *fn, void *arg)
 	return ((dw_site_fn)fn)(&s, arg);
 }
 
-int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_site_fn fn,
-			void *arg)
+static int site_query(struct dw_kernel *k, const struct dw_pattern *p, dw_site_fn fn,
+		      void *arg)
 {
 	sqlite3_stmt *st;
 	int ret = prepare(k, "SELECT f.name, fl.path, f.line, cu.path, s.inlined, f.n_outofline,"
@@ -928,6 +929,162 @@ int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_site
 			  " ORDER BY f.id, s.probe_pc", p, &st);
 
 	return ret < 0 ? ret : dw_db_run(k->db_path, st, site_row, (void *)fn, arg);
+}
+
+/*
+ * Symbol aliases.  A function symbol may have no DWARF function of its own
+ * and name one that has under another name: SYSCALL_DEFINE0(getppid)
+ * makes __x64_sys_getppid an ELF alias of __do_sys_getppid.  SystemTap
+ * resolves such a name through the symbol table to the function at the
+ * same address, and people arriving from other tracers write those names,
+ * so the queries do too: every function symbol matching the pattern whose
+ * name no DWARF function matched brings in the functions named by the
+ * other symbols at its address (their out-of-line copies there).  Not for
+ * NAME@FILE patterns: an alias has no source file of its own.
+ */
+struct alias_walk {
+	struct vec seen;	/* names the DWARF query matched (malloc'ed) */
+	struct vec addrs;	/* uint64_t *: the alias symbols' addresses */
+	void *fn, *arg;		/* the caller's callback */
+	int n;			/* callbacks made for alias targets */
+};
+
+static int strp_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether the DWARF query matched name (w->seen sorted). */
+static bool alias_seen(const struct alias_walk *w, const char *name)
+{
+	return w->seen.len &&
+	       bsearch(&name, w->seen.items, (size_t)w->seen.len, sizeof(char *), strp_cmp);
+}
+
+static void alias_note(struct alias_walk *w, const char *name)
+{
+	if (!w->seen.len || strcmp(w->seen.items[w->seen.len - 1], name))
+		vec_push(&w->seen, xstrdup(name));
+}
+
+static int alias_site_seen(const struct dw_site *site, void *arg)
+{
+	struct alias_walk *w = arg;
+
+	alias_note(w, site->name);
+	return ((dw_site_fn)w->fn)(site, w->arg);
+}
+
+static int alias_func_seen(const struct dw_func *f, void *arg)
+{
+	struct alias_walk *w = arg;
+
+	alias_note(w, f->name);
+	return ((dw_func_fn)w->fn)(f, w->arg);
+}
+
+/* A site of an alias target: only its out-of-line copy at an alias's address. */
+static int alias_site(const struct dw_site *site, void *arg)
+{
+	struct alias_walk *w = arg;
+
+	if (site->inlined)
+		return 0;
+	for (int i = 0; i < w->addrs.len; i++)
+		if (*(uint64_t *)w->addrs.items[i] == site->entry_pc) {
+			w->n++;
+			return ((dw_site_fn)w->fn)(site, w->arg);
+		}
+	return 0;
+}
+
+static int alias_func(const struct dw_func *f, void *arg)
+{
+	struct alias_walk *w = arg;
+
+	if (f->inline_only)
+		return 0;
+	w->n++;
+	return ((dw_func_fn)w->fn)(f, w->arg);
+}
+
+/* The query, then the functions that symbols matching p alias (above). */
+static int query_with_aliases(struct dw_kernel *k, const struct dw_pattern *p, bool sites,
+			      void *fn, void *arg)
+{
+	struct alias_walk w = { .fn = fn, .arg = arg };
+	struct vec targets = { 0 };
+	int ret, i;
+
+	ret = sites ? site_query(k, p, alias_site_seen, &w) : list_query(k, p, alias_func_seen, &w);
+	/* An exact name DWARF knows has no aliases to look for. */
+	if (ret < 0 || p->file || (ret > 0 && !strpbrk(p->name, "*?[")))
+		goto out;
+	if (w.seen.len)
+		qsort(w.seen.items, (size_t)w.seen.len, sizeof(char *), strp_cmp);
+	load_syms(k);
+	for (size_t j = 0; j < k->nsyms; j++) {
+		const struct dwi_sym *sy = &k->syms[j];
+		size_t a = j, b = j;
+		bool found = false;
+
+		if (fnmatch(p->name, sy->name, 0) || alias_seen(&w, sy->name))
+			continue;
+		/* The other names at this address. */
+		while (a > 0 && k->syms[a - 1].addr == sy->addr)
+			a--;
+		while (b + 1 < k->nsyms && k->syms[b + 1].addr == sy->addr)
+			b++;
+		for (size_t t = a; t <= b; t++) {
+			const char *name = k->syms[t].name;
+			bool dup = false;
+
+			if (t == j || !fnmatch(p->name, name, 0))
+				continue;
+			for (i = 0; i < targets.len && !dup; i++)
+				dup = !strcmp(targets.items[i], name);
+			if (!dup)
+				vec_push(&targets, (void *)name);
+			found = true;
+		}
+		if (found) {
+			uint64_t *addr = xmalloc(sizeof(*addr));
+
+			*addr = sy->addr;
+			vec_push(&w.addrs, addr);
+		}
+	}
+	for (i = 0; i < targets.len; i++) {
+		struct dw_pattern tp = { .name = targets.items[i] };
+		int r = sites ? site_query(k, &tp, alias_site, &w) : list_query(k, &tp, alias_func, &w);
+
+		if (r < 0) {
+			ret = r;
+			goto out;
+		}
+	}
+	ret += w.n;
+out:
+	for (i = 0; i < w.seen.len; i++)
+		free(w.seen.items[i]);
+	for (i = 0; i < w.addrs.len; i++)
+		free(w.addrs.items[i]);
+	vec_free(&w.seen);
+	vec_free(&w.addrs);
+	vec_free(&targets);
+	return ret;
+}
+
+int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
+		      void *arg)
+{
+	return query_with_aliases(k, p, false, (void *)fn, arg);
+}
+
+int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_site_fn fn,
+			void *arg)
+{
+	return query_with_aliases(k, p, true, (void *)fn, arg);
 }
 
 /* ---- tracepoints (kernel.trace) ---- */

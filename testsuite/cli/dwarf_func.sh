@@ -37,6 +37,19 @@ for r in $kernels; do
 	expect_rc 0 "$STAP" -p3 -r "$r" -e 'probe kernel.function("ksys_read").return { }'
 	contains '.symbol = "ksys_read", .offset = 0x0, .maxactive = -1, .group = 0, .flags = STP_KPROBE_RETURN }'
 
+	# A symbol that only aliases another function (SYSCALL_DEFINE0's
+	# __x64_sys_NAME = __do_sys_NAME) resolves to that function through
+	# the symbol table, with its variables, exact name or glob.
+	expect_rc 0 "$STAP" -L 'kernel.function("__x64_sys_getppid")' -r "$r"
+	grep -qxE 'kernel\.function\("__do_sys_getppid@kernel/sys\.c:[0-9]+"\) \$__unused:struct pt_regs const\*' <<<"$out" ||
+		fail "$r: -L of the alias __x64_sys_getppid: $out"
+	expect_rc 0 "$STAP" -l 'kernel.function("__x64_sys_getpp*")' -r "$r"
+	grep -qxE 'kernel\.function\("__do_sys_getppid@kernel/sys\.c:[0-9]+"\)' <<<"$out" ||
+		fail "$r: -l of the glob __x64_sys_getpp*: $out"
+	# ... but not with @FILE: an alias has no source file (as SystemTap).
+	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("__x64_sys_getppid@kernel/sys.c") { }'
+	contains "error: no kernel function matches '__x64_sys_getppid@kernel/sys.c'"
+
 	# Nothing matches: the exact message, and the closest name.
 	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("ksys_raed") { }'
 	contains "<input>:1:23: error: no kernel function matches 'ksys_raed'"
