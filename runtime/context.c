@@ -81,9 +81,10 @@ int _stp_session_state(void)
 void _stp_exit(void)
 {
 	/*
-	 * Ordinary probes stop at once, as in SystemTap; begin probes still
-	 * to come run (the state moves on when they are done).  ctl.c's
-	 * timer turns the flag into STP_CTL_REQUEST_EXIT.
+	 * Ordinary probes stop at once, as in SystemTap, and so do the begin
+	 * probes still to come (_stp_run_probe_hit checks the flag for them:
+	 * the state moves on only when they are done).  ctl.c's timer turns
+	 * the flag into STP_CTL_REQUEST_EXIT.
 	 */
 	atomic_cmpxchg(&_stp_state, STP_SESSION_RUNNING, STP_SESSION_STOPPING);
 	atomic_set(&_stp_exit_flag, 1);
@@ -142,6 +143,9 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	int ret = -1;
 
 	if (atomic_read(&_stp_state) != p->state)
+		return -1;
+	/* After exit() in a begin probe the begin probes still to come are skipped. */
+	if (p->state == STP_SESSION_STARTING && atomic_read(&_stp_exit_flag))
 		return -1;
 
 	/*

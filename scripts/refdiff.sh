@@ -3,8 +3,10 @@
 #
 # refdiff: run testsuite/run/ scripts through SystemTap 4.8 (the reference,
 # ../shared/tools/reference-stap, in a 6.1 VM) and through ours (stap --vm on
-# the same kernel), and list every difference in stdout, stderr and exit
-# status.  Not part of make check: the reference is a large optional install
+# the same kernel, in one VM boot through testsuite/run.sh), and list every
+# difference in stdout, run-time stderr and exit status (build warnings are
+# left out on both sides: the reference prints its build log only when the
+# build fails).  Not part of make check: the reference is a large optional install
 # and takes about half a minute a script.
 #
 #   scripts/refdiff.sh [-j N] [-k RELEASE] [-o DIR] [NAME|FILE.stp ...]
@@ -61,9 +63,14 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/refdiff.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$cache" ${keep:+"$keep"}
 
-# One script: writes $work/NAME.{ref,ours,status}.
+# Paths of this checkout, as the run tests' @WORDS@.
+normalise() {
+	sed -e "s|$top/testsuite/workload|@WORKLOAD@|g" -e "s|$top/testsuite/run/|@RUN@/|g"
+}
+
+# One script: writes $work/NAME.{ref,status}.
 one() {
-	local f=$1 name words=() argv=() refargs=() ourargs=() stapargs=() i cmd= key
+	local f=$1 name words=() argv=() refargs=() stapargs=() i cmd= key
 	name=$(basename "$f" .stp)
 	if [ -f "${f%.stp}.args" ]; then
 		eval "words=($(sed -e "s|@RUN@|$(dirname "$f")|g" \
@@ -82,7 +89,6 @@ one() {
 	done
 	if [ -n "$cmd" ]; then
 		refargs+=(-c "$cmd")
-		ourargs+=(-c "$cmd")
 		# Programs the command names by absolute path that the reference's
 		# busybox VM does not have.
 		for w in $cmd; do
@@ -91,13 +97,16 @@ one() {
 			esac
 		done
 	fi
-	key=$( { cat "$f"; printf '%s\n' "${refargs[@]}" "${stapargs[@]}" -- "${argv[@]}"; \
+	# By content, not path: outputs are stored with paths normalised, so
+	# every checkout shares the cache.
+	key=$( { cat "$f"; cat "${f%.stp}.args" "${f%.stp}.argv" 2>/dev/null; \
 		[ -n "$cmd" ] && [[ $cmd == *"$top/testsuite/workload"* ]] && cat "$top/testsuite/workload"; \
 		echo "$rel"; } | sha256sum | cut -c1-32)
 	if [ -s "$cache/$key" ]; then
 		cp "$cache/$key" "$work/$name.ref"
 	else
-		"$ref" -k "$rel" "${refargs[@]}" "$f" "${stapargs[@]}" "${argv[@]}" >"$work/$name.ref" 2>"$work/$name.referr"
+		"$ref" -k "$rel" "${refargs[@]}" "$f" "${stapargs[@]}" "${argv[@]}" 2>"$work/$name.referr" |
+			normalise >"$work/$name.ref"
 		if grep -q '^rc=' "$work/$name.ref"; then
 			cp "$work/$name.ref" "$cache/$key"
 		else
@@ -105,22 +114,46 @@ one() {
 			sed 's/^/stderr: /' "$work/$name.referr" >>"$work/$name.ref"
 		fi
 	fi
-	local rc
-	(cd "$work" && "$top/stap" -r "$rel" --vm "${ourargs[@]}" "${stapargs[@]}" "$f" "${argv[@]}" \
-		>"$work/$name.o" 2>"$work/$name.e"); rc=$?
-	{ cat "$work/$name.o"; sed 's/^/stderr: /' "$work/$name.e"; echo "rc=$rc"; } >"$work/$name.ours"
-	grep -q '^dmesg: ' "$work/$name.ours" || sed -i '/^dmesg: /d' "$work/$name.ref"
-	# The reference builds the module as "ref"; ours as stap_<hash>.
-	if cmp -s "$work/$name.ref" "$work/$name.ours"; then
-		echo same >"$work/$name.status"
-	else
-		echo DIFF >"$work/$name.status"
-	fi
+	echo compare >"$work/$name.status"
 }
-export -f one
+
+# Ours: the test runner's own VM batch (one boot for all), kept.
+ours_batch() {
+	local names=() f kept
+	for f in "${scripts[@]}"; do
+		[ "$(cat "$work/$(basename "$f" .stp).status")" = compare ] &&
+			names+=("run/$(basename "$f" .stp)")
+	done
+	[ ${#names[@]} -gt 0 ] || return 0
+	kept=$(IFS='|'; KEEP=1 KERNELS=$rel TESTS="@(${names[*]})" bash -O extglob \
+		"$top/testsuite/run.sh" 2>&1 | sed -n 's/^work directory kept: //p')
+	[ -n "$kept" ] || { echo "refdiff: the test runner kept no work directory" >&2; return 1; }
+	for f in "${scripts[@]}"; do
+		local name base
+		name=$(basename "$f" .stp)
+		[ "$(cat "$work/$name.status")" = compare ] || continue
+		base=$kept/vm-$rel/t_$name
+		if [ -f "$base.build-failed" ]; then
+			{ sed 's/^/stderr: /' "$base.build-err"; echo "rc=build-failed"; } |
+				normalise >"$work/$name.ours"
+		else
+			{ cat "$base.out" 2>/dev/null; sed 's/^/stderr: /' "$base.err" 2>/dev/null
+			  echo "rc=$(cat "$base.rc" 2>/dev/null || echo none)"; } | normalise >"$work/$name.ours"
+		fi
+		grep -q '^dmesg: ' "$work/$name.ours" || sed -i '/^dmesg: /d' "$work/$name.ref"
+		if cmp -s "$work/$name.ref" "$work/$name.ours"; then
+			echo same >"$work/$name.status"
+		else
+			echo DIFF >"$work/$name.status"
+		fi
+	done
+	rm -rf "$kept"
+}
+export -f one normalise
 export top ref rel work cache
 
 printf '%s\n' "${scripts[@]}" | xargs -P "$jobs" -I{} bash -c 'one "$1"' _ {}
+ours_batch
 
 same=0 differ=0 skipped=0
 for f in "${scripts[@]}"; do

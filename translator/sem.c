@@ -253,11 +253,61 @@ static enum type script_arg(struct sem *S, struct node *n)
 	return n->type = TY_LONG;
 }
 
+/*
+ * printd(delim, v1, v2, ...) and printdln, sprintd, sprintdln: print(v1,
+ * delim, v2, ...) and its siblings, with the delimiter between values.
+ * Rewritten in place once; false (reported) if the call is malformed.
+ */
+static bool delimited_print(struct sem *S, struct node *n)
+{
+	static const char *const forms[][2] = {
+		{ "printd", "print" }, { "printdln", "println" },
+		{ "sprintd", "sprint" }, { "sprintdln", "sprintln" },
+	};
+	struct node *d = n->args, *v, *last, *copy;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(forms); i++)
+		if (!strcmp(n->str, forms[i][0]))
+			break;
+	if (i == ARRAY_SIZE(forms))
+		return true;
+	if (n->num < 3) {
+		if (S->final)
+			diag_error(S->s, &n->loc, "%s() takes a delimiter and at least 2 values, "
+				   "not %d argument%s", n->str, (int)n->num, n->num == 1 ? "" : "s");
+		return false;
+	}
+	if (d->kind != ND_STR) {
+		if (S->final)
+			diag_error(S->s, &d->loc, "the delimiter of %s() must be a string literal",
+				   n->str);
+		return false;
+	}
+	n->str = forms[i][1];
+	n->args = last = d->next;
+	n->num = 1;
+	for (v = last->next; v; v = last->next) {
+		copy = arena_alloc(&S->s->arena, sizeof(*copy));
+		*copy = *d;
+		copy->next = v;
+		last->next = copy;
+		last = v;
+		n->num += 2;
+	}
+	return true;
+}
+
 static enum type call(struct sem *S, struct node *n)
 {
-	const struct builtin_info *bi = find_builtin(n->str);
+	const struct builtin_info *bi;
 	struct node *a;
-	int nargs = (int)n->num;
+	int nargs;
+
+	if (!delimited_print(S, n))
+		return n->type = TY_UNKNOWN;
+	bi = find_builtin(n->str);
+	nargs = (int)n->num;
 
 	if (bi) {
 		n->builtin = bi->id;
