@@ -37,8 +37,19 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 		cv->lit = arena_strdup(&s->arena, sb_str(&text));
 		sb_reset(&text);
 		p++;
-		while (p < end && strchr("-+ #0", *p) && nf < 5)
+		/*
+		 * One flag at most, as in SystemTap: a '0' after it starts
+		 * the width ("%+05d" is "%+5d"), another flag is an error.
+		 */
+		if (p < end && strchr("-+ #0", *p))
 			cv->flags[nf++] = *p++;
+		if (nf && p < end && strchr("-+ #", *p)) {
+			diag_error(s, &lit->loc, "format conversion '%%%c%c...' has two flags",
+				   cv->flags[0], *p);
+			diag_hint(s, "a conversion takes one flag at most, one of '-', '+', ' ', "
+				  "'#' or '0'");
+			goto fail;
+		}
 		cv->width = cv->prec = -1;
 		if (p < end && *p == '*') {
 			cv->width = -2;
@@ -61,11 +72,15 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 					cv->prec = cv->prec * 10 + (*p++ - '0');
 			}
 		}
-		/* SystemTap accepts C's length modifiers and ignores them. */
-		while (p < end && strchr("hlLjzt", *p))
+		/* One 'l' is accepted and ignored (values are 64-bit), as in SystemTap. */
+		if (p < end && *p == 'l')
 			p++;
 		if (p >= end) {
 			diag_error(s, &lit->loc, "format string ends in the middle of a conversion");
+			goto fail;
+		}
+		if (*p == '%') {
+			diag_error(s, &lit->loc, "'%%%%' takes no flags, width or precision");
 			goto fail;
 		}
 		if (!strchr(supported, *p)) {
