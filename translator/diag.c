@@ -78,6 +78,7 @@ void diag_error(struct session *s, const struct srcloc *loc,
 {
 	va_list ap;
 
+	s->diag_muted = false;
 	va_start(ap, fmt);
 	report(loc, "error", "31", fmt, ap);
 	va_end(ap);
@@ -89,6 +90,10 @@ void diag_warn(struct session *s, const struct srcloc *loc,
 {
 	va_list ap;
 
+	/* -w: no warning, nor the notes and hints that follow it. */
+	s->diag_muted = s->no_warnings;
+	if (s->diag_muted)
+		return;
 	va_start(ap, fmt);
 	report(loc, "warning", "35", fmt, ap);
 	va_end(ap);
@@ -100,6 +105,8 @@ void diag_note(struct session *s, const struct srcloc *loc,
 {
 	va_list ap;
 
+	if (s->diag_muted)
+		return;
 	va_start(ap, fmt);
 	report(loc, "note", "36", fmt, ap);
 	va_end(ap);
@@ -109,6 +116,8 @@ void diag_hint(struct session *s, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (s->diag_muted)
+		return;
 	fputs("hint: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

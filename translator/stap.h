@@ -376,6 +376,8 @@ struct session {
 	int verbose;		/* -v count */
 	bool keep_tmp;		/* -k */
 	bool guru;		/* -g */
+	bool no_warnings;	/* -w */
+	bool diag_muted;	/* diag.c: the last warning was suppressed (-w) */
 	bool vm;		/* --vm */
 	const char *module_name;	/* -m */
 	const char *release;	/* -r, or the running kernel */
