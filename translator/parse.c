@@ -867,7 +867,64 @@ static struct node *block(struct parser *p)
 
 /* ---- declarations ---- */
 
-/* component -> name ('(' literal ')')?    name may hold '*' wildcards */
+/* Whether t is $N or @N, a command-line argument. */
+static bool is_arg_token(const struct token *t)
+{
+	return (t->kind == TK_DOLLAR || t->kind == TK_AT) && t->str &&
+	       t->str[0] >= '1' && t->str[0] <= '9';
+}
+
+/* The text of argument $N / @N at t, or NULL (reported) if not given. */
+static const char *arg_text(struct parser *p, const struct token *t)
+{
+	long n = strtol(t->str, NULL, 10);
+
+	if (n < 1 || n > p->s->args.len) {
+		diag_error(p->s, &t->loc, "probe point uses %.*s, but %d argument%s given",
+			   t->loc.len, t->text, p->s->args.len,
+			   p->s->args.len == 1 ? " is" : "s are");
+		diag_hint(p->s, "pass it after the script: stap SCRIPT.stp ARG1 ARG2 ...");
+		p->errors++;
+		return NULL;
+	}
+	return p->s->args.items[n - 1];
+}
+
+/*
+ * $N or @N where a probe point component goes: the argument's text is a
+ * piece of probe point (stap callgraph.stp 'kernel.function("vfs_*")'
+ * with "probe $1.call"), so its tokens take the place of the $N token.
+ */
+static bool splice_arg(struct parser *p)
+{
+	struct token *t = p->tok, *toks, *last;
+	const char *text = arg_text(p, t);
+	struct srcfile *f;
+
+	if (!text)
+		return false;
+	f = source_from_string(p->s, arena_printf(&p->s->arena, "<argument %.*s>",
+						    t->loc.len, t->text), text);
+	toks = lex_file(p->s, f);
+	if (!toks) {
+		p->errors++;
+		return false;
+	}
+	if (toks->kind == TK_EOF) {
+		diag_error(p->s, &t->loc, "argument %.*s is empty: no probe point", t->loc.len,
+			   t->text);
+		p->errors++;
+		return false;
+	}
+	for (last = toks; last->next->kind != TK_EOF; last = last->next)
+		;
+	last->next = t->next;
+	p->tok = toks;
+	return true;
+}
+
+/* component -> (name | '$N' | '@N') ('(' (literal | '$N' | '@N') ')')?
+ *              name may hold '*' wildcards */
 static struct pp_comp *pp_component(struct parser *p)
 {
 	struct pp_comp *c = arena_alloc(&p->s->arena, sizeof(*c));
@@ -875,6 +932,12 @@ static struct pp_comp *pp_component(struct parser *p)
 	struct strbuf sb = STRBUF_INIT;
 	const char *end = t->text;
 
+	if (is_arg_token(t)) {
+		if (!splice_arg(p))
+			return c;
+		t = p->tok;
+		end = t->text;
+	}
 	c->loc = t->loc;
 	/* Join touching identifier and '*' tokens: "sys*_read", "*". */
 	while ((p->tok->kind == TK_IDENT || peek(p, "*") || p->tok->kind == TK_NUM) &&
@@ -894,7 +957,22 @@ static struct pp_comp *pp_component(struct parser *p)
 	if (accept(p, "(")) {
 		struct token *a = p->tok;
 
-		if (a->kind == TK_STR || a->kind == TK_NUM ||
+		if (is_arg_token(a)) {
+			/* @N is the argument as a string; $N a number if it reads as one. */
+			const char *text = arg_text(p, a);
+			char *e;
+			long long v = text ? strtoll(text, &e, 0) : 0;
+
+			advance(p);
+			if (text && a->kind == TK_DOLLAR && *text && !*e) {
+				c->arg = new_node(p, ND_NUM, a);
+				c->arg->num = v;
+			} else if (text) {
+				c->arg = new_node(p, ND_STR, a);
+				c->arg->str = arena_strdup(&p->s->arena, text);
+				c->arg->str_len = (int)strlen(text);
+			}
+		} else if (a->kind == TK_STR || a->kind == TK_NUM ||
 		    (tok_is(a, "-") && a->next->kind == TK_NUM)) {
 			c->arg = unary(p);
 		} else {
@@ -906,32 +984,107 @@ static struct pp_comp *pp_component(struct parser *p)
 	return c;
 }
 
-/* probe_point -> component ('.' component)* ('?' | '!')* ('if' '(' expr ')')? */
+/* A copy of the component list from, ending in tail (shared, not copied). */
+static struct pp_comp *comps_join(struct parser *p, const struct pp_comp *from,
+				  struct pp_comp *tail)
+{
+	struct pp_comp head = { 0 }, *t = &head;
+
+	for (; from; from = from->next) {
+		t = t->next = arena_alloc(&p->s->arena, sizeof(*t));
+		*t = *from;
+	}
+	t->next = tail;
+	return head.next;
+}
+
+/*
+ * seq -> elem ('.' elem)*    elem -> component | '{' seq (',' seq)* '}'
+ * Brace expansion (stapprobes(3stap)): every combination, in product
+ * order, as a vec of component lists.
+ */
+static void pp_seq(struct parser *p, struct vec *out)
+{
+	struct vec cur = VEC_INIT;
+	int i, j;
+
+	vec_push(&cur, NULL);	/* one empty sequence */
+	do {
+		struct vec alts = VEC_INIT, next = VEC_INIT;
+
+		if (accept(p, "{")) {
+			if (++p->depth > 32) {
+				error_tok(p, p->tok, "expected %s", "braces nested less deeply");
+				vec_free(&alts);
+				break;
+			}
+			do
+				pp_seq(p, &alts);
+			while (!FAIL(p) && accept(p, ","));
+			p->depth--;
+			if (!FAIL(p))
+				expect(p, "}");
+		} else {
+			vec_push(&alts, pp_component(p));
+		}
+		if (FAIL(p)) {
+			vec_free(&alts);
+			break;
+		}
+		/* Each sequence so far, followed by each alternative. */
+		for (i = 0; i < cur.len; i++)
+			for (j = 0; j < alts.len; j++) {
+				struct pp_comp *a = comps_join(p, alts.items[j], NULL);
+
+				vec_push(&next, comps_join(p, cur.items[i], a));
+			}
+		vec_free(&cur);
+		vec_free(&alts);
+		cur = next;
+	} while (accept(p, "."));
+	for (i = 0; i < cur.len; i++)
+		vec_push(out, cur.items[i]);
+	vec_free(&cur);
+}
+
+/* probe_point -> seq ('?' | '!')* ('if' '(' expr ')')?
+ * One probe_point per expansion of the braces, chained by next. */
 static struct probe_point *probe_point(struct parser *p)
 {
-	struct probe_point *pp = arena_alloc(&p->s->arena, sizeof(*pp));
-	struct pp_comp head = { 0 }, *tail = &head;
+	struct probe_point head = { 0 }, *tail = &head, *pp;
+	struct srcloc loc = p->tok->loc;
+	struct vec seqs = VEC_INIT;
+	bool optional = false, sufficient = false;
+	struct node *cond = NULL;
+	int i;
 
-	pp->loc = p->tok->loc;
-	do {
-		tail = tail->next = pp_component(p);
-	} while (!FAIL(p) && accept(p, "."));
+	pp_seq(p, &seqs);
 	for (;;) {
 		if (accept(p, "?"))
-			pp->optional = true;
+			optional = true;
 		else if (accept(p, "!"))
-			pp->optional = pp->sufficient = true;
+			optional = sufficient = true;
 		else
 			break;
 	}
 	if (!FAIL(p) && accept(p, "if")) {
 		expect(p, "(");
-		pp->cond = expr(p);
-		check_depth(p, pp->cond);
+		cond = expr(p);
+		check_depth(p, cond);
 		expect(p, ")");
 	}
-	pp->comps = head.next;
-	return pp;
+	if (!seqs.len)
+		vec_push(&seqs, NULL);
+	for (i = 0; i < seqs.len; i++) {
+		pp = tail = tail->next = arena_alloc(&p->s->arena, sizeof(*pp));
+		pp->loc = loc;
+		pp->comps = seqs.items[i];
+		pp->optional = optional;
+		pp->sufficient = sufficient;
+		pp->cond = cond;
+	}
+	vec_free(&seqs);
+	return head.next;
 }
 
 static struct probe_point *probe_points(struct parser *p)
@@ -939,7 +1092,9 @@ static struct probe_point *probe_points(struct parser *p)
 	struct probe_point head = { 0 }, *tail = &head;
 
 	do {
-		tail = tail->next = probe_point(p);
+		tail->next = probe_point(p);
+		while (tail->next)
+			tail = tail->next;
 	} while (!FAIL(p) && accept(p, ","));
 	return head.next;
 }
