@@ -923,7 +923,49 @@ static bool splice_arg(struct parser *p)
 	return true;
 }
 
-/* component -> (name | '$N' | '@N') ('(' (literal | '$N' | '@N') ')')?
+/*
+ * A probe point's string argument: string literals and arguments $N/@N
+ * side by side, joined ("probe $1.statement(@2 "@*:*")").  A lone $N
+ * that reads as a number is that number.
+ */
+static struct node *pp_string_arg(struct parser *p)
+{
+	struct token *first = p->tok;
+	struct strbuf sb = STRBUF_INIT;
+	struct node *n;
+	int parts = 0;
+	bool number = false;
+	long long v = 0;
+
+	while (is_arg_token(p->tok) || p->tok->kind == TK_STR) {
+		struct token *t = advance(p);
+		const char *text = t->kind == TK_STR ? t->str : arg_text(p, t);
+		char *e;
+
+		if (!text)
+			break;
+		if (t->kind == TK_STR) {
+			sb_add(&sb, t->str, (size_t)t->str_len);
+		} else {
+			v = strtoll(text, &e, 0);
+			number = t->kind == TK_DOLLAR && *text && !*e;
+			sb_puts(&sb, text);
+		}
+		parts++;
+	}
+	if (parts == 1 && number) {
+		n = new_node(p, ND_NUM, first);
+		n->num = v;
+	} else {
+		n = new_node(p, ND_STR, first);
+		n->str = arena_strndup(&p->s->arena, sb_str(&sb), sb.len);
+		n->str_len = (int)sb.len;
+	}
+	sb_free(&sb);
+	return n;
+}
+
+/* component -> (name | '$N' | '@N') ('(' (literal | ('$N' | '@N' | string)+) ')')?
  *              name may hold '*' wildcards */
 static struct pp_comp *pp_component(struct parser *p)
 {
@@ -957,21 +999,8 @@ static struct pp_comp *pp_component(struct parser *p)
 	if (accept(p, "(")) {
 		struct token *a = p->tok;
 
-		if (is_arg_token(a)) {
-			/* @N is the argument as a string; $N a number if it reads as one. */
-			const char *text = arg_text(p, a);
-			char *e;
-			long long v = text ? strtoll(text, &e, 0) : 0;
-
-			advance(p);
-			if (text && a->kind == TK_DOLLAR && *text && !*e) {
-				c->arg = new_node(p, ND_NUM, a);
-				c->arg->num = v;
-			} else if (text) {
-				c->arg = new_node(p, ND_STR, a);
-				c->arg->str = arena_strdup(&p->s->arena, text);
-				c->arg->str_len = (int)strlen(text);
-			}
+		if (is_arg_token(a) || a->kind == TK_STR) {
+			c->arg = pp_string_arg(p);
 		} else if (a->kind == TK_STR || a->kind == TK_NUM ||
 		    (tok_is(a, "-") && a->next->kind == TK_NUM)) {
 			c->arg = unary(p);
@@ -998,6 +1027,31 @@ static struct pp_comp *comps_join(struct parser *p, const struct pp_comp *from,
 	return head.next;
 }
 
+/* An alternative's '?' / '!': on the last components of alts[from..]. */
+static void pp_markers(struct parser *p, struct vec *alts, int from)
+{
+	bool opt = false, suff = false;
+
+	for (;;) {
+		if (accept(p, "?"))
+			opt = true;
+		else if (accept(p, "!"))
+			opt = suff = true;
+		else
+			break;
+	}
+	for (int i = from; (opt || suff) && i < alts->len; i++) {
+		struct pp_comp *c = alts->items[i];
+
+		while (c && c->next)
+			c = c->next;
+		if (c) {
+			c->optional |= opt;
+			c->sufficient |= suff;
+		}
+	}
+}
+
 /*
  * seq -> elem ('.' elem)*    elem -> component | '{' seq (',' seq)* '}'
  * Brace expansion (stapprobes(3stap)): every combination, in product
@@ -1018,9 +1072,12 @@ static void pp_seq(struct parser *p, struct vec *out)
 				vec_free(&alts);
 				break;
 			}
-			do
+			do {
+				int k = alts.len;
+
 				pp_seq(p, &alts);
-			while (!FAIL(p) && accept(p, ","));
+				pp_markers(p, &alts, k);
+			} while (!FAIL(p) && accept(p, ","));
 			p->depth--;
 			if (!FAIL(p))
 				expect(p, "}");
@@ -1081,6 +1138,10 @@ static struct probe_point *probe_point(struct parser *p)
 		pp->comps = seqs.items[i];
 		pp->optional = optional;
 		pp->sufficient = sufficient;
+		for (struct pp_comp *c = pp->comps; c; c = c->next) {
+			pp->optional |= c->optional;
+			pp->sufficient |= c->sufficient;
+		}
 		pp->cond = cond;
 	}
 	vec_free(&seqs);

@@ -267,6 +267,8 @@ struct pp_comp {
 	struct srcloc loc;
 	const char *name;	/* "function", "*" allowed in aliases */
 	struct node *arg;	/* ND_NUM / ND_STR literal, or NULL */
+	/* '?' / '!' after this component inside braces: "{trace("a")!, ...}" */
+	bool optional, sufficient;
 };
 
 struct probe_point {
