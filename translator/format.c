@@ -37,8 +37,16 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 		cv->lit = arena_strdup(&s->arena, sb_str(&text));
 		sb_reset(&text);
 		p++;
-		while (p < end && strchr("-+ #0", *p) && nf < 5)
+		/*
+		 * SystemTap takes one of - + space # and then zeros: "%-05d"
+		 * but not "%0-5d" or "%-+d".
+		 */
+		if (p < end && strchr("-+ #", *p))
 			cv->flags[nf++] = *p++;
+		if (p < end && *p == '0')
+			cv->flags[nf++] = '0';
+		while (p < end && *p == '0')
+			p++;
 		cv->width = cv->prec = -1;
 		if (p < end && *p == '*') {
 			cv->width = -2;
@@ -61,8 +69,8 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 					cv->prec = cv->prec * 10 + (*p++ - '0');
 			}
 		}
-		/* SystemTap accepts C's length modifiers and ignores them. */
-		while (p < end && strchr("hlLjzt", *p))
+		/* SystemTap accepts one 'l' and ignores it ("%ld"), no other length. */
+		if (p < end && *p == 'l')
 			p++;
 		if (p >= end) {
 			diag_error(s, &lit->loc, "format string ends in the middle of a conversion");
@@ -70,7 +78,12 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 		}
 		if (!strchr(supported, *p)) {
 			diag_error(s, &lit->loc, "invalid format conversion '%%%c'", *p);
-			diag_hint(s, "conversions: %%d %%i %%u %%x %%X %%o %%c %%s %%p %%b %%m %%M %%%%");
+			if (strchr("-+ #0", *p))
+				diag_hint(s, "one flag of '-', '+', ' ' or '#' comes first, then zeros: \"%%-08x\"");
+			else if (strchr("hlLjzt", *p))
+				diag_hint(s, "the only length modifier is one 'l' (\"%%ld\"), and it changes nothing");
+			else
+				diag_hint(s, "conversions: %%d %%i %%u %%x %%X %%o %%c %%s %%p %%b %%m %%M %%%%");
 			goto fail;
 		}
 		cv->conv = *p++;
