@@ -38,15 +38,12 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 		sb_reset(&text);
 		p++;
 		/*
-		 * SystemTap takes one of - + space # and then zeros: "%-05d"
-		 * but not "%0-5d" or "%-+d".
+		 * SystemTap takes one flag of - + space # 0, and a 0 after
+		 * another flag starts the width: "%+08p" pads with spaces,
+		 * "%0-5d" and "%-+d" are errors.
 		 */
-		if (p < end && strchr("-+ #", *p))
+		if (p < end && strchr("-+ #0", *p))
 			cv->flags[nf++] = *p++;
-		if (p < end && *p == '0')
-			cv->flags[nf++] = '0';
-		while (p < end && *p == '0')
-			p++;
 		cv->width = cv->prec = -1;
 		if (p < end && *p == '*') {
 			cv->width = -2;
@@ -79,7 +76,7 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 		if (!strchr(supported, *p)) {
 			diag_error(s, &lit->loc, "invalid format conversion '%%%c'", *p);
 			if (strchr("-+ #0", *p))
-				diag_hint(s, "one flag of '-', '+', ' ' or '#' comes first, then zeros: \"%%-08x\"");
+				diag_hint(s, "a conversion takes one flag of '-', '+', ' ', '#' or '0' (\"%%-8x\", \"%%08x\")");
 			else if (strchr("hlLjzt", *p))
 				diag_hint(s, "the only length modifier is one 'l' (\"%%ld\"), and it changes nothing");
 			else
