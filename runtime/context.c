@@ -178,6 +178,7 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	c->match_ngroups = 0;
 	c->entry_slots = h ? h->entry_slots : NULL;
 	c->args = h ? h->args : NULL;
+	c->ret_from = h ? h->ret_from : 0;
 
 	if (h && h->fn)
 		h->fn(c);

@@ -50,9 +50,12 @@ static int kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	/* NULL: the kretprobe is being unregistered. */
 	if (rp) {
 		struct stp_kprobe *k = container_of(rp, struct stp_kprobe, u.rp);
-		struct stp_hit h = { .entry_slots = (int64_t *)ri->data };
+		struct stp_hit h = {
+			.entry_slots = k->nslots ? (int64_t *)ri->data : NULL,
+			.ret_from = (unsigned long)rp->kp.addr,
+		};
 
-		_stp_run_probe_hit(k->probe, regs, k->nslots ? &h : NULL);
+		_stp_run_probe_hit(k->probe, regs, &h);
 	}
 	return 0;
 }

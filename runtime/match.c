@@ -22,13 +22,14 @@ void _stp_match_group(struct stp_context *c, int64_t n, char *dst)
 
 	dst[0] = '\0';
 	if (!c->match_ngroups) {
-		_stp_error(c, "matched(%lld): the last regular expression match failed or none was tried",
+		/* SystemTap says the same whether or not a match was tried. */
+		_stp_error(c, "Attempted to get nonexistent subexpression %lld",
 			   (long long)n);
 		return;
 	}
 	if (n < 0 || n >= c->match_ngroups) {
-		_stp_error(c, "matched(%lld): the last match has groups 0 to %d",
-			   (long long)n, c->match_ngroups - 1);
+		_stp_error(c, "Attempted to get nonexistent subexpression %lld",
+			   (long long)n);
 		return;
 	}
 	start = c->match_groups[2 * n];

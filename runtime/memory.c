@@ -17,7 +17,8 @@ int _stp_read_mem(struct stp_context *c, void *dst, uint64_t addr, size_t len,
 	else
 		ret = copy_from_kernel_nofault(dst, (const void *)(unsigned long)addr, len);
 	if (ret) {
-		_stp_error(c, "%s read fault at 0x%016llx", user ? "user" : "kernel",
+		/* SystemTap's words, for kernel and user memory alike. */
+		_stp_error(c, "read fault [man error::fault] at 0x%llx",
 			   (unsigned long long)addr);
 		return -EFAULT;
 	}

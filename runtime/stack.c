@@ -55,15 +55,29 @@ static DEFINE_PER_CPU(unsigned long [STP_MAX_STACK], stp_pcs);
 #define STP_LINE_LEN (KSYM_NAME_LEN + 96)
 static DEFINE_PER_CPU(char [STP_LINE_LEN], stp_line);
 
-/* One address as print_stack() prints it, or as a symdata line. */
+/*
+ * One address as SystemTap prints it: " 0x... : symbol+0xoff/0xsize [mod]"
+ * (print_backtrace), or "symbol+0xoff [mod]" with no size in the strings
+ * (sprint_backtrace).
+ */
 static const char *format_line(unsigned long addr, bool verbose)
 {
 	char *buf = this_cpu_ptr(stp_line);
 	size_t len = STP_LINE_LEN, n = 0;
+	unsigned long off, size;
+	const char *mod;
 
-	if (verbose)
+	if (verbose) {
 		n = snprintf(buf, len, " 0x%016lx : ", addr);
-	_stp_symdata(buf + n, len - n, addr);
+		_stp_symdata(buf + n, len - n, addr);
+		return buf;
+	}
+	if (_stp_sym_lookup(addr, buf, len, &off, &size, &mod)) {
+		snprintf(buf, len, "0x%lx", addr);
+		return buf;
+	}
+	n = strlen(buf);
+	snprintf(buf + n, len - n, "+0x%lx [%s]", off, mod);
 	return buf;
 }
 
@@ -115,12 +129,24 @@ void _stp_syms_print(struct stp_context *c, const char *addrs, bool verbose,
 void _stp_backtrace_syms(struct stp_context *c, bool verbose, char *dst)
 {
 	unsigned long *pcs = this_cpu_ptr(stp_pcs);
-	int n = _stp_stack_pcs(c, pcs, STP_MAX_STACK), i;
+	int n = _stp_stack_pcs(c, pcs, STP_MAX_STACK), i = 0;
 	size_t out = 0;
 
 	if (dst)
 		dst[0] = '\0';
-	for (i = 0; i < n; i++)
+	/*
+	 * print_backtrace() in a .return probe starts as SystemTap's does:
+	 * "Returning from:  <the function's entry>" and "Returning to  :
+	 * <where it returns>", then the rest of the stack.
+	 */
+	if (verbose && !dst && c->ret_from && n > 0) {
+		_stp_print(c, "Returning from: ");
+		emit_line(c, format_line(c->ret_from, true), NULL, &out);
+		_stp_print(c, "Returning to  : ");
+		emit_line(c, format_line(pcs[0], true), NULL, &out);
+		i = 1;
+	}
+	for (; i < n; i++)
 		if (!emit_line(c, format_line(pcs[i], verbose), dst, &out))
 			break;
 }

@@ -53,6 +53,7 @@ struct stp_context {
 	struct pt_regs *regs;	/* registers at the probe, or NULL */
 	int64_t *entry_slots;	/* .return: @entry values saved at entry */
 	const unsigned long *args;	/* kernel.trace: the tracepoint's arguments */
+	unsigned long ret_from;	/* .return: the probed function's entry, or 0 */
 	void *locals;		/* stp_locals_size bytes for the handler */
 	char error_buf[MAXSTRINGLEN];
 	/* The last =~ / !~ of this hit, for matched(n) and ngroups(). */
@@ -93,6 +94,7 @@ void _stp_run_probe(const struct stp_probe *p, struct pt_regs *regs);
 struct stp_hit {
 	int64_t *entry_slots;		/* becomes c->entry_slots */
 	const unsigned long *args;	/* becomes c->args */
+	unsigned long ret_from;		/* becomes c->ret_from */
 	/* Run this instead of p->handler (a kretprobe's entry: fill the slots). */
 	void (*fn)(struct stp_context *c);
 };

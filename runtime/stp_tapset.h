@@ -39,7 +39,7 @@ int _stp_kread_quiet(void *dst, uint64_t addr, size_t len);
 int _stp_uread_quiet(void *dst, uint64_t addr, size_t len);
 /* A kernel scalar (1, 2, 4 or 8 bytes) at addr, sign-extended; on a fault
  * fails the hit with "kernel <what> copy fault at 0x... [man error::fault]",
- * or "kernel read fault at 0x... [...]" if what is NULL. */
+ * or "read fault [man error::fault] at 0x..." if what is NULL (SystemTap's). */
 int64_t _stp_kread_scalar(struct stp_context *c, uint64_t addr, size_t size,
 			  const char *what);
 /* A user number of size bytes at addr, sign-extended if is_signed; 0 if

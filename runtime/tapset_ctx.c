@@ -88,7 +88,7 @@ int64_t _stp_func_arg(struct stp_context *c, int n)
 	}
 	/* Arguments 7 and up are on the stack above the return address. */
 	if (_stp_kread_quiet(&v, regs->sp + 8 * (n - 6), sizeof(v))) {
-		_stp_error(c, "kernel read fault at 0x%lx [man error::fault]",
+		_stp_error(c, "read fault [man error::fault] at 0x%lx",
 			   regs->sp + 8 * (n - 6));
 		return 0;
 	}

@@ -23,10 +23,14 @@ int _stp_kread_quiet(void *dst, uint64_t addr, size_t len)
 		-EFAULT : 0;
 }
 
-/* No user address space to read: a kernel thread, or an NMI. */
+/*
+ * No user address space to read: a kernel thread.  Not in_nmi(): x86
+ * runs a kprobe's int3 handler as an NMI, and copy_from_user_nofault()
+ * is safe there (it checks that current's mm is the one loaded).
+ */
 static bool no_user_space(void)
 {
-	return !current->mm || (current->flags & PF_KTHREAD) || in_nmi();
+	return !current->mm || (current->flags & PF_KTHREAD);
 }
 
 int _stp_uread_quiet(void *dst, uint64_t addr, size_t len)
@@ -97,7 +101,7 @@ int64_t _stp_kread_scalar(struct stp_context *c, uint64_t addr, size_t size,
 			_stp_error(c, "kernel %s copy fault at 0x%llx [man error::fault]",
 				   what, (unsigned long long)addr);
 		else
-			_stp_error(c, "kernel read fault at 0x%llx [man error::fault]",
+			_stp_error(c, "read fault [man error::fault] at 0x%llx",
 				   (unsigned long long)addr);
 		return 0;
 	}
@@ -149,11 +153,11 @@ void _stp_kwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
 void _stp_kwrite_string(struct stp_context *c, uint64_t addr, const char *src,
 			size_t n)
 {
-	size_t len = strnlen(src, MAXSTRINGLEN);
+	size_t len = min(strnlen(src, MAXSTRINGLEN), n);
+	char nul = '\0';
 
-	/* The terminating NUL goes too when it fits in n. */
-	len = min(len + 1, n);
-	if (_stp_kwrite_quiet(addr, src, len))
+	/* At most n bytes, and then a NUL, as SystemTap writes them. */
+	if (_stp_kwrite_quiet(addr, src, len) || _stp_kwrite_quiet(addr + len, &nul, 1))
 		_stp_error(c, "kernel string copy fault at 0x%llx [man error::fault]",
 			   (unsigned long long)addr);
 }
@@ -249,33 +253,42 @@ static int escape(char *buf, unsigned char ch)
 void _stp_text_str(char *dst, const char *src, size_t len, bool quoted)
 {
 	/*
-	 * len bounds the output with its quotes (0: the whole string
-	 * buffer); "..." after them says the input did not all fit, so
-	 * room for it is kept back.
+	 * len bounds the output, quotes included (0: the whole string
+	 * buffer).  Text that does not fit is cut as SystemTap 4.8 cuts it:
+	 * quoted, to what fits with the quotes and "..." after them
+	 * (text_strn("abcdef", 6, 1) is "a"...); unquoted, to len
+	 * characters and no "...", except at the buffer's own limit.
 	 */
-	size_t limit = MAXSTRINGLEN - 1 - 3, out = 0, i;
+	size_t max = MAXSTRINGLEN - 1, need = quoted ? 2 : 0, limit, room, out = 0, i;
+	bool explicit = len && len <= max, dots, cut;
 	char buf[4];
-	bool cut = false;
 
-	if (len && len < limit)
-		limit = len;
-	if (quoted)
-		limit -= 2;
+	for (i = 0; src[i]; i++)
+		need += escape(buf, (unsigned char)src[i]);
+	limit = explicit ? len : max;
+	cut = need > limit;
+	dots = cut && (quoted || !explicit);
+	room = limit;
+	if (cut) {
+		size_t keep = (quoted ? 2 : 0) + (dots ? 3 : 0);
+
+		room = limit > keep ? limit - keep : 0;
+	} else if (quoted) {
+		room -= 2;
+	}
 	if (quoted)
 		dst[out++] = '"';
 	for (i = 0; src[i]; i++) {
 		int n = escape(buf, (unsigned char)src[i]);
 
-		if (out + n > limit + (quoted ? 1 : 0)) {
-			cut = true;
+		if (out - quoted + n > room)
 			break;
-		}
 		memcpy(dst + out, buf, n);
 		out += n;
 	}
 	if (quoted)
 		dst[out++] = '"';
-	if (cut) {
+	if (dots) {
 		memcpy(dst + out, "...", 3);
 		out += 3;
 	}

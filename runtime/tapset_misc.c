@@ -21,10 +21,11 @@ int _stp_ctime(struct stp_context *c, char *dst, int64_t secs)
 	};
 	int64_t day, rem, era, doe, yoe, doy, mp, y, m, d;
 
-	/* SystemTap documents the 32-bit range and an error outside it. */
+	/* SystemTap's range (a 32-bit time_t) and its messages outside it. */
 	if (secs < S32_MIN || secs > S32_MAX) {
 		dst[0] = '\0';
-		_stp_error(c, "ctime: time value %lld out of range", (long long)secs);
+		_stp_error(c, secs > S32_MAX ? "Time too far in the future to be converted" :
+			   "Time too far in the past to be converted");
 		return -ERANGE;
 	}
 	day = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
@@ -79,34 +80,39 @@ static const char *const errno_names[] = {
 	N(EINPROGRESS), N(ESTALE), N(EUCLEAN), N(ENOTNAM), N(ENAVAIL),
 	N(EISNAM), N(EREMOTEIO), N(EDQUOT), N(ENOMEDIUM), N(EMEDIUMTYPE),
 	N(ECANCELED), N(ENOKEY), N(EKEYEXPIRED), N(EKEYREVOKED),
-	N(EKEYREJECTED), N(EOWNERDEAD), N(ENOTRECOVERABLE), N(ERFKILL),
-	N(EHWPOISON),
-	/* the kernel's internal codes, which syscalls may return to probes */
-	N(ERESTARTSYS), N(ERESTARTNOINTR), N(ERESTARTNOHAND), N(ENOIOCTLCMD),
-	N(ERESTART_RESTARTBLOCK), N(EPROBE_DEFER), N(EOPENSTALE),
-	N(ENOPARAM), N(EBADHANDLE), N(ENOTSYNC), N(EBADCOOKIE), N(ENOTSUPP),
-	N(ETOOSMALL), N(ESERVERFAULT), N(EBADTYPE), N(EJUKEBOX), N(EIOCBQUEUED),
-	N(ERECALLCONFLICT),
+	N(EKEYREJECTED), N(EOWNERDEAD), N(ENOTRECOVERABLE),
+	/*
+	 * SystemTap 4.8 names no more: not ERFKILL or EHWPOISON, nor the
+	 * kernel's internal codes (ERESTARTSYS ...), which it prints as "".
+	 */
 };
 
+/* SystemTap's names, without "SIG"; 29 is SIGIO and SIGPOLL. */
+#define S(e, name) [e] = name
 static const char *const signal_names[] = {
-	N(SIGHUP), N(SIGINT), N(SIGQUIT), N(SIGILL), N(SIGTRAP), N(SIGABRT),
-	N(SIGBUS), N(SIGFPE), N(SIGKILL), N(SIGUSR1), N(SIGSEGV), N(SIGUSR2),
-	N(SIGPIPE), N(SIGALRM), N(SIGTERM), N(SIGSTKFLT), N(SIGCHLD),
-	N(SIGCONT), N(SIGSTOP), N(SIGTSTP), N(SIGTTIN), N(SIGTTOU), N(SIGURG),
-	N(SIGXCPU), N(SIGXFSZ), N(SIGVTALRM), N(SIGPROF), N(SIGWINCH),
-	N(SIGIO), N(SIGPWR), N(SIGSYS),
+	S(SIGHUP, "HUP"), S(SIGINT, "INT"), S(SIGQUIT, "QUIT"), S(SIGILL, "ILL"),
+	S(SIGTRAP, "TRAP"), S(SIGABRT, "ABRT"), S(SIGBUS, "BUS"), S(SIGFPE, "FPE"),
+	S(SIGKILL, "KILL"), S(SIGUSR1, "USR1"), S(SIGSEGV, "SEGV"),
+	S(SIGUSR2, "USR2"), S(SIGPIPE, "PIPE"), S(SIGALRM, "ALRM"),
+	S(SIGTERM, "TERM"), S(SIGSTKFLT, "STKFLT"), S(SIGCHLD, "CHLD"),
+	S(SIGCONT, "CONT"), S(SIGSTOP, "STOP"), S(SIGTSTP, "TSTP"),
+	S(SIGTTIN, "TTIN"), S(SIGTTOU, "TTOU"), S(SIGURG, "URG"),
+	S(SIGXCPU, "XCPU"), S(SIGXFSZ, "XFSZ"), S(SIGVTALRM, "VTALRM"),
+	S(SIGPROF, "PROF"), S(SIGWINCH, "WINCH"), S(SIGIO, "IO/POLL"),
+	S(SIGPWR, "PWR"), S(SIGSYS, "SYS"),
 };
+#undef S
 #undef N
 
 void _stp_errno_str(char *dst, int64_t err)
 {
 	uint64_t e = err < 0 ? -(uint64_t)err : (uint64_t)err;
 
+	/* SystemTap returns "" for 0 and for a number it has no name for. */
 	if (e < ARRAY_SIZE(errno_names) && errno_names[e])
 		strscpy(dst, errno_names[e], MAXSTRINGLEN);
 	else
-		snprintf(dst, MAXSTRINGLEN, "E#%llu", (unsigned long long)e);
+		dst[0] = '\0';
 }
 
 static const char *errno_name(int64_t err)
@@ -121,23 +127,20 @@ void _stp_signal_str(char *dst, int64_t sig)
 	if (sig >= 0 && sig < (int64_t)ARRAY_SIZE(signal_names) && signal_names[sig])
 		strscpy(dst, signal_names[sig], MAXSTRINGLEN);
 	else if (sig == SIGRTMIN)
-		strscpy(dst, "SIGRTMIN", MAXSTRINGLEN);
+		strscpy(dst, "RTMIN", MAXSTRINGLEN);
 	else if (sig > SIGRTMIN && sig <= _NSIG)
-		snprintf(dst, MAXSTRINGLEN, "SIGRTMIN+%lld", (long long)(sig - SIGRTMIN));
+		snprintf(dst, MAXSTRINGLEN, "RTMIN+%lld", (long long)(sig - SIGRTMIN));
 	else
-		snprintf(dst, MAXSTRINGLEN, "SIG%lld", (long long)sig);
+		dst[0] = '\0';	/* 0, negative or past _NSIG: "" as in SystemTap */
 }
 
 void _stp_return_str(char *dst, int64_t format, int64_t ret)
 {
-	if (ret < 0 && ret > -MAX_ERRNO) {
-		const char *name = errno_name(ret);
+	const char *name = ret < 0 && ret > -MAX_ERRNO ? errno_name(ret) : NULL;
 
-		if (name)
-			snprintf(dst, MAXSTRINGLEN, "%lld (%s)", (long long)ret, name);
-		else
-			snprintf(dst, MAXSTRINGLEN, "%lld (E#%lld)", (long long)ret,
-				 (long long)-ret);
+	/* An error number SystemTap names, in any format; else the number. */
+	if (name) {
+		snprintf(dst, MAXSTRINGLEN, "%lld (%s)", (long long)ret, name);
 		return;
 	}
 	switch (format) {
@@ -145,7 +148,8 @@ void _stp_return_str(char *dst, int64_t format, int64_t ret)
 		snprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)ret);
 		break;
 	case 3:
-		snprintf(dst, MAXSTRINGLEN, "%#llo", (unsigned long long)ret);
+		/* "0" and the digits, "00" for 0 as in SystemTap */
+		snprintf(dst, MAXSTRINGLEN, "0%llo", (unsigned long long)ret);
 		break;
 	default:
 		snprintf(dst, MAXSTRINGLEN, "%lld", (long long)ret);

@@ -25,7 +25,8 @@ u64 _stp_tv_read(struct stp_context *c, unsigned long addr, int size, bool sign)
 	if (c->last_error)
 		return 0;
 	if (copy_from_kernel_nofault(&v, (const void *)addr, size)) {
-		_stp_error(c, "kernel read fault at 0x%016lx", addr);
+		/* SystemTap's words (its location text follows them). */
+		_stp_error(c, "read fault [man error::fault] at 0x%lx", addr);
 		return 0;
 	}
 	switch (size) {

@@ -264,8 +264,11 @@ static int watch_target(struct session *s)
 			s->exit_wanted = true;
 		}
 	}
-	if (target_reap(t))
+	if (target_reap(t)) {
 		s->exit_wanted = true;
+		if (t->failed)
+			s->status = 1;
+	}
 	return 0;
 }
 

@@ -25,6 +25,7 @@ struct target {
 	bool released;		/* told to exec */
 	bool exec_failed;
 	bool exited;		/* reaped */
+	bool failed;		/* exited non-zero or by a signal */
 };
 /* Parse CMD and fork the child, held before exec. */
 int target_fork(struct target *t, const char *cmd);

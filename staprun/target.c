@@ -151,7 +151,9 @@ int target_release(struct target *t)
 		n = read(t->err_fd, &err, sizeof(err));
 	while (n < 0 && errno == EINTR);
 	if (n == (ssize_t)sizeof(err)) {
-		util_err("-c: cannot run '%s': %s", t->prog, strerror(err));
+		/* As SystemTap reports it: the child's error, then its exit. */
+		fprintf(stderr, "%s: %s\n", t->prog, strerror(err));
+		fprintf(stderr, "WARNING: Child process exited with status 1\n");
 		t->exec_failed = true;
 		ret = -err;
 	} else if (staprun_verbose) {
@@ -163,11 +165,15 @@ out:
 	return ret;
 }
 
-/* Print how the command ended; staprun's own status does not change. */
-static void report_exit(const struct target *t, int status)
+/*
+ * Print how the command ended.  A failure fails staprun too (exit status
+ * 1), as in SystemTap 4.8.
+ */
+static void report_exit(struct target *t, int status)
 {
 	if (t->exec_failed)
 		return;
+	t->failed = !WIFEXITED(status) || WEXITSTATUS(status);
 	if (WIFEXITED(status) && WEXITSTATUS(status))
 		fprintf(stderr, "WARNING: Child process exited with status %d\n",
 			WEXITSTATUS(status));

@@ -9,6 +9,10 @@
  *   workload read N        one read(2) of N bytes from /dev/zero
  *   workload write N       one write(2) of N bytes to /dev/null
  *   workload open PATH     open(2) PATH read-only and close it
+ *   workload open-end PATH the same, with PATH copied to the very end of a
+ *                          page that an unmapped page follows (a string
+ *                          reader must not read past its NUL)
+ *   workload getppid N     getppid(2) N times
  *   workload kmod [N]      write to /proc/stp_test N times (default 1):
  *                          the test module (testsuite/kmod) runs its
  *                          functions once per write
@@ -21,13 +25,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define WORKLOAD_MAX_BYTES (1 << 20)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: workload read N | write N | open PATH | kmod [N]\n");
+	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
+		" getppid N | kmod [N]\n");
 	return 2;
 }
 
@@ -66,6 +72,27 @@ static int io(const char *path, long n, int writing)
 		close(fd);
 		return fail(writing ? "cannot write" : "cannot read", path);
 	}
+	close(fd);
+	return 0;
+}
+
+/* open(2) path from the last bytes of a page with no page after it. */
+static int open_end(const char *path)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = strlen(path) + 1;
+	char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *copy;
+	int fd;
+
+	if (map == MAP_FAILED || (long)len > page || munmap(map + page, page))
+		return fail("cannot map a page for", path);
+	copy = map + page - len;
+	memcpy(copy, path, len);
+	fd = open(copy, O_RDONLY);
+	if (fd < 0)
+		return fail("cannot open", path);
 	close(fd);
 	return 0;
 }
@@ -109,6 +136,18 @@ int main(int argc, char **argv)
 		if (fd < 0)
 			return fail("cannot open", argv[2]);
 		close(fd);
+		return 0;
+	}
+	if (!strcmp(argv[1], "open-end")) {
+		if (argc != 3)
+			return usage();
+		return open_end(argv[2]);
+	}
+	if (!strcmp(argv[1], "getppid")) {
+		if (argc != 3 || number(argv[2], 1000000, &n))
+			return usage();
+		while (n-- > 0)
+			getppid();
 		return 0;
 	}
 	if (!strcmp(argv[1], "kmod")) {

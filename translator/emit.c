@@ -146,7 +146,8 @@ static void flush_printf(struct emitter *E, struct strbuf *fmt, struct strbuf *a
 /*
  * The kernel-dialect format and argument list of a printf-family call:
  * every SystemTap value is 64 bits wide, so %d becomes %lld.  %p is the
- * value as a zero-padded address (the kernel's %p would hash it); %b
+ * value in hex after "0x" (the kernel's %p would hash it): %#llx, which
+ * the kernel, like SystemTap 4.8, prints as "0x0" for 0; %b
  * writes the value's low bytes raw, so printf emits the text before it
  * first.
  */
@@ -199,12 +200,6 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 				  strchr(cv->flags, '#') ? "true" : "false",
 				  strchr(cv->flags, '-') ? "true" : "false");
 			emit_check_error(E);
-			a = a->next;
-			continue;
-		}
-		if (cv->conv == 'p' && !cv->flags[0] && cv->width == -1 && cv->prec == -1) {
-			sb_puts(fmt, "0x%016llx");
-			sb_printf(args, ", (unsigned long long)%s", emit_expr(E, a));
 			a = a->next;
 			continue;
 		}

@@ -38,18 +38,12 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 		sb_reset(&text);
 		p++;
 		/*
-		 * One flag at most, as in SystemTap: a '0' after it starts
-		 * the width ("%+05d" is "%+5d"), another flag is an error.
+		 * SystemTap takes one flag of - + space # 0, and a 0 after
+		 * another flag starts the width: "%+08p" pads with spaces,
+		 * "%0-5d" and "%-+d" are errors.
 		 */
 		if (p < end && strchr("-+ #0", *p))
 			cv->flags[nf++] = *p++;
-		if (nf && p < end && strchr("-+ #", *p)) {
-			diag_error(s, &lit->loc, "format conversion '%%%c%c...' has two flags",
-				   cv->flags[0], *p);
-			diag_hint(s, "a conversion takes one flag at most, one of '-', '+', ' ', "
-				  "'#' or '0'");
-			goto fail;
-		}
 		cv->width = cv->prec = -1;
 		if (p < end && *p == '*') {
 			cv->width = -2;
@@ -72,20 +66,21 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 					cv->prec = cv->prec * 10 + (*p++ - '0');
 			}
 		}
-		/* One 'l' is accepted and ignored (values are 64-bit), as in SystemTap. */
+		/* SystemTap accepts one 'l' and ignores it ("%ld"), no other length. */
 		if (p < end && *p == 'l')
 			p++;
 		if (p >= end) {
 			diag_error(s, &lit->loc, "format string ends in the middle of a conversion");
 			goto fail;
 		}
-		if (*p == '%') {
-			diag_error(s, &lit->loc, "'%%%%' takes no flags, width or precision");
-			goto fail;
-		}
 		if (!strchr(supported, *p)) {
 			diag_error(s, &lit->loc, "invalid format conversion '%%%c'", *p);
-			diag_hint(s, "conversions: %%d %%i %%u %%x %%X %%o %%c %%s %%p %%b %%m %%M %%%%");
+			if (strchr("-+ #0", *p))
+				diag_hint(s, "a conversion takes one flag of '-', '+', ' ', '#' or '0' (\"%%-8x\", \"%%08x\")");
+			else if (strchr("hlLjzt", *p))
+				diag_hint(s, "the only length modifier is one 'l' (\"%%ld\"), and it changes nothing");
+			else
+				diag_hint(s, "conversions: %%d %%i %%u %%x %%X %%o %%c %%s %%p %%b %%m %%M %%%%");
 			goto fail;
 		}
 		cv->conv = *p++;

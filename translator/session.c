@@ -5,6 +5,7 @@
  * compile server, the fuzzer) can run one session after another.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,12 +13,17 @@
 #include "tvar.h"
 #include "regex.h"
 
-/* Every .stp file under dir, depth first, in name order. */
-static void find_tapsets(struct session *s, const char *dir, struct vec *out)
+/* Every .stp file under dir, depth first, in name order; -1 if dir is unreadable. */
+static int find_tapsets(struct session *s, const char *dir, struct vec *out)
 {
 	struct dirent **names;
 	int n = scandir(dir, &names, NULL, alphasort);
 
+	/* names is unset when dir cannot be read (stap run from a moved tree). */
+	if (n < 0) {
+		util_err("tapsets: cannot read %s: %s (set SYSTEMTAP_TAPSET)", dir, strerror(errno));
+		return -1;
+	}
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
 		size_t len = strlen(name);
@@ -33,6 +39,7 @@ static void find_tapsets(struct session *s, const char *dir, struct vec *out)
 		free(names[i]);
 	}
 	free(names);
+	return 0;
 }
 
 /* Parse the tapset library and every -I directory. */
@@ -41,7 +48,8 @@ int session_load_tapsets(struct session *s)
 	struct vec files = VEC_INIT;
 	int i, ret = 0;
 
-	find_tapsets(s, s->tapset_dir, &files);
+	if (find_tapsets(s, s->tapset_dir, &files) < 0)
+		ret = -1;
 	for (i = 0; i < s->include_dirs.len; i++) {
 		if (!is_dir(s->include_dirs.items[i])) {
 			util_err("-I %s: not a directory", (char *)s->include_dirs.items[i]);

@@ -48,7 +48,14 @@ static int by_addr(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return y->rank - x->rank;	/* the preferred one first */
+	if (x->rank != y->rank)
+		return y->rank - x->rank;	/* the preferred one first */
+	/*
+	 * Then by name, so that the choice is stable: SystemTap names
+	 * SYSCALL_DEFINE0's __do_sys_getppid __ia32_sys_getppid, the first
+	 * of its two global aliases.
+	 */
+	return strcmp(x->name, y->name);
 }
 
 /*
@@ -82,14 +89,14 @@ static int symtab_add(const char *name, const GElf_Sym *sym, void *arg)
 	tscn = elf_getscn(r->elf, sym->st_shndx);
 	if (!tscn || !gelf_getshdr(tscn, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
 		return 0;
-	/* 6.x pads functions with __pfx_ symbols: not functions. */
-	if (!strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6))
-		return 0;
 	e = arena_alloc(&r->s->arena, sizeof(*e));
 	e->addr = sym->st_value;
 	e->size = sym->st_size > UINT32_MAX ? 0 : (uint32_t)sym->st_size;
 	e->name = arena_strdup(&r->s->arena, name);
 	e->rank = (type == STT_FUNC ? 2 : 0) + (GELF_ST_BIND(sym->st_info) == STB_GLOBAL ? 1 : 0);
+	/* 6.x pads functions with __pfx_ symbols: not functions, only where the one before ends. */
+	if (!strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6))
+		e->rank = -1;
 	vec_push(r->out, e);
 	return 0;
 }
@@ -142,6 +149,23 @@ static void emit_kernel_table(struct session *s, struct strbuf *c,
 	for (int i = 0; i < syms->len; i++)
 		if (!n || arr[n - 1].addr != arr[i].addr)
 			arr[n++] = arr[i];
+	/*
+	 * A symbol reaches to the next one, alignment padding included, as
+	 * kallsyms and SystemTap size it (do_sys_openat2+0x0/0x170 where its
+	 * ELF size is 0x166); the last keeps its ELF size.  Then the padding
+	 * symbols, which only marked where the one before ends, go.
+	 */
+	for (size_t i = 0; i + 1 < n; i++)
+		if (arr[i + 1].addr - arr[i].addr <= UINT32_MAX)
+			arr[i].size = (uint32_t)(arr[i + 1].addr - arr[i].addr);
+	{
+		size_t kept = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (arr[i].rank >= 0)
+				arr[kept++] = arr[i];
+		n = kept;
+	}
 	base = arr[0].addr;
 	/* Offsets are 32-bit: the kernel's text is far smaller than 4 GiB. */
 	while (n && arr[n - 1].addr - base > UINT32_MAX)

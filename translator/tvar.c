@@ -1168,10 +1168,21 @@ static void pretty_struct(struct tv *t, struct strbuf *code, struct tval *v, Dwa
 			dwarf_formudata(&a, &loc);
 		n = die_name(&m);
 		f.has_type = type_of(&m, &f.type);
-		if (!n) {	/* anonymous struct/union: its members inline */
+		if (!n) {
+			/*
+			 * An anonymous struct/union, as SystemTap prints it:
+			 * "<union>={...}" or "<class>={...}", at the same depth.
+			 */
 			if (f.has_type && peel(&f.type, &mt)) {
+				bool inner = true;
+
 				f.c = cfmt(t, "(%s + %" PRIu64 "ULL)", v->c, (uint64_t)loc);
-				pretty_struct(t, code, &f, &mt, depth, first, guard + 1);
+				sb_printf(code, "_stp_tv_append(_tv_dst, \"%s%s={\");\n",
+					  *first ? "" : ", ",
+					  dwarf_tag(&mt) == DW_TAG_union_type ? "<union>" : "<class>");
+				*first = false;
+				pretty_struct(t, code, &f, &mt, depth, &inner, guard + 1);
+				sb_puts(code, "_stp_tv_append(_tv_dst, \"}\");\n");
 			}
 			continue;
 		}
