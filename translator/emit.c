@@ -112,6 +112,96 @@ void emit_store(struct emitter *E, const char *dst, enum type t,
 		emit_line(E, "%s = %s;", dst, v);
 }
 
+/*
+ * Does evaluating n change a variable a sibling operand may read?
+ * Script function calls count (they may write globals); output does not.
+ */
+bool emit_has_effects(const struct node *n)
+{
+	const struct member *m;
+
+	if (!n)
+		return false;
+	switch (n->kind) {
+	case ND_ASSIGN:
+	case ND_PUSH:
+		return true;
+	case ND_UNARY:
+		if (n->op >= OP_PREINC)
+			return true;
+		break;
+	case ND_CALL:
+		if (n->func)
+			return true;
+		break;
+	default:
+		break;
+	}
+	if (emit_has_effects(n->lhs) || emit_has_effects(n->rhs) ||
+	    emit_has_effects(n->cond) || emit_has_effects(n->then) ||
+	    emit_has_effects(n->els) || emit_list_has_effects(n->args))
+		return true;
+	for (m = n->members; m; m = m->next)
+		if (emit_has_effects(m->index))
+			return true;
+	return false;
+}
+
+bool emit_list_has_effects(const struct node *n)
+{
+	for (; n; n = n->next)
+		if (emit_has_effects(n))
+			return true;
+	return false;
+}
+
+/* A C value nothing later can change: a literal or a fresh temporary. */
+static bool is_stable(const char *v)
+{
+	const char *p;
+
+	if (v[0] == '"' || !strcmp(v, "0"))
+		return true;
+	if (!strncmp(v, "l->t", 4)) {
+		for (p = v + 4; *p >= '0' && *p <= '9'; p++)
+			;
+		return p > v + 4 && !*p;
+	}
+	if (!strncmp(v, "((int64_t)", 10)) {
+		p = v + 10;
+		if (*p == '-')
+			p++;
+		if (*p < '0' || *p > '9')
+			return !strcmp(v, "((int64_t)(-9223372036854775807LL - 1))");
+		while (*p >= '0' && *p <= '9')
+			p++;
+		return !strcmp(p, "LL)");
+	}
+	return false;
+}
+
+/*
+ * Operands are evaluated left to right, each to its value at that point
+ * (SystemTap prints "1 2 3 3" for printf("%d %d %d %d", i++, i, ++i, i--)):
+ * a value that reads a variable is copied if a later operand has effects.
+ */
+const char *emit_operand(struct emitter *E, struct node *n, bool later_effects)
+{
+	const char *v = emit_expr(E, n), *t;
+
+	if (!later_effects || is_stable(v) || n->type == TY_STATS)
+		return v;
+	t = emit_temp(E, n->type);
+	emit_store(E, t, n->type, v);
+	return t;
+}
+
+/* An argument of a list: later ones are its siblings. */
+static const char *arg_value(struct emitter *E, struct node *a)
+{
+	return emit_operand(E, a, emit_list_has_effects(a->next));
+}
+
 /* Append the format text and arguments for printing a value. */
 static void print_value(struct strbuf *fmt, struct strbuf *args,
 			enum type t, const char *v)
@@ -163,7 +253,7 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		if (!cv->conv)
 			break;
 		if (cv->conv == 'b') {
-			const char *v = emit_expr(E, a);
+			const char *v = arg_value(E, a);
 			int width = cv->width > 0 ? cv->width : 8;
 			const char *t = emit_temp(E, TY_LONG);
 
@@ -179,18 +269,18 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 			const char *w = "-1", *pr = "-1", *v;
 
 			if (cv->width == -2) {
-				w = emit_expr(E, a);
+				w = arg_value(E, a);
 				a = a->next;
 			} else if (cv->width >= 0) {
 				w = arena_printf(&E->s->arena, "%d", cv->width);
 			}
 			if (cv->prec == -2) {
-				pr = emit_expr(E, a);
+				pr = arg_value(E, a);
 				a = a->next;
 			} else if (cv->prec >= 0) {
 				pr = arena_printf(&E->s->arena, "%d", cv->prec);
 			}
-			v = emit_expr(E, a);
+			v = arg_value(E, a);
 			flush_printf(E, fmt, args);
 			emit_line(E, "c->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
 					"format '%%%c'", cv->conv), &n->args->loc));
@@ -204,21 +294,21 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		}
 		if (cv->conv == 'p' && !cv->flags[0] && cv->width == -1 && cv->prec == -1) {
 			sb_puts(fmt, "0x%016llx");
-			sb_printf(args, ", (unsigned long long)%s", emit_expr(E, a));
+			sb_printf(args, ", (unsigned long long)%s", arg_value(E, a));
 			a = a->next;
 			continue;
 		}
 		sb_printf(fmt, "%%%s%s", cv->conv == 'p' ? "#" : "", cv->flags);
 		if (cv->width == -2) {
 			sb_putc(fmt, '*');
-			sb_printf(args, ", (int)%s", emit_expr(E, a));
+			sb_printf(args, ", (int)%s", arg_value(E, a));
 			a = a->next;
 		} else if (cv->width >= 0) {
 			sb_printf(fmt, "%d", cv->width);
 		}
 		if (cv->prec == -2) {
 			sb_puts(fmt, ".*");
-			sb_printf(args, ", (int)%s", emit_expr(E, a));
+			sb_printf(args, ", (int)%s", arg_value(E, a));
 			a = a->next;
 		} else if (cv->prec >= 0) {
 			sb_printf(fmt, ".%d", cv->prec);
@@ -226,24 +316,24 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		switch (cv->conv) {
 		case 's':
 			sb_putc(fmt, 's');
-			sb_printf(args, ", %s", emit_expr(E, a));
+			sb_printf(args, ", %s", arg_value(E, a));
 			break;
 		case 'c':
 			sb_putc(fmt, 'c');
-			sb_printf(args, ", (int)%s", emit_expr(E, a));
+			sb_printf(args, ", (int)%s", arg_value(E, a));
 			break;
 		case 'd':
 		case 'i':
 			sb_puts(fmt, "lld");
-			sb_printf(args, ", (long long)%s", emit_expr(E, a));
+			sb_printf(args, ", (long long)%s", arg_value(E, a));
 			break;
 		case 'p':
 			sb_puts(fmt, "llx");
-			sb_printf(args, ", (unsigned long long)%s", emit_expr(E, a));
+			sb_printf(args, ", (unsigned long long)%s", arg_value(E, a));
 			break;
 		default:
 			sb_printf(fmt, "ll%c", cv->conv);
-			sb_printf(args, ", (unsigned long long)%s", emit_expr(E, a));
+			sb_printf(args, ", (unsigned long long)%s", arg_value(E, a));
 		}
 		a = a->next;
 	}
@@ -293,7 +383,7 @@ static const char *builtin_call(struct emitter *E, struct node *n)
 	case BI_SPRINT:
 	case BI_SPRINTLN:
 		for (a = n->args; a; a = a->next)
-			print_value(&fmt, &args, a->type, emit_expr(E, a));
+			print_value(&fmt, &args, a->type, arg_value(E, a));
 		if (n->builtin == BI_PRINTLN || n->builtin == BI_SPRINTLN)
 			sb_puts(&fmt, "\n");
 		break;
@@ -340,7 +430,7 @@ static const char *func_call(struct emitter *E, struct node *n)
 	const char *result = "0";
 
 	for (a = n->args; a; a = a->next)
-		vals[i++] = emit_expr(E, a);
+		vals[i++] = arg_value(E, a);
 	/* Errors inside embedded C are reported at the call. */
 	emit_line(E, "c->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
 					"identifier '%s'", f->name), &n->loc));
@@ -425,7 +515,7 @@ static const char *target(struct emitter *E, struct node *n)
 	if (tc->constant)
 		return arena_printf(&E->s->arena, "((int64_t)%s)", tc->code);
 	for (int i = 0; i < tc->nidx && i < 8; i++)
-		iv[i] = emit_expr(E, tc->idx[i]);
+		iv[i] = emit_operand(E, tc->idx[i], i + 1 < tc->nidx);
 	t = emit_temp(E, tc->type);
 	target_open(E, n, iv);
 	if (tc->type == TY_LONG) {
@@ -455,7 +545,7 @@ static const char *target_assign(struct emitter *E, struct node *n)
 	const char *iv[8], *v, *t = emit_temp(E, TY_LONG);
 
 	for (int i = 0; i < tc->nidx && i < 8; i++)
-		iv[i] = emit_expr(E, tc->idx[i]);
+		iv[i] = emit_operand(E, tc->idx[i], true);
 	v = emit_expr(E, n->rhs);
 	target_open(E, n->lhs, iv);
 	if (n->op == OP_NONE) {
@@ -540,14 +630,7 @@ static const char *binary(struct emitter *E, struct node *n)
 	}
 	if (n->op == OP_MATCH || n->op == OP_NOMATCH)
 		return regex_match(E, n);
-	l = emit_expr(E, n->lhs);
-	/* Keep the left value if the right side has effects of its own. */
-	if (n->lhs->kind == ND_VAR && n->rhs->kind != ND_NUM &&
-	    n->rhs->kind != ND_STR && n->rhs->kind != ND_VAR) {
-		t = emit_temp(E, n->lhs->type);
-		emit_store(E, t, n->lhs->type, l);
-		l = t;
-	}
+	l = emit_operand(E, n->lhs, emit_has_effects(n->rhs));
 	r = emit_expr(E, n->rhs);
 	switch (n->op) {
 	case OP_CONCAT:

@@ -30,6 +30,11 @@ const char *emit_temp(struct emitter *E, enum type t);
 /* A C expression for n's value; may emit statements first. */
 const char *emit_expr(struct emitter *E, struct node *n);
 void emit_stmt(struct emitter *E, struct node *n);
+/* n's value, copied first if later_effects (later operands) could change it. */
+const char *emit_operand(struct emitter *E, struct node *n, bool later_effects);
+bool emit_has_effects(const struct node *n);
+/* Does n or any node after it in its list have effects? */
+bool emit_list_has_effects(const struct node *n);
 /* dst = v for a long or string. */
 void emit_store(struct emitter *E, const char *dst, enum type t, const char *v);
 /* Jump to the error label if the last call failed. */

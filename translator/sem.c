@@ -50,7 +50,14 @@ struct sem {
 	struct vec iterating;	/* struct symbol *: arrays foreach walks now */
 	struct vec aliases;	/* struct probe *: every alias definition */
 	struct resolved_probe *rp;	/* the probe whose handler is checked */
+	int nused;		/* globals used so far (symbol.first_use) */
 };
+
+static void note_use(struct sem *S, struct symbol *sym)
+{
+	if (sym && sym->kind == SYM_GLOBAL && !sym->first_use)
+		sym->first_use = ++S->nused;
+}
 
 static struct symbol *new_symbol(struct sem *S, enum sym_kind kind,
 				 const char *name, const struct srcloc *loc)
@@ -207,6 +214,7 @@ static struct symbol *resolve_var(struct sem *S, struct node *n)
 		sym->id = S->locals->len;
 		vec_push(S->locals, sym);
 	}
+	note_use(S, sym);
 	n->sym = sym;
 	return sym;
 }
@@ -415,6 +423,7 @@ static struct symbol *resolve_array(struct sem *S, const char *name,
 		sym->is_array = true;
 		S->changed = true;
 	}
+	note_use(S, sym);
 	if (n)
 		n->sym = sym;
 	return sym;
@@ -1057,6 +1066,9 @@ static void delete_stmt(struct sem *S, struct node *n)
 			check_not_iterating(S, sym, &t->loc);
 		}
 		sym->written = true;
+		/* SystemTap keeps stores to a local it deletes (dead stores). */
+		if (sym->kind != SYM_GLOBAL)
+			sym->read = true;
 		t->type = sym->type;
 		return;
 	}
@@ -1191,7 +1203,6 @@ static void add_globals(struct sem *S, struct program *prog)
 		if (g->init) {
 			sym->type = g->init->kind == ND_STR ? TY_STRING : TY_LONG;
 			sym->type_loc = g->init->loc;
-			sym->written = true;
 		}
 		vec_push(&S->globals, sym);
 	}
@@ -1541,6 +1552,227 @@ static void check_bodies(struct sem *S)
 	}
 }
 
+/*
+ * ---- dead stores ----
+ * As SystemTap does unless -u: an assignment to a local variable that is
+ * never read is replaced by its value, then an expression statement that
+ * has no effect is dropped, both with a warning.  So "x = 1 / 0" with x
+ * unused raises no error.  Reads are those pass 2 saw, before any
+ * elision (SystemTap does not repeat it either).
+ */
+struct elide {
+	struct session *s;
+	struct vec pure, impure;	/* struct func *, decided */
+	struct vec visiting;		/* struct func *, being decided */
+	bool warned;
+};
+
+static bool has_effects(struct elide *D, const struct node *n, bool in_func);
+
+static bool is_local(const struct node *n)
+{
+	return n && n->kind == ND_VAR && n->sym && n->sym->kind != SYM_GLOBAL;
+}
+
+static bool in_vec(const struct vec *v, const void *p)
+{
+	for (int i = 0; i < v->len; i++)
+		if (v->items[i] == p)
+			return true;
+	return false;
+}
+
+/* A function without effects: one that only computes its value. */
+static bool func_pure(struct elide *D, struct func *f)
+{
+	bool pure;
+
+	if (f->body->kind == ND_EMBEDDED)
+		return f->pure;
+	if (in_vec(&D->pure, f) || in_vec(&D->visiting, f))
+		return true;
+	if (in_vec(&D->impure, f))
+		return false;
+	vec_push(&D->visiting, f);
+	pure = !has_effects(D, f->body, true);
+	D->visiting.len--;
+	vec_push(pure ? &D->pure : &D->impure, f);
+	return pure;
+}
+
+static bool list_has_effects(struct elide *D, const struct node *n, bool in_func)
+{
+	for (; n; n = n->next)
+		if (has_effects(D, n, in_func))
+			return true;
+	return false;
+}
+
+/*
+ * Does n change state or print?  In a function body (in_func) its own
+ * locals do not count: what matters is what a caller could see.
+ */
+static bool has_effects(struct elide *D, const struct node *n, bool in_func)
+{
+	const struct member *m;
+
+	if (!n)
+		return false;
+	switch (n->kind) {
+	case ND_ASSIGN:
+	case ND_DELETE:
+		if (!in_func || !is_local(n->lhs))
+			return true;
+		break;
+	case ND_UNARY:
+		if (n->op >= OP_PREINC && (!in_func || !is_local(n->lhs)))
+			return true;
+		break;
+	case ND_PUSH:
+	case ND_EMBEDDED:
+	case ND_NEXT:
+		return true;
+	case ND_CALL:
+		if (n->builtin && n->builtin != BI_SPRINTF && n->builtin != BI_SPRINT &&
+		    n->builtin != BI_SPRINTLN)
+			return true;
+		if (n->func && !func_pure(D, n->func))
+			return true;
+		break;
+	case ND_BLOCK:
+		return list_has_effects(D, n->body, in_func);
+	default:
+		break;
+	}
+	if (has_effects(D, n->lhs, in_func) || has_effects(D, n->rhs, in_func) ||
+	    has_effects(D, n->cond, in_func) || has_effects(D, n->then, in_func) ||
+	    has_effects(D, n->els, in_func) || has_effects(D, n->init, in_func) ||
+	    has_effects(D, n->step, in_func) || has_effects(D, n->body, in_func) ||
+	    has_effects(D, n->limit, in_func) || list_has_effects(D, n->args, in_func))
+		return true;
+	for (m = n->members; m; m = m->next)
+		if (has_effects(D, m->index, in_func))
+			return true;
+	return false;
+}
+
+static void elide_hint(struct elide *D)
+{
+	if (!D->warned)
+		diag_hint(D->s, "stap -u keeps them");
+	D->warned = true;
+}
+
+static void elide_stores_list(struct elide *D, struct node *n);
+
+/* x = v with x never read: v alone, wherever the assignment is. */
+static void elide_stores(struct elide *D, struct node *n)
+{
+	struct member *m;
+
+	if (!n)
+		return;
+	if (n->kind == ND_BLOCK) {
+		elide_stores_list(D, n->body);
+		return;
+	}
+	elide_stores(D, n->lhs);
+	elide_stores(D, n->rhs);
+	elide_stores(D, n->cond);
+	elide_stores(D, n->then);
+	elide_stores(D, n->els);
+	elide_stores(D, n->init);
+	elide_stores(D, n->step);
+	elide_stores(D, n->body);
+	elide_stores(D, n->limit);
+	elide_stores_list(D, n->args);
+	for (m = n->members; m; m = m->next)
+		elide_stores(D, m->index);
+	if (n->kind == ND_ASSIGN && n->op == OP_NONE && is_local(n->lhs) &&
+	    !n->lhs->sym->read) {
+		struct node *next = n->next;
+
+		if (!n->loc.file->is_tapset) {
+			diag_warn(D->s, &n->loc, "eliding assignment to '%s': it is never read",
+				  n->lhs->sym->name);
+			elide_hint(D);
+		}
+		*n = *n->rhs;
+		n->next = next;
+	}
+}
+
+static void elide_stores_list(struct elide *D, struct node *n)
+{
+	for (; n; n = n->next)
+		elide_stores(D, n);
+}
+
+/* Expression statements with no effect go. */
+static void elide_exprs(struct elide *D, struct node *n)
+{
+	if (!n)
+		return;
+	switch (n->kind) {
+	case ND_BLOCK:
+		for (struct node *k = n->body; k; k = k->next)
+			elide_exprs(D, k);
+		break;
+	case ND_EXPR_STMT:
+		if (has_effects(D, n->lhs, false))
+			break;
+		if (!n->loc.file->is_tapset)
+			diag_warn(D->s, &n->lhs->loc, "eliding an expression without effects");
+		n->kind = ND_NULL_STMT;
+		break;
+	case ND_IF:
+		elide_exprs(D, n->then);
+		elide_exprs(D, n->els);
+		break;
+	case ND_WHILE:
+	case ND_FOR:
+	case ND_FOREACH:
+		elide_exprs(D, n->body);
+		break;
+	case ND_TRY:
+		elide_exprs(D, n->body);
+		elide_exprs(D, n->els);
+		break;
+	default:
+		break;
+	}
+}
+
+static void elide_dead_stores(struct session *s)
+{
+	struct elide D = { .s = s };
+	int i, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < s->handlers.len; i++) {
+			struct probe *pr = s->handlers.items[i];
+
+			if (pass)
+				elide_exprs(&D, pr->body);
+			else
+				elide_stores(&D, pr->body);
+		}
+		for (i = 0; i < s->funcs.len; i++) {
+			struct func *f = s->funcs.items[i];
+
+			if (f->body->kind != ND_BLOCK)
+				continue;
+			if (pass)
+				elide_exprs(&D, f->body);
+			else
+				elide_stores(&D, f->body);
+		}
+	}
+	vec_free(&D.pure);
+	vec_free(&D.impure);
+	vec_free(&D.visiting);
+}
+
 int sem_elaborate(struct session *s)
 {
 	struct sem S = { .s = s };
@@ -1595,6 +1827,8 @@ int sem_elaborate(struct session *s)
 			f->type = TY_VOID;
 		vec_push(&s->funcs, f);
 	}
+	if (!s->errors && !s->unoptimized)
+		elide_dead_stores(s);
 out:
 	vec_free(&S.globals);
 	vec_free(&S.funcs);

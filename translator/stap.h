@@ -361,6 +361,8 @@ struct symbol {
 	struct node *hist;	/* the @hist_* use that fixes its buckets */
 	struct node *variance;	/* the @variance(x, N) that fixes N */
 	int id;
+	int first_use;		/* globals: 1 + how many were used before it
+				 * (probes, then functions): autoprint's order */
 };
 
 /* ---- the session ---- */
@@ -376,6 +378,7 @@ struct session {
 	int verbose;		/* -v count */
 	bool keep_tmp;		/* -k */
 	bool guru;		/* -g */
+	bool unoptimized;	/* -u: no dead-store elision */
 	bool vm;		/* --vm */
 	const char *module_name;	/* -m */
 	const char *release;	/* -r, or the running kernel */
