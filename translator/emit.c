@@ -391,8 +391,9 @@ static const char *builtin_call(struct emitter *E, struct node *n)
 		emit_line(E, "_stp_exit();");
 		goto done;
 	case BI_ERROR:
-		emit_line(E, "c->last_stmt = %s;", emit_where(E, "identifier 'error'", &n->loc));
+		/* SystemTap reports error()'s message alone, without a place. */
 		emit_line(E, "_stp_error(c, \"%%s\", %s);", emit_expr(E, n->args));
+		emit_line(E, "c->last_stmt = NULL;");
 		emit_line(E, "goto %s;", E->err);
 		goto done;
 	default:
@@ -435,6 +436,9 @@ static const char *func_call(struct emitter *E, struct node *n)
 	emit_line(E, "c->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
 					"identifier '%s'", f->name), &n->loc));
 	emit_line(E, "if (unlikely(c->nesting + 1 > MAXNESTING)) {");
+	/* SystemTap names the function's definition here, not the call. */
+	emit_line(E, "\tc->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
+					"identifier '%s'", f->name), &f->loc));
 	emit_line(E, "\t_stp_error(c, \"MAXNESTING exceeded\");");
 	emit_line(E, "\tgoto %s;", E->err);
 	emit_line(E, "}");
@@ -761,9 +765,36 @@ const char *emit_expr(struct emitter *E, struct node *n)
 	}
 }
 
+/*
+ * A statement as SystemTap's errors name it, by its first token:
+ * "identifier 'x'", "keyword", "operator '++'", "number '1'",
+ * "string 'text'".
+ */
+static const char *token_desc(struct emitter *E, const struct srcloc *loc)
+{
+	const char *p = loc->at;
+	int n = loc->len > 0 ? loc->len : 1;
+
+	if (!p)
+		return "statement";
+	if (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) {
+		for (n = 1; p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') ||
+		     (p[n] >= 'A' && p[n] <= 'Z') || (p[n] >= '0' && p[n] <= '9'); n++)
+			;
+		if (parse_is_keyword(p, (size_t)n))
+			return "keyword";
+		return arena_printf(&E->s->arena, "identifier '%.*s'", n, p);
+	}
+	if (*p >= '0' && *p <= '9')
+		return arena_printf(&E->s->arena, "number '%.*s'", n, p);
+	if (*p == '"' && n >= 2)
+		return arena_printf(&E->s->arena, "string '%.*s'", n - 2, p + 1);
+	return arena_printf(&E->s->arena, "operator '%.*s'", n, p);
+}
+
 void emit_action(struct emitter *E, const struct srcloc *loc)
 {
-	emit_line(E, "STP_ACTION(%s, %s);", emit_where(E, "statement", loc), E->err);
+	emit_line(E, "STP_ACTION(%s, %s);", emit_where(E, token_desc(E, loc), loc), E->err);
 }
 
 static void loop(struct emitter *E, struct node *n)

@@ -451,6 +451,8 @@ void session_free(struct session *s);
 /* Pass 1: parse the user's script. 0 or -1 (diagnostics printed). */
 int parse_file(struct session *s, struct srcfile *f, struct program *out);
 struct srcfile *source_load(struct session *s, const char *path);
+/* Is the n characters at s a script keyword (if, while, delete, ...)? */
+bool parse_is_keyword(const char *s, size_t n);
 struct srcfile *source_from_string(struct session *s, const char *name,
 				   const char *text);
 /* -p1 output: the program in canonical form. */
