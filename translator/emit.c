@@ -363,7 +363,7 @@ static const char *builtin_call(struct emitter *E, struct node *n)
 			/* A histogram prints itself: print each value in turn. */
 			for (a = n->args; a; a = a->next) {
 				if (a->kind == ND_HIST) {
-					emit_print_hist(E, a);
+					emit_print_hist(E, a, n);
 				} else {
 					struct strbuf f1 = STRBUF_INIT, a1 = STRBUF_INIT, q = STRBUF_INIT;
 
@@ -468,9 +468,9 @@ static void compound_long(struct emitter *E, const char *dst, const char *old, e
 			  const char *v, const struct srcloc *loc)
 {
 	if (op == OP_DIV || op == OP_MOD) {
+		/* SystemTap names the divisor's first token here: "x /= y" at y. */
 		emit_line(E, "%s = stp_%s(c, %s, %s, %s);", dst, op == OP_DIV ? "div" : "mod",
-			  old, v, emit_where(E, arena_printf(&E->s->arena, "operator '%s='",
-							      op_names[op]), loc));
+			  old, v, emit_where(E, emit_token_desc(E, loc), loc));
 		emit_check_error(E);
 	} else if (op == OP_SHL || op == OP_SHR) {
 		emit_line(E, "%s = stp_%s(%s, %s);", dst, op == OP_SHL ? "shl" : "shr", old, v);
@@ -557,7 +557,7 @@ static const char *target_assign(struct emitter *E, struct node *n)
 	} else {
 		emit_line(E, "%s = %s;", t, tc->code);
 		emit_check_error(E);
-		compound_long(E, t, t, n->op, v, &n->loc);
+		compound_long(E, t, t, n->op, v, &n->rhs->loc);
 	}
 	emit_line(E, "int64_t _tv_val = %s;", t);
 	emit_line(E, "%s", tc->store);
@@ -577,7 +577,7 @@ static const char *assign(struct emitter *E, struct node *n)
 		emit_line(E, "{ size_t len = strnlen(%s, MAXSTRINGLEN); strscpy(%s + len, %s, MAXSTRINGLEN - len); }",
 		     dst, dst, v);
 	} else {
-		compound_long(E, dst, dst, n->op, v, &n->loc);
+		compound_long(E, dst, dst, n->op, v, &n->rhs->loc);
 	}
 	return dst;
 }
@@ -653,6 +653,10 @@ static const char *binary(struct emitter *E, struct node *n)
 		return t;
 	case OP_SHL:
 	case OP_SHR:
+		/* SystemTap 4.8 leaves a literal shifted by a literal outside 0..63 as it is. */
+		if (n->lhs->kind == ND_NUM && n->rhs->kind == ND_NUM &&
+		    (n->rhs->num < 0 || n->rhs->num > 63))
+			return l;
 		return arena_printf(A, "stp_%s(%s, %s)", n->op == OP_SHL ? "shl" : "shr", l, r);
 	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
 		if (n->lhs->type == TY_STRING)
@@ -770,7 +774,7 @@ const char *emit_expr(struct emitter *E, struct node *n)
  * "identifier 'x'", "keyword", "operator '++'", "number '1'",
  * "string 'text'".
  */
-static const char *token_desc(struct emitter *E, const struct srcloc *loc)
+const char *emit_token_desc(struct emitter *E, const struct srcloc *loc)
 {
 	const char *p = loc->at;
 	int n = loc->len > 0 ? loc->len : 1;
@@ -794,7 +798,7 @@ static const char *token_desc(struct emitter *E, const struct srcloc *loc)
 
 void emit_action(struct emitter *E, const struct srcloc *loc)
 {
-	emit_line(E, "STP_ACTION(%s, %s);", emit_where(E, token_desc(E, loc), loc), E->err);
+	emit_line(E, "STP_ACTION(%s, %s);", emit_where(E, emit_token_desc(E, loc), loc), E->err);
 }
 
 static void loop(struct emitter *E, struct node *n)

@@ -43,6 +43,8 @@ void emit_check_error(struct emitter *E);
 const char *emit_where(struct emitter *E, const char *what, const struct srcloc *loc);
 void emit_c_string(struct strbuf *sb, const char *s, int len);
 void emit_action(struct emitter *E, const struct srcloc *loc);
+/* The token at loc as errors name it: "identifier 'x'", "operator '/'"... */
+const char *emit_token_desc(struct emitter *E, const struct srcloc *loc);
 
 /* emit_map.c */
 const char *emit_index_read(struct emitter *E, struct node *n);
@@ -51,7 +53,7 @@ const char *emit_index_crement(struct emitter *E, struct node *n);
 const char *emit_push(struct emitter *E, struct node *n);
 const char *emit_in(struct emitter *E, struct node *n);
 const char *emit_statop(struct emitter *E, struct node *n);
-void emit_print_hist(struct emitter *E, struct node *n);
+void emit_print_hist(struct emitter *E, struct node *n, struct node *call);
 void emit_delete(struct emitter *E, struct node *n);
 void emit_foreach(struct emitter *E, struct node *n);
 void emit_global_decls(struct session *s, struct strbuf *c);

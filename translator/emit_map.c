@@ -128,8 +128,7 @@ const char *emit_index_assign(struct emitter *E, struct node *n)
 	case OP_DIV:
 	case OP_MOD:
 		emit_line(E, "%s = stp_%s(c, %s, %s, %s);", t, n->op == OP_DIV ? "div" : "mod",
-			  t, v, emit_where(E, arena_printf(&E->s->arena, "operator '%s='",
-							     op_names[n->op]), &n->loc));
+			  t, v, emit_where(E, emit_token_desc(E, &n->rhs->loc), &n->rhs->loc));
 		emit_check_error(E);
 		break;
 	case OP_SHL:
@@ -220,8 +219,11 @@ static const char *hist_spec(struct emitter *E, struct symbol *sym)
 	return arena_printf(&E->s->arena, is_map(sym) ? "&gd_%s.hist" : "&gh_%s", sym->cname);
 }
 
-void emit_print_hist(struct emitter *E, struct node *n)
+/* print(@hist_*(x)); call names the print, as SystemTap's errors do. */
+void emit_print_hist(struct emitter *E, struct node *n, struct node *call)
 {
+	emit_line(E, "c->last_stmt = %s;", emit_where(E, emit_token_desc(E, &call->loc),
+						      &call->loc));
 	emit_line(E, "_stp_stat_print_hist(c, %s, %s);", stat_of(E, n->args),
 		  hist_spec(E, n->args->sym));
 }
@@ -576,8 +578,9 @@ static int cmp_first_use(const void *a, const void *b)
 }
 
 /*
- * SystemTap prints the script's globals that were written but never read
- * when the session ends normally, in the order the script first uses
+ * SystemTap prints the script's globals that were written but whose value
+ * is never used (++, +=, "in" and foreach do not count) when the session
+ * ends normally, in the order the script first uses
  * them: numbers in decimal, strings quoted, arrays element by element by
  * value, largest first (statistics by @count).  Emitted as one more end
  * probe, run after all others.
@@ -590,7 +593,7 @@ bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *cod
 	for (i = 0; i < s->globals.len; i++) {
 		struct symbol *g = s->globals.items[i];
 
-		if (g->written && !g->read && !g->global->file->is_tapset &&
+		if (g->written && !g->value_read && !g->global->file->is_tapset &&
 		    g->type != TY_UNKNOWN)
 			vec_push(&show, g);
 	}

@@ -1708,6 +1708,20 @@ static void elide_stores_list(struct elide *D, struct node *n)
 		elide_stores(D, n);
 }
 
+static bool is_empty(const struct node *n)
+{
+	const struct node *k;
+
+	if (!n || n->kind == ND_NULL_STMT)
+		return true;
+	if (n->kind != ND_BLOCK)
+		return false;
+	for (k = n->body; k; k = k->next)
+		if (!is_empty(k))
+			return false;
+	return true;
+}
+
 /* Expression statements with no effect go. */
 static void elide_exprs(struct elide *D, struct node *n)
 {
@@ -1728,11 +1742,26 @@ static void elide_exprs(struct elide *D, struct node *n)
 	case ND_IF:
 		elide_exprs(D, n->then);
 		elide_exprs(D, n->els);
+		/* "if (x) {}" goes too, and with it the read of x. */
+		if (is_empty(n->then) && is_empty(n->els) && !has_effects(D, n->cond, false)) {
+			if (!n->loc.file->is_tapset)
+				diag_warn(D->s, &n->loc, "eliding an if statement without effects");
+			n->kind = ND_NULL_STMT;
+		}
 		break;
 	case ND_WHILE:
 	case ND_FOR:
+		elide_exprs(D, n->body);
+		break;
 	case ND_FOREACH:
 		elide_exprs(D, n->body);
+		/* A walk that does nothing, or nothing at all ("limit 0"), goes. */
+		if ((is_empty(n->body) && !has_effects(D, n->limit, false)) ||
+		    (n->limit && n->limit->kind == ND_NUM && n->limit->num <= 0)) {
+			if (!n->loc.file->is_tapset)
+				diag_warn(D->s, &n->loc, "eliding a foreach loop without effects");
+			n->kind = ND_NULL_STMT;
+		}
 		break;
 	case ND_TRY:
 		elide_exprs(D, n->body);
@@ -1740,6 +1769,110 @@ static void elide_exprs(struct elide *D, struct node *n)
 		break;
 	default:
 		break;
+	}
+}
+
+static void mark_value_reads(struct node *n);
+
+static void mark_value_reads_list(struct node *n)
+{
+	for (; n; n = n->next)
+		mark_value_reads(n);
+}
+
+static void mark_value_read(struct node *n)
+{
+	if (n && n->sym && n->sym->kind == SYM_GLOBAL)
+		n->sym->value_read = true;
+}
+
+/*
+ * Which globals does the (elided) program read the value of?  Those that
+ * are only written, incremented or tested with "in" are printed at the
+ * end, as SystemTap prints them.
+ */
+static void mark_value_reads(struct node *n)
+{
+	struct member *m;
+
+	if (!n)
+		return;
+	switch (n->kind) {
+	case ND_BLOCK:
+		mark_value_reads_list(n->body);
+		return;
+	case ND_NULL_STMT:	/* maybe an elided statement: its parts are gone */
+		return;
+	case ND_VAR:
+		mark_value_read(n);
+		return;
+	case ND_INDEX:
+		mark_value_read(n);
+		mark_value_reads_list(n->args);
+		return;
+	case ND_ASSIGN:
+	case ND_PUSH:
+		if (n->lhs->kind == ND_INDEX)
+			mark_value_reads_list(n->lhs->args);
+		else if (n->lhs->kind != ND_VAR)
+			mark_value_reads(n->lhs);
+		mark_value_reads(n->rhs);
+		return;
+	case ND_UNARY:
+		if (n->op >= OP_PREINC) {
+			if (n->lhs->kind == ND_INDEX)
+				mark_value_reads_list(n->lhs->args);
+			return;
+		}
+		break;
+	case ND_IN:
+		mark_value_reads_list(n->args);
+		return;
+	case ND_DELETE:
+		mark_value_read(n->lhs);
+		if (n->lhs->kind == ND_INDEX)
+			mark_value_reads_list(n->lhs->args);
+		return;
+	case ND_STATOP:
+	case ND_HIST:
+		mark_value_read(n->args);
+		if (n->args->kind == ND_INDEX)
+			mark_value_reads_list(n->args->args);
+		mark_value_reads_list(n->args->next);
+		return;
+	case ND_FOREACH:
+		mark_value_read(n->array);
+		mark_value_reads(n->limit);
+		mark_value_reads(n->body);
+		return;
+	default:
+		break;
+	}
+	mark_value_reads(n->lhs);
+	mark_value_reads(n->rhs);
+	mark_value_reads(n->cond);
+	mark_value_reads(n->then);
+	mark_value_reads(n->els);
+	mark_value_reads(n->init);
+	mark_value_reads(n->step);
+	mark_value_reads(n->body);
+	mark_value_reads(n->limit);
+	mark_value_reads_list(n->args);
+	for (m = n->members; m; m = m->next)
+		mark_value_reads(m->index);
+}
+
+static void find_value_reads(struct session *s)
+{
+	int i;
+
+	for (i = 0; i < s->handlers.len; i++)
+		mark_value_reads(((struct probe *)s->handlers.items[i])->body);
+	for (i = 0; i < s->funcs.len; i++) {
+		struct func *f = s->funcs.items[i];
+
+		if (f->body->kind == ND_BLOCK)
+			mark_value_reads(f->body);
 	}
 }
 
@@ -1829,6 +1962,8 @@ int sem_elaborate(struct session *s)
 	}
 	if (!s->errors && !s->unoptimized)
 		elide_dead_stores(s);
+	if (!s->errors)
+		find_value_reads(s);
 out:
 	vec_free(&S.globals);
 	vec_free(&S.funcs);

@@ -357,6 +357,7 @@ struct symbol {
 	struct srcloc type_loc;	/* where the type was decided */
 	struct global *global;	/* SYM_GLOBAL */
 	bool read, written;
+	bool value_read;	/* globals: value used after elision (else autoprinted) */
 	bool is_array;		/* indexed anywhere (arity > 0) */
 	struct node *hist;	/* the @hist_* use that fixes its buckets */
 	struct node *variance;	/* the @variance(x, N) that fixes N */
