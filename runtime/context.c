@@ -81,25 +81,29 @@ int _stp_session_state(void)
 void _stp_exit(void)
 {
 	/*
-	 * Ordinary probes stop at once, as in SystemTap, and so do the begin
-	 * probes still to come (_stp_run_probe_hit checks the flag for them:
-	 * the state moves on only when they are done).  ctl.c's timer turns
-	 * the flag into STP_CTL_REQUEST_EXIT.
+	 * Ordinary probes stop at once, as in SystemTap; so do the begin
+	 * probes still to come (SystemTap 4.8 runs none after exit()).
+	 * ctl.c's timer turns the flag into STP_CTL_REQUEST_EXIT.
 	 */
-	atomic_cmpxchg(&_stp_state, STP_SESSION_RUNNING, STP_SESSION_STOPPING);
+	if (atomic_cmpxchg(&_stp_state, STP_SESSION_RUNNING, STP_SESSION_STOPPING) !=
+	    STP_SESSION_RUNNING)
+		atomic_cmpxchg(&_stp_state, STP_SESSION_STARTING, STP_SESSION_STOPPING);
 	atomic_set(&_stp_exit_flag, 1);
 }
 
 /*
  * End the session because of errors: from now on only error probes run
  * (end probes are skipped, as SystemTap documents).  An error in an end
- * or error probe leaves the state alone so the rest of them still run.
+ * probe skips the end probes after it too, as SystemTap 4.8 does; one in
+ * an error probe leaves the state alone so the other error probes run.
  */
 void _stp_error_shutdown(void)
 {
 	if (atomic_cmpxchg(&_stp_state, STP_SESSION_RUNNING, STP_SESSION_ERROR) !=
-	    STP_SESSION_RUNNING)
-		atomic_cmpxchg(&_stp_state, STP_SESSION_STARTING, STP_SESSION_ERROR);
+	    STP_SESSION_RUNNING &&
+	    atomic_cmpxchg(&_stp_state, STP_SESSION_STARTING, STP_SESSION_ERROR) !=
+	    STP_SESSION_STARTING)
+		atomic_cmpxchg(&_stp_state, STP_SESSION_STOPPING, STP_SESSION_ERROR);
 	_stp_exit();
 }
 
@@ -143,9 +147,6 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	int ret = -1;
 
 	if (atomic_read(&_stp_state) != p->state)
-		return -1;
-	/* After exit() in a begin probe the begin probes still to come are skipped. */
-	if (p->state == STP_SESSION_STARTING && atomic_read(&_stp_exit_flag))
 		return -1;
 
 	/*

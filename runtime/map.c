@@ -42,7 +42,7 @@ struct stp_map_entry {
 	u32 prev, next;		/* insertion order */
 	u32 hash;
 	u32 idx;		/* own index (per-CPU statistics) */
-	u32 unused;
+	u32 rank;		/* position in the list while sorting */
 	u64 data[];		/* keys, then the value (8-byte aligned) */
 };
 
@@ -523,13 +523,16 @@ struct sort_spec {
 	enum stp_stat_op op;
 };
 
-/* A total order: distinct elements differ in some key. */
+/*
+ * A total order: by the sort key, then by position in the list, so that
+ * equal elements keep their order (SystemTap's sorts are stable).
+ */
 static int cmp_entries(const struct sort_spec *s,
 		       const struct stp_map_entry *a,
 		       const struct stp_map_entry *b)
 {
 	const struct stp_map *m = s->m;
-	int r = 0, i;
+	int r = 0;
 
 	if (s->sort_by < 0) {
 		const void *pa = field(a, m->val_off);
@@ -546,9 +549,7 @@ static int cmp_entries(const struct sort_spec *s,
 		r = cmp_key(m, a, b, s->sort_by - 1);
 	}
 	r *= s->dir;
-	for (i = 0; !r && i < m->nkeys; i++)
-		r = cmp_key(m, a, b, i);
-	return r;
+	return r ? r : cmp_i64(a->rank, b->rank);
 }
 
 static void sift_down(const struct sort_spec *s, struct stp_map_entry **v,
@@ -586,6 +587,46 @@ static void heapsort(const struct sort_spec *s, struct stp_map_entry **v,
 	}
 }
 
+/*
+ * "foreach ... limit L" sorts only what it shows, in SystemTap's way,
+ * whose side effect on the array's order later loops see: the first L
+ * elements are sorted, then each later element that beats the last of
+ * them moves in at its place, the last moving out to just behind them.
+ * The others keep their order.
+ */
+static void sort_first(const struct sort_spec *s, struct stp_map_entry **v,
+		       int n, int limit)
+{
+	int i, lo, hi;
+
+	heapsort(s, v, limit);
+	for (i = limit; i < n; i++) {
+		struct stp_map_entry *e = v[i];
+
+		if (cmp_entries(s, e, v[limit - 1]) >= 0)
+			continue;
+		memmove(&v[limit + 1], &v[limit], (size_t)(i - limit) * sizeof(*v));
+		v[limit] = v[limit - 1];
+		/* After the equal ones: e comes later in the list than they. */
+		for (lo = 0, hi = limit - 1; lo < hi;) {
+			int mid = (lo + hi) / 2;
+
+			if (cmp_entries(s, e, v[mid]) < 0)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		memmove(&v[lo + 1], &v[lo], (size_t)(limit - 1 - lo) * sizeof(*v));
+		v[lo] = e;
+	}
+}
+
+/*
+ * Sorting reorders the array itself, as SystemTap's does: a later
+ * unsorted foreach, and ties of a later sort, follow the last sort.
+ * Statistics maps are aggregated afresh by each foreach in SystemTap,
+ * so their order is never kept.  Caller holds the write lock.
+ */
 int _stp_map_sort(struct stp_map *m, struct stp_map_entry **order,
 		  int sort_by, int dir, enum stp_stat_op stat_op, int64_t limit)
 {
@@ -596,17 +637,28 @@ int _stp_map_sort(struct stp_map *m, struct stp_map_entry **order,
 		.op = stat_op,
 	};
 	u32 ref;
-	int n = 0;
+	int n = 0, i;
 
 	for (ref = m->first; ref; ref = ent(m, ref)->next) {
 		struct stp_map_entry *e = ent(m, ref);
 
 		if (is_stat_map(m))
 			aggregate(m, e);
+		e->rank = n;
 		order[n++] = e;
 	}
-	if (sort_by)
+	if (sort_by && limit > 0 && limit < n)
+		sort_first(&s, order, n, (int)limit);
+	else if (sort_by)
 		heapsort(&s, order, n);
+	if (sort_by && !is_stat_map(m) && n) {
+		for (i = 0; i < n; i++) {
+			order[i]->prev = i ? order[i - 1]->idx + 1 : 0;
+			order[i]->next = i + 1 < n ? order[i + 1]->idx + 1 : 0;
+		}
+		m->first = order[0]->idx + 1;
+		m->last = order[n - 1]->idx + 1;
+	}
 	if (limit > 0 && limit < n)
 		n = limit;
 	return n;

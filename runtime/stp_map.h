@@ -137,15 +137,17 @@ int64_t _stp_stat_hist_count(struct stp_context *c, const struct stp_stat *st,
  * Fill order[] (room for the map's max_entries) with the elements,
  * sorted: sort_by 0 unsorted, -1 by value (for statistics maps by
  * stat_op of the aggregate), k > 0 by key k (1-based); dir +1 ascending,
- * -1 descending.  Ties sort by the keys, ascending, so output is stable.
- * limit > 0 keeps the first limit.  Returns the number of elements.
- * Statistics maps are aggregated first; the entries are the aggregates.
+ * -1 descending.  Equal elements keep their order.  limit > 0 keeps the
+ * first limit.  Returns the number of elements.  Statistics maps are
+ * aggregated first; the entries are the aggregates.  As in SystemTap, a
+ * sort reorders the array (not a statistics array) itself, so the caller
+ * holds its write lock.
  */
 int _stp_map_sort(struct stp_map *m, struct stp_map_entry **order,
 		  int sort_by, int dir, enum stp_stat_op stat_op, int64_t limit);
 /*
  * Unsorted iteration is in insertion order (an element deleted and set
- * again moves to the end), so foreach output is reproducible.  Entries
+ * again moves to the end) or the last sort's order.  Entries
  * stay valid until the map is next modified.  Key index i is 0-based.
  */
 int64_t _stp_map_entry_key_long(const struct stp_map_entry *e, int i);

@@ -112,6 +112,96 @@ void emit_store(struct emitter *E, const char *dst, enum type t,
 		emit_line(E, "%s = %s;", dst, v);
 }
 
+/*
+ * Does evaluating n change a variable a sibling operand may read?
+ * Script function calls count (they may write globals); output does not.
+ */
+bool emit_has_effects(const struct node *n)
+{
+	const struct member *m;
+
+	if (!n)
+		return false;
+	switch (n->kind) {
+	case ND_ASSIGN:
+	case ND_PUSH:
+		return true;
+	case ND_UNARY:
+		if (n->op >= OP_PREINC)
+			return true;
+		break;
+	case ND_CALL:
+		if (n->func)
+			return true;
+		break;
+	default:
+		break;
+	}
+	if (emit_has_effects(n->lhs) || emit_has_effects(n->rhs) ||
+	    emit_has_effects(n->cond) || emit_has_effects(n->then) ||
+	    emit_has_effects(n->els) || emit_list_has_effects(n->args))
+		return true;
+	for (m = n->members; m; m = m->next)
+		if (emit_has_effects(m->index))
+			return true;
+	return false;
+}
+
+bool emit_list_has_effects(const struct node *n)
+{
+	for (; n; n = n->next)
+		if (emit_has_effects(n))
+			return true;
+	return false;
+}
+
+/* A C value nothing later can change: a literal or a fresh temporary. */
+static bool is_stable(const char *v)
+{
+	const char *p;
+
+	if (v[0] == '"' || !strcmp(v, "0"))
+		return true;
+	if (!strncmp(v, "l->t", 4)) {
+		for (p = v + 4; *p >= '0' && *p <= '9'; p++)
+			;
+		return p > v + 4 && !*p;
+	}
+	if (!strncmp(v, "((int64_t)", 10)) {
+		p = v + 10;
+		if (*p == '-')
+			p++;
+		if (*p < '0' || *p > '9')
+			return !strcmp(v, "((int64_t)(-9223372036854775807LL - 1))");
+		while (*p >= '0' && *p <= '9')
+			p++;
+		return !strcmp(p, "LL)");
+	}
+	return false;
+}
+
+/*
+ * Operands are evaluated left to right, each to its value at that point
+ * (SystemTap prints "1 2 3 3" for printf("%d %d %d %d", i++, i, ++i, i--)):
+ * a value that reads a variable is copied if a later operand has effects.
+ */
+const char *emit_operand(struct emitter *E, struct node *n, bool later_effects)
+{
+	const char *v = emit_expr(E, n), *t;
+
+	if (!later_effects || is_stable(v) || n->type == TY_STATS)
+		return v;
+	t = emit_temp(E, n->type);
+	emit_store(E, t, n->type, v);
+	return t;
+}
+
+/* An argument of a list: later ones are its siblings. */
+static const char *arg_value(struct emitter *E, struct node *a)
+{
+	return emit_operand(E, a, emit_list_has_effects(a->next));
+}
+
 /* Append the format text and arguments for printing a value. */
 static void print_value(struct strbuf *fmt, struct strbuf *args,
 			enum type t, const char *v)
@@ -164,7 +254,7 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		if (!cv->conv)
 			break;
 		if (cv->conv == 'b') {
-			const char *v = emit_expr(E, a);
+			const char *v = arg_value(E, a);
 			int width = cv->width > 0 ? cv->width : 8;
 			const char *t = emit_temp(E, TY_LONG);
 
@@ -180,18 +270,18 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 			const char *w = "-1", *pr = "-1", *v;
 
 			if (cv->width == -2) {
-				w = emit_expr(E, a);
+				w = arg_value(E, a);
 				a = a->next;
 			} else if (cv->width >= 0) {
 				w = arena_printf(&E->s->arena, "%d", cv->width);
 			}
 			if (cv->prec == -2) {
-				pr = emit_expr(E, a);
+				pr = arg_value(E, a);
 				a = a->next;
 			} else if (cv->prec >= 0) {
 				pr = arena_printf(&E->s->arena, "%d", cv->prec);
 			}
-			v = emit_expr(E, a);
+			v = arg_value(E, a);
 			flush_printf(E, fmt, args);
 			emit_line(E, "c->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
 					"format '%%%c'", cv->conv), &n->args->loc));
@@ -206,14 +296,14 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		sb_printf(fmt, "%%%s%s", cv->conv == 'p' ? "#" : "", cv->flags);
 		if (cv->width == -2) {
 			sb_putc(fmt, '*');
-			sb_printf(args, ", (int)%s", emit_expr(E, a));
+			sb_printf(args, ", (int)%s", arg_value(E, a));
 			a = a->next;
 		} else if (cv->width >= 0) {
 			sb_printf(fmt, "%d", cv->width);
 		}
 		if (cv->prec == -2) {
 			sb_puts(fmt, ".*");
-			sb_printf(args, ", (int)%s", emit_expr(E, a));
+			sb_printf(args, ", (int)%s", arg_value(E, a));
 			a = a->next;
 		} else if (cv->prec >= 0) {
 			sb_printf(fmt, ".%d", cv->prec);
@@ -221,24 +311,24 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		switch (cv->conv) {
 		case 's':
 			sb_putc(fmt, 's');
-			sb_printf(args, ", %s", emit_expr(E, a));
+			sb_printf(args, ", %s", arg_value(E, a));
 			break;
 		case 'c':
 			sb_putc(fmt, 'c');
-			sb_printf(args, ", (int)%s", emit_expr(E, a));
+			sb_printf(args, ", (int)%s", arg_value(E, a));
 			break;
 		case 'd':
 		case 'i':
 			sb_puts(fmt, "lld");
-			sb_printf(args, ", (long long)%s", emit_expr(E, a));
+			sb_printf(args, ", (long long)%s", arg_value(E, a));
 			break;
 		case 'p':
 			sb_puts(fmt, "llx");
-			sb_printf(args, ", (unsigned long long)%s", emit_expr(E, a));
+			sb_printf(args, ", (unsigned long long)%s", arg_value(E, a));
 			break;
 		default:
 			sb_printf(fmt, "ll%c", cv->conv);
-			sb_printf(args, ", (unsigned long long)%s", emit_expr(E, a));
+			sb_printf(args, ", (unsigned long long)%s", arg_value(E, a));
 		}
 		a = a->next;
 	}
@@ -268,7 +358,7 @@ static const char *builtin_call(struct emitter *E, struct node *n)
 			/* A histogram prints itself: print each value in turn. */
 			for (a = n->args; a; a = a->next) {
 				if (a->kind == ND_HIST) {
-					emit_print_hist(E, a);
+					emit_print_hist(E, a, n);
 				} else {
 					struct strbuf f1 = STRBUF_INIT, a1 = STRBUF_INIT, q = STRBUF_INIT;
 
@@ -288,7 +378,7 @@ static const char *builtin_call(struct emitter *E, struct node *n)
 	case BI_SPRINT:
 	case BI_SPRINTLN:
 		for (a = n->args; a; a = a->next)
-			print_value(&fmt, &args, a->type, emit_expr(E, a));
+			print_value(&fmt, &args, a->type, arg_value(E, a));
 		if (n->builtin == BI_PRINTLN || n->builtin == BI_SPRINTLN)
 			sb_puts(&fmt, "\n");
 		break;
@@ -296,8 +386,9 @@ static const char *builtin_call(struct emitter *E, struct node *n)
 		emit_line(E, "_stp_exit();");
 		goto done;
 	case BI_ERROR:
-		emit_line(E, "c->last_stmt = %s;", emit_where(E, "identifier 'error'", &n->loc));
+		/* SystemTap reports error()'s message alone, without a place. */
 		emit_line(E, "_stp_error(c, \"%%s\", %s);", emit_expr(E, n->args));
+		emit_line(E, "c->last_stmt = NULL;");
 		emit_line(E, "goto %s;", E->err);
 		goto done;
 	default:
@@ -335,11 +426,14 @@ static const char *func_call(struct emitter *E, struct node *n)
 	const char *result = "0";
 
 	for (a = n->args; a; a = a->next)
-		vals[i++] = emit_expr(E, a);
+		vals[i++] = arg_value(E, a);
 	/* Errors inside embedded C are reported at the call. */
 	emit_line(E, "c->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
 					"identifier '%s'", f->name), &n->loc));
 	emit_line(E, "if (unlikely(c->nesting + 1 > MAXNESTING)) {");
+	/* SystemTap names the function's definition here, not the call. */
+	emit_line(E, "\tc->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
+					"identifier '%s'", f->name), &f->loc));
 	emit_line(E, "\t_stp_error(c, \"MAXNESTING exceeded\");");
 	emit_line(E, "\tgoto %s;", E->err);
 	emit_line(E, "}");
@@ -369,9 +463,9 @@ static void compound_long(struct emitter *E, const char *dst, const char *old, e
 			  const char *v, const struct srcloc *loc)
 {
 	if (op == OP_DIV || op == OP_MOD) {
+		/* SystemTap names the divisor's first token here: "x /= y" at y. */
 		emit_line(E, "%s = stp_%s(c, %s, %s, %s);", dst, op == OP_DIV ? "div" : "mod",
-			  old, v, emit_where(E, arena_printf(&E->s->arena, "operator '%s='",
-							      op_names[op]), loc));
+			  old, v, emit_where(E, emit_token_desc(E, loc), loc));
 		emit_check_error(E);
 	} else if (op == OP_SHL || op == OP_SHR) {
 		emit_line(E, "%s = stp_%s(%s, %s);", dst, op == OP_SHL ? "shl" : "shr", old, v);
@@ -420,7 +514,7 @@ static const char *target(struct emitter *E, struct node *n)
 	if (tc->constant)
 		return arena_printf(&E->s->arena, "((int64_t)%s)", tc->code);
 	for (int i = 0; i < tc->nidx && i < 8; i++)
-		iv[i] = emit_expr(E, tc->idx[i]);
+		iv[i] = emit_operand(E, tc->idx[i], i + 1 < tc->nidx);
 	t = emit_temp(E, tc->type);
 	target_open(E, n, iv);
 	if (tc->type == TY_LONG) {
@@ -450,7 +544,7 @@ static const char *target_assign(struct emitter *E, struct node *n)
 	const char *iv[8], *v, *t = emit_temp(E, TY_LONG);
 
 	for (int i = 0; i < tc->nidx && i < 8; i++)
-		iv[i] = emit_expr(E, tc->idx[i]);
+		iv[i] = emit_operand(E, tc->idx[i], true);
 	v = emit_expr(E, n->rhs);
 	target_open(E, n->lhs, iv);
 	if (n->op == OP_NONE) {
@@ -458,7 +552,7 @@ static const char *target_assign(struct emitter *E, struct node *n)
 	} else {
 		emit_line(E, "%s = %s;", t, tc->code);
 		emit_check_error(E);
-		compound_long(E, t, t, n->op, v, &n->loc);
+		compound_long(E, t, t, n->op, v, &n->rhs->loc);
 	}
 	emit_line(E, "int64_t _tv_val = %s;", t);
 	emit_line(E, "%s", tc->store);
@@ -478,7 +572,7 @@ static const char *assign(struct emitter *E, struct node *n)
 		emit_line(E, "{ size_t len = strnlen(%s, MAXSTRINGLEN); strscpy(%s + len, %s, MAXSTRINGLEN - len); }",
 		     dst, dst, v);
 	} else {
-		compound_long(E, dst, dst, n->op, v, &n->loc);
+		compound_long(E, dst, dst, n->op, v, &n->rhs->loc);
 	}
 	return dst;
 }
@@ -535,14 +629,7 @@ static const char *binary(struct emitter *E, struct node *n)
 	}
 	if (n->op == OP_MATCH || n->op == OP_NOMATCH)
 		return regex_match(E, n);
-	l = emit_expr(E, n->lhs);
-	/* Keep the left value if the right side has effects of its own. */
-	if (n->lhs->kind == ND_VAR && n->rhs->kind != ND_NUM &&
-	    n->rhs->kind != ND_STR && n->rhs->kind != ND_VAR) {
-		t = emit_temp(E, n->lhs->type);
-		emit_store(E, t, n->lhs->type, l);
-		l = t;
-	}
+	l = emit_operand(E, n->lhs, emit_has_effects(n->rhs));
 	r = emit_expr(E, n->rhs);
 	switch (n->op) {
 	case OP_CONCAT:
@@ -561,6 +648,10 @@ static const char *binary(struct emitter *E, struct node *n)
 		return t;
 	case OP_SHL:
 	case OP_SHR:
+		/* SystemTap 4.8 leaves a literal shifted by a literal outside 0..63 as it is. */
+		if (n->lhs->kind == ND_NUM && n->rhs->kind == ND_NUM &&
+		    (n->rhs->num < 0 || n->rhs->num > 63))
+			return l;
 		return arena_printf(A, "stp_%s(%s, %s)", n->op == OP_SHL ? "shl" : "shr", l, r);
 	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
 		if (n->lhs->type == TY_STRING)
@@ -673,9 +764,36 @@ const char *emit_expr(struct emitter *E, struct node *n)
 	}
 }
 
+/*
+ * A statement as SystemTap's errors name it, by its first token:
+ * "identifier 'x'", "keyword", "operator '++'", "number '1'",
+ * "string 'text'".
+ */
+const char *emit_token_desc(struct emitter *E, const struct srcloc *loc)
+{
+	const char *p = loc->at;
+	int n = loc->len > 0 ? loc->len : 1;
+
+	if (!p)
+		return "statement";
+	if (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) {
+		for (n = 1; p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') ||
+		     (p[n] >= 'A' && p[n] <= 'Z') || (p[n] >= '0' && p[n] <= '9'); n++)
+			;
+		if (parse_is_keyword(p, (size_t)n))
+			return "keyword";
+		return arena_printf(&E->s->arena, "identifier '%.*s'", n, p);
+	}
+	if (*p >= '0' && *p <= '9')
+		return arena_printf(&E->s->arena, "number '%.*s'", n, p);
+	if (*p == '"' && n >= 2)
+		return arena_printf(&E->s->arena, "string '%.*s'", n - 2, p + 1);
+	return arena_printf(&E->s->arena, "operator '%.*s'", n, p);
+}
+
 void emit_action(struct emitter *E, const struct srcloc *loc)
 {
-	emit_line(E, "STP_ACTION(%s, %s);", emit_where(E, "statement", loc), E->err);
+	emit_line(E, "STP_ACTION(%s, %s);", emit_where(E, emit_token_desc(E, loc), loc), E->err);
 }
 
 static void loop(struct emitter *E, struct node *n)

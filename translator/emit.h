@@ -30,6 +30,11 @@ const char *emit_temp(struct emitter *E, enum type t);
 /* A C expression for n's value; may emit statements first. */
 const char *emit_expr(struct emitter *E, struct node *n);
 void emit_stmt(struct emitter *E, struct node *n);
+/* n's value, copied first if later_effects (later operands) could change it. */
+const char *emit_operand(struct emitter *E, struct node *n, bool later_effects);
+bool emit_has_effects(const struct node *n);
+/* Does n or any node after it in its list have effects? */
+bool emit_list_has_effects(const struct node *n);
 /* dst = v for a long or string. */
 void emit_store(struct emitter *E, const char *dst, enum type t, const char *v);
 /* Jump to the error label if the last call failed. */
@@ -38,6 +43,8 @@ void emit_check_error(struct emitter *E);
 const char *emit_where(struct emitter *E, const char *what, const struct srcloc *loc);
 void emit_c_string(struct strbuf *sb, const char *s, int len);
 void emit_action(struct emitter *E, const struct srcloc *loc);
+/* The token at loc as errors name it: "identifier 'x'", "operator '/'"... */
+const char *emit_token_desc(struct emitter *E, const struct srcloc *loc);
 
 /* emit_map.c */
 const char *emit_index_read(struct emitter *E, struct node *n);
@@ -46,7 +53,7 @@ const char *emit_index_crement(struct emitter *E, struct node *n);
 const char *emit_push(struct emitter *E, struct node *n);
 const char *emit_in(struct emitter *E, struct node *n);
 const char *emit_statop(struct emitter *E, struct node *n);
-void emit_print_hist(struct emitter *E, struct node *n);
+void emit_print_hist(struct emitter *E, struct node *n, struct node *call);
 void emit_delete(struct emitter *E, struct node *n);
 void emit_foreach(struct emitter *E, struct node *n);
 void emit_global_decls(struct session *s, struct strbuf *c);

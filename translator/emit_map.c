@@ -43,15 +43,21 @@ static bool is_map(const struct symbol *sym)
 	return sym->arity > 0;
 }
 
-/* Evaluate n's index list into a frame key array; returns its C name. */
-static const char *keys(struct emitter *E, struct symbol *sym, struct node *args)
+/*
+ * Evaluate n's index list into a frame key array; returns its C name.
+ * String keys are pointers: later says whether something evaluated after
+ * the keys (an assigned value) may change what they point to.
+ */
+static const char *keys(struct emitter *E, struct symbol *sym, struct node *args,
+			bool later)
 {
 	const char *vals[9];
 	struct node *k;
 	int i = 0, id = E->ntemps++;
 
 	for (k = args; k && i < 9; k = k->next)
-		vals[i++] = emit_expr(E, k);
+		vals[i++] = emit_operand(E, k, emit_list_has_effects(k->next) ||
+					 (later && k->type == TY_STRING));
 	sb_printf(&E->frame, "\tunion stp_key k%d[%d];\n", id, sym->arity);
 	for (i = 0, k = args; k && i < 9; k = k->next, i++)
 		emit_line(E, "l->k%d[%d].%c = %s;", id, i,
@@ -74,7 +80,7 @@ static void overflow_check(struct emitter *E, const char *ret, struct node *n)
 
 const char *emit_index_read(struct emitter *E, struct node *n)
 {
-	const char *k = keys(E, n->sym, n->args);
+	const char *k = keys(E, n->sym, n->args, false);
 	const char *g = emit_global_ref(E, n->sym);
 	const char *t = emit_temp(E, n->sym->type);
 
@@ -90,7 +96,7 @@ const char *emit_index_assign(struct emitter *E, struct node *n)
 {
 	struct node *lhs = n->lhs;
 	struct symbol *sym = lhs->sym;
-	const char *k = keys(E, sym, lhs->args);
+	const char *k = keys(E, sym, lhs->args, emit_has_effects(n->rhs));
 	const char *g = emit_global_ref(E, sym);
 	const char *v = emit_expr(E, n->rhs);
 	const char *t, *ret = emit_temp(E, TY_LONG);
@@ -122,8 +128,7 @@ const char *emit_index_assign(struct emitter *E, struct node *n)
 	case OP_DIV:
 	case OP_MOD:
 		emit_line(E, "%s = stp_%s(c, %s, %s, %s);", t, n->op == OP_DIV ? "div" : "mod",
-			  t, v, emit_where(E, arena_printf(&E->s->arena, "operator '%s='",
-							     op_names[n->op]), &n->loc));
+			  t, v, emit_where(E, emit_token_desc(E, &n->rhs->loc), &n->rhs->loc));
 		emit_check_error(E);
 		break;
 	case OP_SHL:
@@ -142,7 +147,7 @@ const char *emit_index_assign(struct emitter *E, struct node *n)
 const char *emit_index_crement(struct emitter *E, struct node *n)
 {
 	struct node *lhs = n->lhs;
-	const char *k = keys(E, lhs->sym, lhs->args);
+	const char *k = keys(E, lhs->sym, lhs->args, false);
 	const char *t = emit_temp(E, TY_LONG), *ret = emit_temp(E, TY_LONG);
 	bool inc = n->op == OP_PREINC || n->op == OP_POSTINC;
 	bool post = n->op == OP_POSTINC || n->op == OP_POSTDEC;
@@ -165,7 +170,7 @@ const char *emit_push(struct emitter *E, struct node *n)
 		emit_line(E, "_stp_stat_add(%s, %s);", emit_global_ref(E, lhs->sym), v);
 		return "0";
 	}
-	const char *k = keys(E, lhs->sym, lhs->args);
+	const char *k = keys(E, lhs->sym, lhs->args, emit_has_effects(n->rhs));
 	const char *v = emit_expr(E, n->rhs);
 	const char *ret = emit_temp(E, TY_LONG);
 
@@ -177,7 +182,7 @@ const char *emit_push(struct emitter *E, struct node *n)
 
 const char *emit_in(struct emitter *E, struct node *n)
 {
-	const char *k = keys(E, n->sym, n->args);
+	const char *k = keys(E, n->sym, n->args, false);
 	const char *t = emit_temp(E, TY_LONG);
 
 	emit_line(E, "%s = _stp_map_exists(%s, %s);", t, emit_global_ref(E, n->sym), k);
@@ -192,7 +197,7 @@ static const char *stat_of(struct emitter *E, struct node *operand)
 	if (operand->kind == ND_VAR)
 		return arena_printf(&E->s->arena, "_stp_stat_get(%s)", g);
 	return arena_printf(&E->s->arena, "_stp_map_get_stat(%s, %s)", g,
-			    keys(E, operand->sym, operand->args));
+			    keys(E, operand->sym, operand->args, false));
 }
 
 const char *emit_statop(struct emitter *E, struct node *n)
@@ -214,8 +219,11 @@ static const char *hist_spec(struct emitter *E, struct symbol *sym)
 	return arena_printf(&E->s->arena, is_map(sym) ? "&gd_%s.hist" : "&gh_%s", sym->cname);
 }
 
-void emit_print_hist(struct emitter *E, struct node *n)
+/* print(@hist_*(x)); call names the print, as SystemTap's errors do. */
+void emit_print_hist(struct emitter *E, struct node *n, struct node *call)
 {
+	emit_line(E, "c->last_stmt = %s;", emit_where(E, emit_token_desc(E, &call->loc),
+						      &call->loc));
 	emit_line(E, "_stp_stat_print_hist(c, %s, %s);", stat_of(E, n->args),
 		  hist_spec(E, n->args->sym));
 }
@@ -226,7 +234,7 @@ void emit_delete(struct emitter *E, struct node *n)
 	struct symbol *sym = t->sym;
 
 	if (t->kind == ND_INDEX) {
-		const char *k = keys(E, sym, t->args);
+		const char *k = keys(E, sym, t->args, false);
 
 		emit_line(E, "_stp_map_delete(%s, %s);", emit_global_ref(E, sym), k);
 		return;
@@ -467,8 +475,9 @@ static void walk(struct access *A, struct node *n)
 		walk_written(A, n->lhs, ACC_WRITE);
 		return;
 	case ND_FOREACH:
-		note(A, n->array->sym, n->array->sym && n->array->sym->type == TY_STATS ?
-		     ACC_WRITE : ACC_READ);
+		/* Sorting reorders the array; statistics are aggregated. */
+		note(A, n->array->sym, n->array->sym && (n->array->sym->type == TY_STATS ||
+							 n->sort_key) ? ACC_WRITE : ACC_READ);
 		break;
 	case ND_CALL:
 		if (n->func) {
@@ -544,26 +553,37 @@ static void autoprint_value(struct strbuf *code, struct symbol *g, const char *p
 		sb_printf(code, "\t_stp_printf(c, \"%s=\\\"%%s\\\"\\n\"%s, %s);\n",
 			  prefix_fmt, prefix_args, lstr);
 	else if (g->type == TY_STATS)
+		/* SystemTap prints an empty one's count in hex, the rest in decimal. */
 		sb_printf(code, "\tst = %s;\n"
 			  "\tif (!st || !_stp_stat_extract(c, st, STP_STAT_COUNT, 0))\n"
 			  "\t\t_stp_printf(c, \"%s @count=0x0\\n\"%s);\n"
 			  "\telse\n"
-			  "\t\t_stp_printf(c, \"%s @count=0x%%llx @min=0x%%llx @max=0x%%llx @sum=0x%%llx @avg=0x%%llx\\n\"%s,\n"
-			  "\t\t\t(unsigned long long)_stp_stat_extract(c, st, STP_STAT_COUNT, 0),\n"
-			  "\t\t\t(unsigned long long)_stp_stat_extract(c, st, STP_STAT_MIN, 0),\n"
-			  "\t\t\t(unsigned long long)_stp_stat_extract(c, st, STP_STAT_MAX, 0),\n"
-			  "\t\t\t(unsigned long long)_stp_stat_extract(c, st, STP_STAT_SUM, 0),\n"
-			  "\t\t\t(unsigned long long)_stp_stat_extract(c, st, STP_STAT_AVG, 0));\n",
+			  "\t\t_stp_printf(c, \"%s @count=%%lld @min=%%lld @max=%%lld @sum=%%lld @avg=%%lld\\n\"%s,\n"
+			  "\t\t\t(long long)_stp_stat_extract(c, st, STP_STAT_COUNT, 0),\n"
+			  "\t\t\t(long long)_stp_stat_extract(c, st, STP_STAT_MIN, 0),\n"
+			  "\t\t\t(long long)_stp_stat_extract(c, st, STP_STAT_MAX, 0),\n"
+			  "\t\t\t(long long)_stp_stat_extract(c, st, STP_STAT_SUM, 0),\n"
+			  "\t\t\t(long long)_stp_stat_extract(c, st, STP_STAT_AVG, 0));\n",
 			  lstat, prefix_fmt, prefix_args, prefix_fmt, prefix_args);
 	else
-		sb_printf(code, "\t_stp_printf(c, \"%s=0x%%llx\\n\"%s, (unsigned long long)%s);\n",
+		sb_printf(code, "\t_stp_printf(c, \"%s=%%lld\\n\"%s, (long long)%s);\n",
 			  prefix_fmt, prefix_args, lval);
 }
 
+static int cmp_first_use(const void *a, const void *b)
+{
+	const struct symbol *x = *(struct symbol *const *)a, *y = *(struct symbol *const *)b;
+
+	return x->first_use - y->first_use;
+}
+
 /*
- * SystemTap prints the script's globals that were written but never read
- * when the session ends normally: numbers in hex, strings quoted, arrays
- * element by element.  Emitted as one more end probe, run after all others.
+ * SystemTap prints the script's globals that were written but whose value
+ * is never used (++, +=, "in" and foreach do not count) when the session
+ * ends normally, in the order the script first uses
+ * them: numbers in decimal, strings quoted, arrays element by element by
+ * value, largest first (statistics by @count).  Emitted as one more end
+ * probe, run after all others.
  */
 bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *code)
 {
@@ -573,7 +593,7 @@ bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *cod
 	for (i = 0; i < s->globals.len; i++) {
 		struct symbol *g = s->globals.items[i];
 
-		if (g->written && !g->read && !g->global->file->is_tapset &&
+		if (g->written && !g->value_read && !g->global->file->is_tapset &&
 		    g->type != TY_UNKNOWN)
 			vec_push(&show, g);
 	}
@@ -581,6 +601,7 @@ bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *cod
 		vec_free(&show);
 		return false;
 	}
+	qsort(show.items, (size_t)show.len, sizeof(void *), cmp_first_use);
 	sb_puts(frames, "struct frame_autoprint {\n");
 	for (i = 0; i < show.len; i++) {
 		struct symbol *g = show.items[i];
@@ -596,7 +617,9 @@ bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *cod
 	for (i = 0; i < show.len; i++) {
 		struct symbol *g = show.items[i];
 
-		sb_printf(code, "\t{ &gl_%s, %s },\n", g->cname, g->type == TY_STATS ? "true" : "false");
+		/* Sorting an array reorders it; statistics are aggregated. */
+		sb_printf(code, "\t{ &gl_%s, %s },\n", g->cname,
+			  g->type == TY_STATS || is_map(g) ? "true" : "false");
 	}
 	sb_puts(code, "};\n\nstatic void probe_autoprint(struct stp_context *c)\n{\n"
 		"\tstruct frame_autoprint *l = &((union stp_frame *)c->locals)[0].autoprint;\n"
@@ -625,7 +648,7 @@ bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *cod
 			}
 		}
 		sb_putc(&fmt, ']');
-		sb_printf(code, "\tn = _stp_map_sort(g_%s, l->order_%s, 0, 1, STP_STAT_COUNT, 0);\n"
+		sb_printf(code, "\tn = _stp_map_sort(g_%s, l->order_%s, -1, -1, STP_STAT_COUNT, 0);\n"
 			  "\tfor (i = 0; i < n; i++) {\n"
 			  "\t\tconst struct stp_map_entry *e = l->order_%s[i];\n\n",
 			  g->cname, g->cname, g->cname);

@@ -35,6 +35,8 @@ static void usage(FILE *f)
 "  -k              keep the temporary directory and print its path\n"
 "  -g              guru mode: allow embedded C in the script\n"
 "  -w              suppress warnings\n"
+"  -u              unoptimized: keep assignments to variables never read\n"
+"                  and expressions without effects\n"
 "  -m NAME         name the module NAME (pass 4 leaves NAME.ko here)\n"
 "  -r RELEASE      build for kernel RELEASE (/lib/modules/RELEASE/build)\n"
 "  -o FILE         send the script's output to FILE\n"
@@ -75,7 +77,7 @@ static const struct option long_opts[] = {
 };
 
 /* SystemTap options we know but do not implement yet. */
-static const char later_opts[] = "sbtuGSPRCTFNU";
+static const char later_opts[] = "sbtGSPRCTFNU";
 
 static bool valid_module_name(const char *name)
 {
@@ -178,6 +180,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case 'w':
 			s->no_warnings = true;
+			break;
+		case 'u':
+			s->unoptimized = true;
 			break;
 		case 'm':
 			if (!valid_module_name(optarg))

@@ -34,6 +34,14 @@ static const char *const keywords[] = {
 	"try", "catch", "private",
 };
 
+bool parse_is_keyword(const char *s, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(keywords); i++)
+		if (strlen(keywords[i]) == n && !strncmp(keywords[i], s, n))
+			return true;
+	return false;
+}
+
 static bool is_keyword(const struct token *t)
 {
 	size_t i;

@@ -359,10 +359,13 @@ struct symbol {
 	struct srcloc type_loc;	/* where the type was decided */
 	struct global *global;	/* SYM_GLOBAL */
 	bool read, written;
+	bool value_read;	/* globals: value used after elision (else autoprinted) */
 	bool is_array;		/* indexed anywhere (arity > 0) */
 	struct node *hist;	/* the @hist_* use that fixes its buckets */
 	struct node *variance;	/* the @variance(x, N) that fixes N */
 	int id;
+	int first_use;		/* globals: 1 + how many were used before it
+				 * (probes, then functions): autoprint's order */
 };
 
 /* ---- the session ---- */
@@ -380,6 +383,7 @@ struct session {
 	bool guru;		/* -g */
 	bool no_warnings;	/* -w */
 	bool diag_muted;	/* diag.c: the last warning was suppressed (-w) */
+	bool unoptimized;	/* -u: no dead-store elision */
 	bool vm;		/* --vm */
 	const char *module_name;	/* -m */
 	const char *release;	/* -r, or the running kernel */
@@ -452,6 +456,8 @@ void session_free(struct session *s);
 /* Pass 1: parse the user's script. 0 or -1 (diagnostics printed). */
 int parse_file(struct session *s, struct srcfile *f, struct program *out);
 struct srcfile *source_load(struct session *s, const char *path);
+/* Is the n characters at s a script keyword (if, while, delete, ...)? */
+bool parse_is_keyword(const char *s, size_t n);
 struct srcfile *source_from_string(struct session *s, const char *name,
 				   const char *text);
 /* -p1 output: the program in canonical form. */
