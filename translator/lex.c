@@ -2,6 +2,7 @@
 /* Pass 1a: turn a source file into a token list. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -304,9 +305,14 @@ struct token *lex_file(struct session *s, const struct srcfile *f)
 			}
 		}
 		if (i == ARRAY_SIZE(puncts)) {
-			error_at(&lx, p, 1, isprint((unsigned char)*p) ?
-				 "unexpected character" :
-				 "unexpected non-printable character");
+			char msg[64];
+
+			/* Name it: a stray quote or backtick is easy to miss. */
+			snprintf(msg, sizeof(msg), isprint((unsigned char)*p) ?
+				 "unexpected character '%c'" :
+				 "unexpected non-printable character (byte 0x%02x)",
+				 (unsigned char)*p);
+			error_at(&lx, p, 1, msg);
 			skip_to(&lx, p + 1);
 		}
 	}

@@ -131,6 +131,17 @@ static struct symbol *find_global(struct sem *S, const char *name,
 	return pub;
 }
 
+/* A statistic has no value of its own, only its aggregates. */
+static void stats_as_value(struct sem *S, const char *name, bool elem,
+			   const struct srcloc *loc)
+{
+	const char *ix = elem ? "[...]" : "";
+
+	diag_error(S->s, loc, "statistic '%s' cannot be used as a value", name);
+	diag_hint(S->s, "read it with @count(%s%s), @sum(%s%s), @min, @max, @avg, "
+		  "or print @hist_log(%s%s)", name, ix, name, ix, name, ix);
+}
+
 static const struct builtin_info *find_builtin(const char *name)
 {
 	size_t i;
@@ -390,7 +401,8 @@ static enum type call(struct sem *S, struct node *n)
 				continue;
 			if (t == TY_UNKNOWN || t == TY_VOID)
 				diag_error(S->s, &a->loc, "cannot print a value of unknown type");
-			else if (t == TY_STATS && a->kind != ND_HIST)
+			else if (t == TY_STATS && a->kind != ND_HIST &&
+				 a->kind != ND_VAR && a->kind != ND_INDEX)	/* reported there */
 				diag_error(S->s, &a->loc, "a statistic is printed through @count, "
 					   "@sum, ... or @hist_linear/@hist_log");
 			else if (a->kind == ND_HIST && bi->id != BI_PRINT && bi->id != BI_PRINTLN)
@@ -415,15 +427,27 @@ static enum type call(struct sem *S, struct node *n)
 						     sizeof(char *));
 			int k = 0, i;
 			const char *near;
+			const struct func *hidden = NULL;
 
-			for (i = 0; i < S->funcs.len; i++)
-				names[k++] = ((struct func *)S->funcs.items[i])->name;
+			/* Another file's private functions are not offered as
+			 * spellings; one of this very name is named instead. */
+			for (i = 0; i < S->funcs.len; i++) {
+				const struct func *g = S->funcs.items[i];
+
+				if (!g->is_private || g->file == n->loc.file)
+					names[k++] = g->name;
+				else if (!strcmp(g->name, n->str) && !hidden)
+					hidden = g;
+			}
 			for (i = 0; i < (int)ARRAY_SIZE(builtins); i++)
 				names[k++] = builtins[i].name;
 			diag_error(S->s, &n->loc, "unresolved function '%s'", n->str);
 			n->id = -1;
 			near = diag_closest(n->str, names, k);
-			if (near)
+			if (hidden)
+				diag_hint(S->s, "'%s' is private to %s: only that file can call it",
+					  n->str, hidden->file->name);
+			else if (near)
 				diag_hint(S->s, "did you mean '%s'?", near);
 			free(names);
 		}
@@ -945,9 +969,7 @@ static enum type expr(struct sem *S, struct node *n)
 			return TY_UNKNOWN;
 		}
 		if (sym->type == TY_STATS && S->final)
-			diag_error(S->s, &n->loc,
-				   "statistic '%s' is read with @count, @sum, @min, @max, @avg, ...",
-				   sym->name);
+			stats_as_value(S, sym->name, false, &n->loc);
 		if (S->final && sym->type == TY_UNKNOWN && sym->kind != SYM_GLOBAL &&
 		    !sym->written && sym->kind == SYM_LOCAL) {
 			diag_error(S->s, &n->loc,
@@ -1008,9 +1030,7 @@ static enum type expr(struct sem *S, struct node *n)
 		sym->read = true;
 		index_keys(S, sym, n->args, &n->loc);
 		if (sym->type == TY_STATS && S->final)
-			diag_error(S->s, &n->loc,
-				   "statistic '%s' is read with @count, @sum, @min, @max, @avg, ...",
-				   sym->name);
+			stats_as_value(S, sym->name, true, &n->loc);
 		return n->type = sym->type;
 	case ND_IN:
 		return in_expr(S, n);

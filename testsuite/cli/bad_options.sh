@@ -1,14 +1,13 @@
 . "$(dirname "$0")/lib.sh"
 expect_rc 1 "$STAP" --frobnicate -e 'probe begin {}'
-contains "stap: unknown option '--frobnicate'"
-contains "hint: see stap --help"
+is $'stap: unknown option \'--frobnicate\'\nhint: see stap --help'
 expect_rc 1 "$STAP" -Z
-contains "unknown option '-Z'"
+is $'stap: unknown option \'-Z\'\nhint: see stap --help'
 expect_rc 1 "$STAP" -p 7 -e 'probe begin {}'
-contains "-p takes a pass number from 1 to 5, not '7'"
+is "stap: -p takes a pass number from 1 to 5, not '7'"
 expect_rc 1 "$STAP" -m 'bad-name' -e 'probe begin {}'
-contains "invalid module name 'bad-name'"
+is "stap: invalid module name 'bad-name': use letters, digits and '_' (at most 55, not starting with a digit)"
 expect_rc 1 "$STAP" -D 'X=a b' -e 'probe begin {}'
-contains "invalid -D"
+is "stap: invalid -D 'X=a b': expected NAME or NAME=VALUE, VALUE without spaces or quotes"
 expect_rc 1 "$STAP"
-contains "stap: no script given"
+is $'stap: no script given\nhint: stap SCRIPT.stp, or stap -e \'probe begin { ... }\'; see stap --help'

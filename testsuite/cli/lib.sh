@@ -22,3 +22,8 @@ debug_kernels() {
 		[ -e "$f" ] && [ -e "/boot/vmlinuz-$r" ] && echo "$r"
 	done
 }
+# is TEXT: the output is exactly TEXT (use $'...' for several lines).
+is() { [ "$out" = "$1" ] || fail "output differs: expected
+$1
+got
+$out"; }
