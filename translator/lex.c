@@ -182,6 +182,11 @@ static void lex_string(struct lexer *lx)
 	skip_to(lx, p + 1);
 }
 
+static size_t min_len(ptrdiff_t a, size_t b)
+{
+	return (size_t)a < b ? (size_t)a : b;
+}
+
 static void lex_number(struct lexer *lx)
 {
 	const char *start = lx->p, *p = start;
@@ -194,8 +199,16 @@ static void lex_number(struct lexer *lx)
 	errno = 0;
 	v = strtoull(start, &end, 0);
 	if (end != p || errno) {
-		error_at(lx, start, (int)(p - start),
-			 "number invalid or out of range");
+		char msg[128];
+
+		/* Say which: a typo and a too-large constant want different fixes. */
+		if (end == p)
+			snprintf(msg, sizeof(msg), "number '%.*s' does not fit in 64 bits",
+				 (int)min_len(p - start, 40), start);
+		else
+			snprintf(msg, sizeof(msg), "invalid number '%.*s'",
+				 (int)min_len(p - start, 40), start);
+		error_at(lx, start, (int)(p - start), msg);
 		v = 0;
 	}
 	t = add(lx, TK_NUM, start, p);
