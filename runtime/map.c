@@ -55,6 +55,7 @@ struct stp_map {
 	u32 val_off;
 	size_t entry_size;
 	u32 max_entries;
+	bool wrap;			/* full: the oldest entry makes room */
 	u32 hash_mask;			/* table size - 1 (a power of two) */
 	u32 seed;			/* random: no chosen-key collisions */
 	u32 *heads;			/* hash table */
@@ -117,6 +118,7 @@ struct stp_map *_stp_map_new(const struct stp_map_desc *d)
 	m->nkeys = d->nkeys;
 	m->value_type = d->value_type;
 	m->max_entries = max;
+	m->wrap = d->wrap;
 	m->hist = d->hist;
 
 	off = sizeof(struct stp_map_entry);
@@ -263,14 +265,25 @@ static struct stp_map_entry *lookup(const struct stp_map *m,
 	return NULL;
 }
 
+/* Below: the one place that takes an entry out. */
+static void unlink_entry(struct stp_map *m, struct stp_map_entry *e);
+
 /* A new element for k (known to be absent), or NULL if the map is full. */
 static struct stp_map_entry *insert_locked(struct stp_map *m,
 					   const union stp_key *k, u32 hash)
 {
 	struct stp_map_entry *e;
-	u32 ref = m->free, *head;
+	u32 ref, *head;
 	int i;
 
+	/*
+	 * A wrap-around array drops its oldest entry (the first in order).
+	 * Statistics maps insert under the read lock: a CPU adding to the
+	 * dropped entry at that moment may count one sample for the new key.
+	 */
+	if (!m->free && m->wrap && m->first)
+		unlink_entry(m, ent(m, m->first));
+	ref = m->free;
 	if (!ref)
 		return NULL;
 	e = ent(m, ref);
@@ -403,16 +416,12 @@ bool _stp_map_exists(struct stp_map *m, const union stp_key *k)
 	return find(m, k) != NULL;
 }
 
-void _stp_map_delete(struct stp_map *m, const union stp_key *k)
+/* Take e out of its hash chain and the insertion order, onto the free list. */
+static void unlink_entry(struct stp_map *m, struct stp_map_entry *e)
 {
-	u32 hash = hash_keys(m, k);
-	struct stp_map_entry *e = lookup(m, k, hash);
-	u32 ref, *link;
+	u32 ref = e->idx + 1, *link;
 
-	if (!e)
-		return;
-	ref = e->idx + 1;
-	for (link = &m->heads[hash & m->hash_mask]; *link != ref;
+	for (link = &m->heads[e->hash & m->hash_mask]; *link != ref;
 	     link = &ent(m, *link)->hnext)
 		;
 	*link = e->hnext;
@@ -431,6 +440,14 @@ void _stp_map_delete(struct stp_map *m, const union stp_key *k)
 	e->hnext = m->free;
 	m->free = ref;
 	WRITE_ONCE(m->count, m->count - 1);
+}
+
+void _stp_map_delete(struct stp_map *m, const union stp_key *k)
+{
+	struct stp_map_entry *e = lookup(m, k, hash_keys(m, k));
+
+	if (e)
+		unlink_entry(m, e);
 }
 
 void _stp_map_clear(struct stp_map *m)

@@ -70,6 +70,7 @@ struct stp_map_desc {
 	u8 key_types[STP_MAX_KEYS];	/* STP_LONG or STP_STRING */
 	u8 value_type;		/* STP_LONG, STP_STRING or STP_STAT */
 	u32 max_entries;	/* "global a[N]", else MAXMAPENTRIES */
+	u8 wrap;		/* "global a%": when full, drop the oldest entry */
 	struct stp_hist_spec hist;	/* STP_STAT values with a histogram */
 };
 

@@ -374,8 +374,8 @@ void ast_print_program(struct strbuf *sb, const struct program *prog)
 	for (e = prog->embedded; e; e = e->next)
 		sb_printf(sb, "%%{%s%%}\n", e->str);
 	for (g = prog->globals; g; g = g->next) {
-		sb_printf(sb, "%sglobal %s", g->is_private ? "private " : "",
-			  g->name);
+		sb_printf(sb, "%sglobal %s%s", g->is_private ? "private " : "",
+			  g->name, g->wrap ? "%" : "");
 		if (g->is_array)
 			sb_printf(sb, "[%" PRId64 "]", g->max_entries);
 		if (g->init) {

@@ -345,6 +345,8 @@ void emit_global_decls(struct session *s, struct strbuf *c)
 				sb_printf(c, "%" PRId64, g->global->max_entries);
 			else
 				sb_puts(c, "MAXMAPENTRIES");
+			if (g->global->wrap)
+				sb_puts(c, ",\n\t.wrap = 1");
 			sb_puts(c, ",\n\t.hist = ");
 			hist_init(c, g);
 			sb_puts(c, ",\n};\n");

@@ -1270,7 +1270,8 @@ static void function_decl(struct parser *p, struct token *kw, bool priv)
 	*fp = fn;
 }
 
-/* global -> 'global' gvar (',' gvar)* ';'?    gvar -> ident ('[' NUM ']')? ('=' literal)? */
+/* global -> 'global' gvar (',' gvar)* ';'?
+ * gvar -> ident '%'? ('[' NUM ']')? ('=' literal)?    '%': wrap around */
 static void global_decl(struct parser *p, bool priv)
 {
 	do {
@@ -1281,6 +1282,7 @@ static void global_decl(struct parser *p, bool priv)
 		g->name = ident_name(p, t);
 		g->file = p->f;
 		g->is_private = priv;
+		g->wrap = accept(p, "%");
 		if (accept(p, "[")) {
 			struct token *n = p->tok;
 

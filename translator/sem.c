@@ -2013,6 +2013,12 @@ int sem_elaborate(struct session *s)
 
 		if (g->type == TY_UNKNOWN && !g->global->is_array && (g->read || g->written))
 			diag_error(s, &g->decl, "cannot infer the type of global '%s'", g->name);
+		if (g->global->wrap && !g->arity && (g->read || g->written)) {
+			diag_error(s, &g->decl, "global '%s' is declared to wrap around ('%%') "
+				   "but is not an array", g->name);
+			diag_hint(s, "'%%' lets a full array drop its oldest element: "
+				  "use it on arrays only");
+		}
 		if (g->read || g->written)
 			vec_push(&s->globals, g);
 		else if (!g->global->file->is_tapset)

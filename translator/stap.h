@@ -330,6 +330,7 @@ struct global {
 	struct node *init;	/* literal initialiser or NULL */
 	int64_t max_entries;	/* "global a[1000]", 0 if none */
 	bool is_array;		/* declared with [...] */
+	bool wrap;		/* "global a%": a full array drops its oldest entry */
 	bool is_private;
 	const struct srcfile *file;
 	struct symbol *sym;
