@@ -1857,9 +1857,30 @@ static void mark_value_read(struct node *n)
 }
 
 /*
+ * An expression whose value is not used: a store (x = v, x++, x += v,
+ * x <<< v) there writes x without reading it.
+ */
+static void mark_store(struct node *n)
+{
+	if (!n)
+		return;
+	if (n->kind == ND_ASSIGN || n->kind == ND_PUSH ||
+	    (n->kind == ND_UNARY && n->op >= OP_PREINC)) {
+		if (n->lhs->kind == ND_INDEX)
+			mark_value_reads_list(n->lhs->args);
+		else if (n->lhs->kind != ND_VAR)
+			mark_value_reads(n->lhs);
+		mark_value_reads(n->rhs);
+		return;
+	}
+	mark_value_reads(n);
+}
+
+/*
  * Which globals does the (elided) program read the value of?  Those that
- * are only written, incremented or tested with "in" are printed at the
- * end, as SystemTap prints them.
+ * are only written, incremented or added to in statements of their own
+ * ("n++", not "if (n++)"), or tested with "in", are printed at the end,
+ * as SystemTap prints them.
  */
 static void mark_value_reads(struct node *n)
 {
@@ -1880,21 +1901,27 @@ static void mark_value_reads(struct node *n)
 		mark_value_read(n);
 		mark_value_reads_list(n->args);
 		return;
-	case ND_ASSIGN:
-	case ND_PUSH:
-		if (n->lhs->kind == ND_INDEX)
-			mark_value_reads_list(n->lhs->args);
-		else if (n->lhs->kind != ND_VAR)
-			mark_value_reads(n->lhs);
-		mark_value_reads(n->rhs);
+	case ND_EXPR_STMT:
+		mark_store(n->lhs);
 		return;
+	case ND_FOR:
+		mark_store(n->init);
+		mark_store(n->step);
+		mark_value_reads(n->cond);
+		mark_value_reads(n->body);
+		return;
+	case ND_ASSIGN:
 	case ND_UNARY:
-		if (n->op >= OP_PREINC) {
-			if (n->lhs->kind == ND_INDEX)
-				mark_value_reads_list(n->lhs->args);
-			return;
-		}
-		break;
+		/* x++ or x += 1 whose value is used reads x (x = v does not). */
+		if (n->kind == ND_UNARY && n->op < OP_PREINC)
+			break;
+		if (n->kind == ND_UNARY || n->op != OP_NONE)
+			mark_value_read(n->lhs);
+		mark_store(n);
+		return;
+	case ND_PUSH:
+		mark_store(n);
+		return;
 	case ND_IN:
 		mark_value_reads_list(n->args);
 		return;
