@@ -14,6 +14,8 @@
 #include <asm/unwind.h>
 #include "stp_tapset.h"
 
+static DEFINE_PER_CPU(struct pt_regs, stp_regs_copy);
+
 int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max)
 {
 	struct unwind_state state;
@@ -27,6 +29,17 @@ int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max)
 		return 0;	/* the hit interrupted user space */
 	if (regs)
 		pcs[n++] = _stp_probe_addr(c);
+	/*
+	 * An int3 kprobe's regs hold ip one byte past the probe address; the
+	 * unwinder finds the frame's ORC entry by ip, so give it the probe's.
+	 */
+	if (regs && instruction_pointer(regs) != _stp_probe_addr(c)) {
+		struct pt_regs *copy = this_cpu_ptr(&stp_regs_copy);
+
+		*copy = *regs;
+		instruction_pointer_set(copy, _stp_probe_addr(c));
+		regs = copy;
+	}
 	for (unwind_start(&state, current, regs, NULL);
 	     !unwind_done(&state) && n < max; unwind_next_frame(&state)) {
 		unsigned long addr = unwind_get_return_address(&state);
