@@ -750,6 +750,7 @@ struct vm {
 	int njobs;
 	struct vm_result *res;
 	char *qemu, *busybox, *kernel, *dir, *initrd;
+	size_t initrd_bytes;
 	char nonce[17];
 	char start[64];		/* streaming: the one job's start marker */
 	char end[40];		/* every job's end marker */
@@ -909,6 +910,7 @@ static int vm_prepare(struct vm *vm)
 		goto out;
 	}
 	vm->initrd = xasprintf("%s/initrd.cpio", vm->dir);
+	vm->initrd_bytes = initrd.len;
 	ret = write_file(vm->initrd, initrd.buf, initrd.len);
 	if (ret) {
 		util_err("vm: cannot write %s: %s", vm->initrd, strerror(-ret));
@@ -961,7 +963,23 @@ static int vm_start(struct vm *vm)
 	char *argv[40], mem[16], cpus[16], *serial[CH_MAX];
 	int i, n = 0, ret = 0;
 
-	snprintf(mem, sizeof(mem), "%d", cfg->mem_mb > 0 ? cfg->mem_mb : 1024);
+	/*
+	 * The guest holds the initramfs twice while it unpacks it (the image,
+	 * then the files in RAM), and a batch of a hundred modules is some
+	 * 350 MB: 1 GiB was seen to leave 6.12 with no root file system.
+	 * TCG allocates guest memory as it is touched, so a generous size
+	 * costs the host nothing until used.
+	 */
+	int mem_mb = cfg->mem_mb;
+
+	if (mem_mb <= 0) {
+		mem_mb = 768 + 3 * (int)(vm->initrd_bytes >> 20);
+		if (mem_mb < 1024)
+			mem_mb = 1024;
+		if (mem_mb > 8192)
+			mem_mb = 8192;
+	}
+	snprintf(mem, sizeof(mem), "%d", mem_mb);
 	snprintf(cpus, sizeof(cpus), "%d", cfg->cpus > 0 ? cfg->cpus : 2);
 	for (i = 0; i < CH_MAX; i++)
 		serial[i] = i == CH_CTL
