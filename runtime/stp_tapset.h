@@ -92,6 +92,28 @@ void _stp_signal_str(char *dst, int64_t sig);
  * 1 decimal, 2 hex, 3 octal. */
 void _stp_return_str(char *dst, int64_t format, int64_t ret);
 
+/* ---- system calls (tapset_syscall.c) ---- */
+
+/* Argument n (1-6) of the current task's system call, 0 outside one. */
+int64_t _stp_sc_arg(int n);
+/* The current system call's number, -1 outside one. */
+int64_t _stp_sc_nr(void);
+/* What _stp_sc_decode shows a value as (argstr's decoders). */
+enum {
+	STP_SC_DFD = 1,		/* AT_FDCWD, else the number */
+	STP_SC_OPEN_FLAGS,	/* O_WRONLY|O_CREAT */
+	STP_SC_WHENCE,		/* SEEK_SET */
+	STP_SC_PROT,		/* PROT_READ|PROT_WRITE, PROT_NONE */
+	STP_SC_MMAP_FLAGS,	/* MAP_PRIVATE|MAP_ANONYMOUS */
+	STP_SC_ACCESS,		/* R_OK|W_OK, F_OK */
+	STP_SC_AT_FLAGS,	/* AT_SYMLINK_NOFOLLOW */
+	STP_SC_WAIT,		/* WNOHANG */
+	STP_SC_CLONE,		/* CLONE_VM|..., the exit signal first */
+	STP_SC_TIMESPEC,	/* user struct __kernel_timespec: [1.000000500] */
+	STP_SC_SIGNAL,		/* SIGHUP, SIG_0 */
+};
+void _stp_sc_decode(char *dst, int kind, int64_t v);
+
 /* abort(): end the session now, skipping end probes and this handler's
  * remaining statements. */
 void _stp_abort(struct stp_context *c);

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/close_range.h>
 #include <wordexp.h>
 
 #include "staprun.h"
@@ -69,6 +70,16 @@ static void child_main(int go_fd, int err_fd, char *const argv[])
 	if (n != 1)
 		_exit(1);
 	close(go_fd);
+	/*
+	 * The command starts with only stdin, stdout and stderr, as it
+	 * would from a shell: descriptors staprun inherited or opened are
+	 * not its to see (a traced open() must return 3, as under
+	 * SystemTap).  err_fd is close-on-exec already.
+	 */
+	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		for (int fd = 3; fd < 1024; fd++)
+			if (fd != err_fd)
+				fcntl(fd, F_SETFD, FD_CLOEXEC);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	execvp(argv[0], argv);

@@ -16,6 +16,10 @@
  *   workload kmod [N]      write to /proc/stp_test N times (default 1):
  *                          the test module (testsuite/kmod) runs its
  *                          functions once per write
+ *   workload syscalls      a fixed sequence of system calls with known
+ *                          arguments (syscalls() below), each made with
+ *                          syscall(2) so that libc picks none of them;
+ *                          it starts with getppid() as a marker
  *
  * Exits 0, or 1 with a message when a call fails (a test then sees the
  * message on stderr rather than silently missing hits).
@@ -26,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define WORKLOAD_MAX_BYTES (1 << 20)
@@ -33,7 +39,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
-		" getppid N | kmod [N]\n");
+		" getppid N | kmod [N] | syscalls\n");
 	return 2;
 }
 
@@ -116,6 +122,49 @@ static int kmod(long n)
 	return 0;
 }
 
+/*
+ * For syscall.* tests: each call's arguments are constants, so argstr is
+ * known; pointers into memory vary and tests mask them.  Errors are
+ * deliberate where retstr's error form is wanted (the missing file).
+ */
+static int syscalls(void)
+{
+	const char *f = "/tmp/stp-sc", *g = "/tmp/stp-sc2", *d = "/tmp/stp-scd";
+	struct timespec ts = { 0, 1000 };
+	char buf[64];
+	void *p;
+	long fd;
+
+	syscall(SYS_getppid);
+	fd = syscall(SYS_openat, AT_FDCWD, f, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return fail("cannot create", f);
+	syscall(SYS_write, fd, "hello\n", 6);
+	syscall(SYS_lseek, fd, 2L, SEEK_SET);
+	syscall(SYS_close, fd);
+	fd = syscall(SYS_open, f, O_RDONLY);
+	syscall(SYS_read, fd, buf, sizeof(buf));
+	syscall(SYS_pread64, fd, buf, 3L, 2L);
+	syscall(SYS_dup2, fd, 9);
+	syscall(SYS_close, 9);
+	syscall(SYS_close, fd);
+	syscall(SYS_open, "/nonexistent/stp", O_RDONLY);
+	syscall(SYS_access, f, R_OK | W_OK);
+	syscall(SYS_chmod, f, 0600);
+	syscall(SYS_rename, f, g);
+	syscall(SYS_unlink, g);
+	syscall(SYS_mkdir, d, 0755);
+	syscall(SYS_rmdir, d);
+	p = (void *)syscall(SYS_mmap, NULL, 8192L, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0L);
+	syscall(SYS_mprotect, p, 4096L, PROT_READ);
+	syscall(SYS_munmap, p, 8192L);
+	syscall(SYS_nanosleep, &ts, NULL);
+	syscall(SYS_kill, (long)getpid(), 0);
+	syscall(SYS_getppid);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = 1;
@@ -155,5 +204,7 @@ int main(int argc, char **argv)
 			return usage();
 		return kmod(n);
 	}
+	if (!strcmp(argv[1], "syscalls") && argc == 2)
+		return syscalls();
 	return usage();
 }

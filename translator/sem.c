@@ -49,6 +49,7 @@ struct sem {
 	int loop_depth;
 	struct vec iterating;	/* struct symbol *: arrays foreach walks now */
 	struct vec aliases;	/* struct probe *: every alias definition */
+	bool sc_loaded;		/* the system call aliases (syscalls.c) are in */
 	struct resolved_probe *rp;	/* the probe whose handler is checked */
 	int nused;		/* globals used so far (symbol.first_use) */
 };
@@ -1508,6 +1509,15 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 		diag_error(s, &pt->loc, "probe alias expansion is too deep (a loop of aliases?)");
 		return -1;
 	}
+	/* The system call aliases exist once a point asks for them. */
+	if (!S->sc_loaded && pt->comps && sc_wanted(pt->comps->name)) {
+		struct program *p = arena_alloc(&s->arena, sizeof(*p));
+
+		S->sc_loaded = true;
+		if (sc_tapset(s, &pt->loc, p) < 0)
+			return -1;
+		add_aliases(S, p);
+	}
 	for (i = 0; i < S->aliases.len; i++) {
 		struct probe *a = S->aliases.items[i];
 		struct probe_point *name;
@@ -1515,8 +1525,13 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 		for (name = a->alias_names; name; name = name->next) {
 			if (!alias_matches(pt, name))
 				continue;
-			struct node *b = a->alias_epilogue ? join_blocks(S, body, a->body) :
-				join_blocks(S, a->body, body);
+			/*
+			 * A copy of the alias's body for each use: pass 2 binds
+			 * its variables to the locals of the using probe.
+			 */
+			struct node *ab = ast_clone(&s->arena, a->body);
+			struct node *b = a->alias_epilogue ? join_blocks(S, body, ab) :
+				join_blocks(S, ab, body);
 			/* Reuse the joined body when the alias names several points. */
 			for (struct probe_point *q = a->points; q; q = q->next) {
 				int n = resolve_point(S, pr, q, b, depth + 1);

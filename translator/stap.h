@@ -461,6 +461,13 @@ struct srcfile *source_load(struct session *s, const char *path);
 bool parse_is_keyword(const char *s, size_t n);
 struct srcfile *source_from_string(struct session *s, const char *name,
 				   const char *text);
+/*
+ * The system call aliases of the session's kernel (syscalls.c), parsed
+ * into *out; 0, or -1 after a message at loc.  sc_wanted: does a probe
+ * point's first component name them (syscall, nd_syscall, a glob)?
+ */
+int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out);
+bool sc_wanted(const char *first);
 /* -p1 output: the program in canonical form. */
 void ast_print_program(struct strbuf *sb, const struct program *p);
 void ast_print_expr(struct strbuf *sb, const struct node *n);

@@ -373,6 +373,34 @@ int pf_ksym_check(const char *release, const char *name, const char **why,
 	return 0;
 }
 
+int pf_ksym_prefix(const char *release, const char *prefix,
+		   void (*fn)(const char *name, void *arg), void *arg)
+{
+	const struct ksym_table *t = ksym_get(release);
+	size_t lo = 0, hi, n = strlen(prefix);
+	const char *last = NULL;
+	int count = 0;
+
+	if (!t)
+		return -1;
+	for (hi = t->n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(t->syms[mid].name, prefix) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < t->n && !strncmp(t->syms[lo].name, prefix, n); lo++) {
+		if (last && !strcmp(last, t->syms[lo].name))
+			continue;
+		last = t->syms[lo].name;
+		fn(last, arg);
+		count++;
+	}
+	return count;
+}
+
 /* Symbols a wildcard never matches: they are not function entries. */
 static bool ksym_not_a_function(const char *name)
 {

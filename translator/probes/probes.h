@@ -61,6 +61,13 @@ char *pf_point_text(struct session *s, const struct probe_point *pt);
  */
 int pf_ksym_check(const char *release, const char *name, const char **why,
 		  int *ncopies);
+/*
+ * Call fn on each distinct text symbol name of kernel @release that
+ * starts with prefix, in name order.  The count, or -1 if the release
+ * has no symbol table.
+ */
+int pf_ksym_prefix(const char *release, const char *prefix,
+		   void (*fn)(const char *name, void *arg), void *arg);
 /* The C name of a resolved probe's descriptor: "stp_probe_<id>". */
 #define PF_DESC_FMT "stp_probe_%d"
 

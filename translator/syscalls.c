@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The system call probe aliases, generated from the target kernel
+ * (sc_ prefix): syscall.NAME, syscall.NAME.return, nd_syscall.NAME and
+ * nd_syscall.NAME.return for every system call the kernel has, and
+ * syscall_any / syscall_any.return.
+ *
+ * Nothing here lists system calls by hand.  The set is the kernel's
+ * __x64_sys_* functions; each call's arguments (names and types) are the
+ * parameters of its __do_sys_NAME (else __se_sys_NAME) in the kernel's
+ * DWARF index.  From them come the variables (`fd`, `filename` and
+ * `filename_unquoted` for a user string, `buf_uaddr` for other
+ * pointers, `flags_str` where a decoder applies) and argstr, formatted by
+ * type.  Small tables hold what cannot be derived: SystemTap's names for
+ * a few calls (pread64 is syscall.pread) and arguments (munmap's addr is
+ * `start`), and which arguments have a decoder (open flags, AT_FDCWD,
+ * SEEK_*, PROT_*, MAP_*, signal names).  A call a newer kernel adds gets
+ * its alias, with a plain argstr, with no change here.
+ *
+ * The aliases are script text, parsed as one more tapset file when a
+ * probe point first names syscall or nd_syscall: the alias machinery
+ * (sem.c) then does the rest, and -p1 of the text shows exactly what a
+ * probe runs.  Entry probes sit on __x64_sys_NAME+0 (the ftrace site,
+ * the cheapest kprobe), returns on its kretprobe; arguments are read
+ * from the user registers saved at entry (runtime/tapset_syscall.c), so
+ * both kinds work without DWARF at run time, and syscall and nd_syscall
+ * are the same probes.
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stap.h"
+#include "dw.h"
+#include "probes/probes.h"
+
+/* SystemTap's alias names for calls the kernel names otherwise. */
+static const char *const sc_renames[][2] = {
+	{ "pread64", "pread" }, { "pwrite64", "pwrite" }, { "mmap", "mmap2" },
+	{ "newfstat", "fstat" }, { "newstat", "stat" }, { "newlstat", "lstat" },
+	{ "newfstatat", "fstatat" }, { "newuname", "uname" }, { "getdents64", "getdents" },
+	{ "sendfile64", "sendfile" }, { "pipe2", "pipe" }, { "epoll_create1", "epoll_create" },
+	{ "eventfd2", "eventfd" }, { "inotify_init1", "inotify_init" },
+	{ "signalfd4", "signalfd" },
+};
+
+/* SystemTap's names for some arguments: call ("*": any), kernel name, its name. */
+static const char *const sc_argnames[][3] = {
+	{ "mprotect", "start", "addr" }, { "pkey_mprotect", "start", "addr" },
+	{ "munlock", "start", "addr" }, { "munmap", "addr", "start" },
+	{ "munmap", "len", "length" }, { "msync", "len", "length" },
+	{ "mmap2", "addr", "start" }, { "mmap2", "len", "length" },
+	{ "mmap2", "off", "pgoffset" }, { "nanosleep", "rqtp", "req" },
+	{ "nanosleep", "rmtp", "rem" }, { "rename", "oldname", "oldpath" },
+	{ "rename", "newname", "newpath" }, { "symlink", "oldname", "oldpath" },
+	{ "symlink", "newname", "newpath" }, { "wait4", "upid", "pid" },
+	{ "wait4", "stat_addr", "status" }, { "wait4", "ru", "rusage" },
+	{ "waitid", "upid", "pid" }, { "waitid", "ru", "rusage" },
+	{ "waitpid", "stat_addr", "status" }, { "poll", "timeout_msecs", "timeout" },
+	{ "ppoll", "ufds", "fds" }, { "recvfrom", "fd", "s" }, { "recvfrom", "ubuf", "buf" },
+	{ "recvfrom", "size", "len" }, { "recvfrom", "addr_len", "addrlen" },
+	{ "sendto", "fd", "s" }, { "sendto", "buff", "buf" }, { "sendto", "addr", "to" },
+	{ "sendto", "addr_len", "tolen" }, { "recvmsg", "fd", "s" }, { "sendmsg", "fd", "s" },
+	{ "recvmmsg", "fd", "s" }, { "sendmmsg", "fd", "s" }, { "shutdown", "fd", "s" },
+	{ "fstat", "fd", "filedes" }, { "fstat", "statbuf", "buf" },
+	{ "stat", "statbuf", "buf" }, { "lstat", "filename", "path" },
+	{ "lstat", "statbuf", "buf" }, { "fstatat", "dfd", "dirfd" },
+	{ "fstatat", "filename", "path" }, { "fstatat", "statbuf", "buf" },
+	{ "fstatat", "flag", "flags" }, { "readv", "vec", "vector" }, { "readv", "vlen", "count" },
+	{ "writev", "vec", "vector" }, { "writev", "vlen", "count" },
+	{ "preadv", "vec", "vector" }, { "preadv", "vlen", "count" },
+	{ "pwritev", "vec", "vector" }, { "pwritev", "vlen", "count" },
+	{ "nice", "increment", "inc" }, { "personality", "personality", "persona" },
+	{ "setpriority", "niceval", "prio" }, { "setfsuid", "uid", "fsuid" },
+	{ "setfsgid", "gid", "fsgid" }, { "statfs", "pathname", "path" },
+	{ "readlinkat", "pathname", "path" }, { "umount", "name", "target" },
+	{ "exit", "error_code", "status" }, { "exit_group", "error_code", "status" },
+	{ "setns", "flags", "nstype" }, { "*", "timer_id", "timerid" },
+	{ "timerfd_gettime", "ufd", "fd" }, { "timerfd_settime", "ufd", "fd" },
+	{ "*", "user_mask_ptr", "mask" }, { "select", "inp", "readfds" },
+	{ "select", "outp", "writefds" }, { "select", "exp", "exceptfds" },
+	{ "select", "tvp", "timeout" }, { "rt_sigprocmask", "nset", "set" },
+	{ "rt_sigprocmask", "oset", "oldset" }, { "rt_sigsuspend", "unewset", "set" },
+	{ "rt_sigpending", "uset", "set" }, { "socketpair", "usockvec", "sv" },
+	{ "setgroups", "gidsetsize", "size" }, { "setgroups", "grouplist", "list" },
+	{ "getdents", "dirent", "dirp" }, { "swapon", "specialfile", "path" },
+	{ "swapon", "swap_flags", "swapflags" }, { "swapoff", "specialfile", "path" },
+	{ "execve", "argv", "args" }, { "execve", "envp", "env" }, { "lseek", "fd", "fildes" },
+};
+
+/* Decoders (runtime/stp_tapset.h STP_SC_*) by call ("*": any) and argument. */
+static const struct sc_decoder {
+	const char *call, *arg;
+	int kind;
+} sc_decoders[] = {
+	{ "*", "dfd", 1 }, { "*", "olddfd", 1 }, { "*", "newdfd", 1 },
+	{ "*", "mountdirfd", 1 },
+	{ "open", "flags", 2 }, { "openat", "flags", 2 }, { "open_by_handle_at", "flags", 2 },
+	{ "lseek", "whence", 3 }, { "llseek", "whence", 3 },
+	{ "mmap2", "prot", 4 }, { "mprotect", "prot", 4 }, { "pkey_mprotect", "prot", 4 },
+	{ "mmap2", "flags", 5 },
+	{ "access", "mode", 6 }, { "faccessat", "mode", 6 }, { "faccessat2", "mode", 6 },
+	{ "fstatat", "flags", 7 }, { "unlinkat", "flag", 7 }, { "linkat", "flags", 7 },
+	{ "fchownat", "flag", 7 }, { "utimensat", "flags", 7 }, { "statx", "flags", 7 },
+	{ "wait4", "options", 8 }, { "waitid", "options", 8 },
+	{ "clone", "clone_flags", 9 },
+};
+
+/* What an argument is, from its DWARF type. */
+enum sc_class { SC_SIGNED, SC_UNSIGNED, SC_STRING, SC_POINTER, SC_OCTAL, SC_ADDR };
+
+struct sc_arg {
+	const char *kname;	/* the kernel's parameter name */
+	const char *name;	/* the variable's base name */
+	enum sc_class cls;
+	int bits;		/* of an integer: 8, 16, 32, 64 */
+	int decoder;		/* STP_SC_* or 0 */
+};
+
+struct sc_call {
+	char *kname;		/* __x64_sys_<kname> */
+	const char *name;	/* the alias's: syscall.<name> */
+	char *vars;		/* the prototype as the index has it */
+	int nparams;
+};
+
+/* Integer typedefs of system call prototypes: width and signedness. */
+static const struct { const char *name; int bits; bool is_signed; } sc_ints[] = {
+	{ "int", 32, true }, { "unsigned int", 32, false }, { "long int", 64, true },
+	{ "long unsigned int", 64, false }, { "long long int", 64, true },
+	{ "long long unsigned int", 64, false }, { "short int", 16, true },
+	{ "short unsigned int", 16, false }, { "char", 8, true }, { "unsigned char", 8, false },
+	{ "size_t", 64, false }, { "ssize_t", 64, true }, { "umode_t", 16, false },
+	{ "pid_t", 32, true }, { "uid_t", 32, false }, { "gid_t", 32, false },
+	{ "old_uid_t", 16, false }, { "old_gid_t", 16, false }, { "off_t", 64, true },
+	{ "loff_t", 64, true }, { "qid_t", 32, false }, { "key_serial_t", 32, true },
+	{ "clockid_t", 32, true }, { "timer_t", 32, true }, { "mqd_t", 32, true },
+	{ "rwf_t", 32, true }, { "aio_context_t", 64, false }, { "u32", 32, false },
+	{ "__u32", 32, false }, { "u64", 64, false }, { "__u64", 64, false },
+	{ "s32", 32, true }, { "__s32", 32, true }, { "key_perm_t", 32, false },
+	{ "__kernel_old_time_t", 64, true }, { "old_sigset_t", 64, false },
+	{ "compat_size_t", 32, false }, { "__kernel_rwf_t", 32, true },
+};
+
+static const char *sc_rename(const char *kname)
+{
+	for (size_t i = 0; i < sizeof(sc_renames) / sizeof(sc_renames[0]); i++)
+		if (!strcmp(sc_renames[i][0], kname))
+			return sc_renames[i][1];
+	return kname;
+}
+
+static const char *sc_argname(const char *call, const char *arg)
+{
+	for (size_t i = 0; i < sizeof(sc_argnames) / sizeof(sc_argnames[0]); i++)
+		if ((!strcmp(sc_argnames[i][0], call) || !strcmp(sc_argnames[i][0], "*")) &&
+		    !strcmp(sc_argnames[i][1], arg))
+			return sc_argnames[i][2];
+	return arg;
+}
+
+static int sc_decoder(const char *call, const char *arg)
+{
+	for (size_t i = 0; i < sizeof(sc_decoders) / sizeof(sc_decoders[0]); i++)
+		if ((!strcmp(sc_decoders[i].call, call) || !strcmp(sc_decoders[i].call, "*")) &&
+		    !strcmp(sc_decoders[i].arg, arg))
+			return sc_decoders[i].kind;
+	return 0;
+}
+
+/* Classify DWARF type text ("char const*", "unsigned int", "umode_t"). */
+static void sc_classify(const char *call, const char *type, struct sc_arg *a)
+{
+	size_t n = strlen(type);
+	char t[128];
+
+	a->bits = 64;
+	a->cls = SC_SIGNED;
+	if (n && type[n - 1] == '*') {
+		a->cls = !strcmp(type, "char const*") || !strcmp(type, "char*") ?
+			 SC_STRING : SC_POINTER;
+		/* A buffer of bytes is not a string, however it is typed. */
+		if (a->cls == SC_STRING && (strstr(a->kname, "buf") || !strcmp(a->kname, "name")) &&
+		    strcmp(call, "umount") && strcmp(call, "utime") && strcmp(call, "utimes"))
+			a->cls = SC_POINTER;
+		return;
+	}
+	snprintf(t, sizeof(t), "%s", type);
+	n = strlen(t);
+	if (n > 6 && !strcmp(t + n - 6, " const"))
+		t[n - 6] = '\0';
+	for (size_t i = 0; i < sizeof(sc_ints) / sizeof(sc_ints[0]); i++)
+		if (!strcmp(sc_ints[i].name, t)) {
+			a->bits = sc_ints[i].bits;
+			a->cls = sc_ints[i].is_signed ? SC_SIGNED : SC_UNSIGNED;
+			break;
+		}
+	if (!strcmp(t, "umode_t"))
+		a->cls = SC_OCTAL;
+	/* Descriptors passed as unsigned long (mmap's) are still ints: -1. */
+	n = strlen(a->kname);
+	if (n >= 2 && !strcmp(a->kname + n - 2, "fd")) {
+		a->cls = SC_SIGNED;
+		a->bits = 32;
+	}
+	/* Addresses passed as integers show as pointers (mmap, munmap, brk). */
+	if (a->cls == SC_UNSIGNED && a->bits == 64 &&
+	    (!strcmp(a->kname, "addr") || !strcmp(a->kname, "start") ||
+	     !strcmp(a->kname, "new_addr") || !strcmp(a->kname, "brk")))
+		a->cls = SC_ADDR;
+}
+
+/* The parameters of a prototype as the index writes it ("$fd:int $buf:char*"). */
+static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *out, int max)
+{
+	const char *p = c->vars;
+	int n = 0;
+
+	while (p && (p = strchr(p, '$')) && n < c->nparams && n < max) {
+		const char *colon = strchr(p, ':'), *end;
+		struct sc_arg *a = &out[n];
+
+		if (!colon)
+			break;
+		end = strstr(colon, " $");
+		if (!end)
+			end = colon + strlen(colon);
+		a->kname = arena_strndup(&s->arena, p + 1, colon - p - 1);
+		char *type = arena_strndup(&s->arena, colon + 1, end - colon - 1);
+
+		p = end;
+		/* SYSCALL_DEFINE0's only parameter is the unused register frame. */
+		if (strstr(type, "pt_regs"))
+			return 0;
+		a->name = sc_argname(c->name, a->kname);
+		sc_classify(c->name, type, a);
+		if (a->cls == SC_POINTER)
+			/* A time the caller passes in: shown as SystemTap shows it. */
+			a->decoder = strstr(type, "timespec") && strcmp(a->kname, "rmtp") &&
+				     strcmp(a->kname, "tp") && strcmp(a->kname, "interval") &&
+				     strcmp(a->kname, "setting") ? 10 : 0;
+		else
+			a->decoder = a->cls == SC_STRING ? 0 : sc_decoder(c->name, a->kname);
+		n++;
+	}
+	return n;
+}
+
+/* The expression of argument i (0-based) at its width and signedness. */
+static void sc_value(struct strbuf *sb, const struct sc_arg *a, int i)
+{
+	if (a->cls == SC_SIGNED && a->bits < 64)
+		sb_printf(sb, "__sc_sarg(%d, %d)", i + 1, a->bits);
+	else if (a->bits < 64)
+		sb_printf(sb, "__sc_uarg(%d, %d)", i + 1, a->bits);
+	else
+		sb_printf(sb, "__sc_arg(%d)", i + 1);
+}
+
+/* A buffer argument's length: the next integer argument named like one. */
+static int sc_buf_len(const struct sc_arg *args, int n, int i)
+{
+	for (int j = i + 1; j < n; j++)
+		if (!strcmp(args[j].kname, "count") || !strcmp(args[j].kname, "len") ||
+		    !strcmp(args[j].kname, "size"))
+			return j;
+	return -1;
+}
+
+static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call *c)
+{
+	struct sc_arg args[6];
+	struct strbuf fmt = STRBUF_INIT, vals = STRBUF_INIT, late = STRBUF_INIT;
+	int n = sc_args(s, c, args, 6);
+
+	sb_printf(sb, "probe syscall.%s = kprobe.function(\"__x64_sys_%s\")\n{\n"
+		  "\tname = \"%s\"\n", c->name, c->kname, c->name);
+	for (int i = 0; i < n; i++) {
+		const struct sc_arg *a = &args[i];
+		bool writes = !strcmp(c->name, "write") || !strcmp(c->name, "pwrite") ||
+			      !strcmp(c->name, "sendto");
+		int len;
+
+		sb_puts(&fmt, i ? ", " : "");
+		switch (a->cls) {
+		case SC_STRING:
+			sb_printf(sb, "\t%s = user_string_quoted(__sc_arg(%d))\n"
+				  "\t%s_unquoted = user_string(__sc_arg(%d), \"\")\n",
+				  a->name, i + 1, a->name, i + 1);
+			sb_puts(&fmt, "%s");
+			sb_printf(&vals, ", %s", a->name);
+			break;
+		case SC_POINTER:
+			sb_printf(sb, "\t%s_uaddr = __sc_arg(%d)\n", a->name, i + 1);
+			len = writes ? sc_buf_len(args, n, i) : -1;
+			if (a->decoder) {
+				sb_printf(sb, "\t%s_str = __sc_decode(%d, %s_uaddr)\n", a->name,
+					  a->decoder, a->name);
+				sb_puts(&fmt, "%s");
+				sb_printf(&vals, ", %s_str", a->name);
+			} else if (len >= 0) {
+				/* After the length, which comes later: see below. */
+				sb_printf(&late, "\t%s_str = __sc_buf(%s_uaddr, %s)\n",
+					  a->name, a->name, args[len].name);
+				sb_puts(&fmt, "%s");
+				sb_printf(&vals, ", %s_str", a->name);
+			} else {
+				sb_puts(&fmt, "%p");
+				sb_printf(&vals, ", %s_uaddr", a->name);
+			}
+			break;
+		default:
+			sb_printf(sb, "\t%s = ", a->name);
+			sc_value(sb, a, i);
+			sb_puts(sb, "\n");
+			if (a->decoder) {
+				sb_printf(sb, "\t%s_str = __sc_decode(%d, %s)\n", a->name,
+					  a->decoder, a->name);
+				sb_puts(&fmt, "%s");
+				sb_printf(&vals, ", %s_str", a->name);
+			} else if (!strcmp(a->kname, "sig")) {
+				/* SystemTap has both names for it, in different calls. */
+				sb_printf(sb, "\t%s_name = __sc_decode(11, %s)\n"
+					  "\t%s_str = %s_name\n", a->name, a->name, a->name, a->name);
+				sb_puts(&fmt, "%s");
+				sb_printf(&vals, ", %s_name", a->name);
+			} else {
+				sb_puts(&fmt, a->cls == SC_OCTAL ? "%#o" : a->cls == SC_ADDR ? "%p" :
+					a->cls == SC_UNSIGNED ? "%u" : "%d");
+				sb_printf(&vals, ", %s", a->name);
+			}
+		}
+	}
+	sb_puts(sb, sb_str(&late));
+	sb_free(&late);
+	/* open's mode means something only when it creates (O_CREAT, O_TMPFILE). */
+	if (n > 1 && args[n - 1].cls == SC_OCTAL && args[n - 2].decoder == 2) {
+		const char *f = sb_str(&fmt), *v = sb_str(&vals);
+
+		sb_printf(sb, "\targstr = %s & %d ? sprintf(\"%s\"%s) : sprintf(\"%.*s\"%.*s)\n}\n",
+			  args[n - 2].name, 0100 | 020000000, f, v, (int)(strrchr(f, ',') - f), f,
+			  (int)(strrchr(v, ',') - v), v);
+	} else if (n) {
+		sb_printf(sb, "\targstr = sprintf(\"%s\"%s)\n}\n", sb_str(&fmt), sb_str(&vals));
+	} else {
+		sb_puts(sb, "\targstr = \"\"\n}\n");
+	}
+	sb_free(&fmt);
+	sb_free(&vals);
+}
+
+static void sc_return(struct strbuf *sb, const struct sc_call *c)
+{
+	/* Calls that return addresses show them in hex. */
+	int format = !strcmp(c->name, "mmap2") || !strcmp(c->name, "mremap") ||
+		     !strcmp(c->name, "shmat") ? 2 : 1;
+
+	sb_printf(sb, "probe syscall.%s.return = kprobe.function(\"__x64_sys_%s\").return\n"
+		  "{\n\tname = \"%s\"\n\tretstr = return_str(%d, returnval())\n}\n",
+		  c->name, c->kname, c->name, format);
+}
+
+struct sc_collect {
+	struct session *s;
+	struct vec calls;	/* struct sc_call * */
+	const char *prefix;	/* "__do_sys_", "__se_sys_" */
+};
+
+static int sc_cmp(const void *a, const void *b)
+{
+	const struct sc_call *x = *(void *const *)a, *y = *(void *const *)b;
+
+	return strcmp(x->kname, y->kname);
+}
+
+static struct sc_call *sc_find(struct sc_collect *k, const char *kname)
+{
+	struct sc_call key = { .kname = (char *)kname }, *kp = &key;
+	struct sc_call **c = bsearch(&kp, k->calls.items, k->calls.len, sizeof(void *), sc_cmp);
+
+	return c ? *c : NULL;
+}
+
+static void sc_entry_fn(const char *sym, void *arg)
+{
+	struct sc_collect *k = arg;
+	struct sc_call *c = arena_alloc(&k->s->arena, sizeof(*c));
+
+	c->kname = arena_strdup(&k->s->arena, sym + strlen("__x64_sys_"));
+	c->name = sc_rename(c->kname);
+	vec_push(&k->calls, c);
+}
+
+static int sc_proto_fn(const struct dw_func *f, void *arg)
+{
+	struct sc_collect *k = arg;
+	struct sc_call *c = sc_find(k, f->name + strlen(k->prefix));
+
+	if (c && !c->vars) {
+		c->vars = arena_strdup(&k->s->arena, f->vars);
+		c->nparams = f->nparams;
+	}
+	return 0;
+}
+
+static int sc_list(struct dw_kernel *dk, const char *glob, dw_func_fn fn, struct sc_collect *k)
+{
+	struct dw_pattern p = { .name = (char *)glob };
+
+	return dw_list_functions(dk, &p, fn, k);
+}
+
+/*
+ * Generate and parse the aliases into *out.  0, or -1 after a message at
+ * loc (the point that asked for them).
+ */
+int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out)
+{
+	struct dw_kernel *dk = pf_kernel(s, loc, false);
+	struct sc_collect k = { .s = s };
+	struct strbuf sb = STRBUF_INIT;
+	int i, r;
+
+	if (!dk)
+		return -1;
+	r = pf_ksym_prefix(s->release, "__x64_sys_", sc_entry_fn, &k);
+	if (r <= 0) {
+		diag_error(s, loc, "kernel %s has no __x64_sys_* symbols: "
+			   "no system call probes on it", s->release);
+		vec_free(&k.calls);
+		return -1;
+	}
+	qsort(k.calls.items, k.calls.len, sizeof(void *), sc_cmp);
+	k.prefix = "__do_sys_";
+	sc_list(dk, "__do_sys_*", sc_proto_fn, &k);
+	k.prefix = "__se_sys_";
+	sc_list(dk, "__se_sys_*", sc_proto_fn, &k);
+
+	sb_puts(&sb, "// Generated from the kernel's system calls (translator/syscalls.c).\n");
+	for (i = 0; i < k.calls.len; i++) {
+		struct sc_call *c = k.calls.items[i];
+
+		sc_entry(&sb, s, c);
+		sc_return(&sb, c);
+	}
+	for (i = 0; i < k.calls.len; i++) {
+		struct sc_call *c = k.calls.items[i];
+
+		sb_printf(&sb, "probe nd_syscall.%s = syscall.%s { }\n"
+			  "probe nd_syscall.%s.return = syscall.%s.return { }\n",
+			  c->name, c->name, c->name, c->name);
+	}
+	vec_free(&k.calls);
+
+	struct srcfile *f = source_from_string(s, "<syscalls>", sb_str(&sb));
+
+	sb_free(&sb);
+	f->is_tapset = true;
+	return parse_file(s, f, out);
+}
+
+/* Does a probe point's first component ask for these aliases? */
+bool sc_wanted(const char *first)
+{
+	return !fnmatch(first, "syscall", 0) || !fnmatch(first, "nd_syscall", 0);
+}
