@@ -15,6 +15,7 @@
  */
 #include "config.h"
 
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,229 @@ static int list_module(const char *name, const char *path, void *arg)
 	return dw_module_list(m, lm->p, add_func, lm->l) < 0 ? -1 : 0;
 }
 
+/* ---- probe aliases of the tapset library ---- */
+
+/* text's '.'-separated components, dots inside "..." or (...) kept. */
+static int split_point(const char *text, char **out, int max)
+{
+	int n = 0, depth = 0;
+	bool quoted = false;
+	const char *start = text;
+
+	for (const char *p = text;; p++) {
+		if (*p == '"' && (p == text || p[-1] != '\\'))
+			quoted = !quoted;
+		else if (!quoted && *p == '(')
+			depth++;
+		else if (!quoted && *p == ')')
+			depth--;
+		if (*p && (*p != '.' || quoted || depth))
+			continue;
+		if (n == max)
+			return -1;
+		out[n++] = xstrndup(start, (size_t)(p - start));
+		if (!*p)
+			return n;
+		start = p + 1;
+	}
+}
+
+static bool point_matches(const char *pattern, const char *text)
+{
+	char *a[16], *b[16];
+	int na = split_point(pattern, a, 16), nb = split_point(text, b, 16), i;
+	bool ok = na == nb && na > 0;
+
+	for (i = 0; ok && i < na; i++)
+		ok = !fnmatch(a[i], b[i], 0);
+	for (i = 0; i < na; i++)
+		free(a[i]);
+	for (i = 0; i < nb; i++)
+		free(b[i]);
+	return ok;
+}
+
+/* The type of an alias variable's value, as far as its text tells. */
+static const char *value_type(struct session *s, const struct node *n)
+{
+	switch (n->kind) {
+	case ND_STR:
+		return "string";
+	case ND_NUM:
+	case ND_TARGET:
+	case ND_UNARY:
+		return "long";
+	case ND_BINARY:
+		return n->op == OP_CONCAT ? "string" : "long";
+	case ND_TERNARY:
+		return value_type(s, n->then);
+	case ND_CALL:
+		if (!strncmp(n->str, "sprint", 6))
+			return "string";
+		for (int i = 0; i < s->tapset_files.len; i++) {
+			const struct program *p = s->tapset_files.items[i];
+
+			for (const struct func *f = p->funcs; f; f = f->next)
+				if (!strcmp(f->name, n->str) && f->type != TY_UNKNOWN)
+					return f->type == TY_STRING ? "string" : "long";
+		}
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * " name:string fd:long": the variables the alias body assigns, in
+ * order; seen holds "name:type" strings of those already shown.
+ */
+static void alias_vars(struct session *s, const struct node *body, struct strbuf *sb,
+		       struct vec *seen)
+{
+	for (const struct node *n = body->body; n; n = n->next) {
+		const struct node *a = n->kind == ND_EXPR_STMT ? n->lhs : NULL;
+		const char *type = NULL;
+		size_t len;
+		bool dup = false;
+
+		if (!a || a->kind != ND_ASSIGN || a->op != OP_NONE || a->lhs->kind != ND_VAR)
+			continue;
+		len = strlen(a->lhs->str);
+		for (int i = 0; i < seen->len && !dup; i++)
+			dup = !strncmp(seen->items[i], a->lhs->str, len) &&
+			      ((char *)seen->items[i])[len] == ':';
+		if (dup)
+			continue;
+		if (a->rhs->kind == ND_VAR) {
+			/* x = y: y's type, y shown before it */
+			size_t ylen = strlen(a->rhs->str);
+
+			for (int i = 0; i < seen->len && !type; i++)
+				if (!strncmp(seen->items[i], a->rhs->str, ylen) &&
+				    ((char *)seen->items[i])[ylen] == ':')
+					type = (char *)seen->items[i] + ylen + 1;
+		} else {
+			type = value_type(s, a->rhs);
+		}
+		if (!type || !*type)
+			type = "";
+		vec_push(seen, arena_printf(&s->arena, "%s:%s", a->lhs->str, type));
+		sb_printf(sb, " %s%s%s", a->lhs->str, *type ? ":" : "", type);
+	}
+}
+
+/* Every alias name of the library as text, sorted, for chained_vars. */
+struct named_alias {
+	const char *text;
+	const struct probe *alias;
+};
+
+static int named_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct named_alias *)a)->text,
+		      ((const struct named_alias *)b)->text);
+}
+
+struct alias_index {
+	struct named_alias *v;
+	size_t n;
+};
+
+static void index_aliases(struct session *s, struct alias_index *ix)
+{
+	size_t cap = 0;
+
+	for (int i = 0; i < s->tapset_files.len; i++) {
+		const struct program *p = s->tapset_files.items[i];
+
+		for (const struct probe *a = p->aliases; a; a = a->next)
+			for (const struct probe_point *nm = a->alias_names; nm; nm = nm->next) {
+				if (ix->n == cap) {
+					cap = cap ? 2 * cap : 256;
+					ix->v = xrealloc(ix->v, cap * sizeof(*ix->v));
+				}
+				ix->v[ix->n++] = (struct named_alias){ pf_point_text(s, nm), a };
+			}
+	}
+	qsort(ix->v, ix->n, sizeof(*ix->v), named_cmp);
+}
+
+/* The variables of the aliases an alias expands to (nd_syscall.X = syscall.X). */
+static void chained_vars(struct session *s, const struct alias_index *ix,
+			 const struct probe *a, struct strbuf *sb, struct vec *seen, int depth)
+{
+	if (depth > 8)
+		return;
+	for (const struct probe_point *pt = a->points; pt; pt = pt->next) {
+		struct named_alias key = { pf_point_text(s, pt), NULL };
+		const struct named_alias *b = bsearch(&key, ix->v, ix->n, sizeof(*ix->v),
+						       named_cmp);
+
+		if (!b)
+			continue;
+		chained_vars(s, ix, b->alias, sb, seen, depth + 1);
+		alias_vars(s, b->alias->body, sb, seen);
+	}
+}
+
+static void list_program_aliases(struct session *s, const struct alias_index *ix,
+				 const struct program *p, const char *pattern, bool with_vars,
+				 struct vec *lines)
+{
+	for (const struct probe *a = p->aliases; a; a = a->next)
+		for (const struct probe_point *name = a->alias_names; name; name = name->next) {
+			char *text = pf_point_text(s, name);
+			struct strbuf sb = STRBUF_INIT;
+
+			if (!point_matches(pattern, text))
+				continue;
+			sb_puts(&sb, text);
+			if (with_vars) {
+				struct vec seen = VEC_INIT;
+
+				chained_vars(s, ix, a, &sb, &seen, 0);
+				alias_vars(s, a->body, &sb, &seen);
+				vec_free(&seen);
+			}
+			vec_push(lines, sb_steal(&sb));
+		}
+}
+
+/*
+ * Probe aliases matching pattern: 1 if pattern is not an alias's, 0 if
+ * listed, -1 after a message.
+ */
+static int list_aliases(struct session *s, const char *pattern, bool with_vars,
+			struct vec *lines)
+{
+	char *first[16];
+	int n = split_point(pattern, first, 16), before = lines->len;
+	bool sc;
+
+	if (n <= 0)
+		return 1;
+	sc = sc_wanted(first[0]);
+	for (int i = 0; i < n; i++)
+		free(first[i]);
+	if (pp_load_library_macros(s, s->tapset_dir) < 0 || session_load_tapsets(s) < 0)
+		return -1;
+	if (sc) {
+		struct program *p = arena_alloc(&s->arena, sizeof(*p));
+
+		if (sc_tapset(s, NULL, p) < 0)
+			return -1;
+		vec_push(&s->tapset_files, p);
+	}
+	struct alias_index ix = { 0 };
+
+	if (with_vars)
+		index_aliases(s, &ix);
+	for (int i = 0; i < s->tapset_files.len; i++)
+		list_program_aliases(s, &ix, s->tapset_files.items[i], pattern, with_vars, lines);
+	free(ix.v);
+	return lines->len > before ? 0 : 1;
+}
+
 int list_probes(struct session *s, const char *pattern, bool with_vars)
 {
 	struct listing l = { .with_vars = with_vars };
@@ -153,6 +377,8 @@ int list_probes(struct session *s, const char *pattern, bool with_vars)
 	n = pf_trace_list(s, pattern, with_vars, &l.lines);
 	if (n > 0)
 		n = pf_stmt_list(s, pattern, with_vars, &l.lines);
+	if (n > 0 && strncmp(pattern, "kernel.", 7) && strncmp(pattern, "module(", 7))
+		n = list_aliases(s, pattern, with_vars, &l.lines);
 	if (n < 0)
 		goto out;
 	if (n == 0)
@@ -203,7 +429,9 @@ int list_probes(struct session *s, const char *pattern, bool with_vars)
 print:
 	qsort(l.lines.items, (size_t)l.lines.len, sizeof(char *), str_cmp);
 	for (int i = 0; i < l.lines.len; i++)
-		puts(l.lines.items[i]);
+		/* One line per point: aliases may define a name twice. */
+		if (!i || strcmp(l.lines.items[i], l.lines.items[i - 1]))
+			puts(l.lines.items[i]);
 	/* As SystemTap: the status says whether anything matched. */
 	ret = l.lines.len ? 0 : 1;
 out:

@@ -1472,25 +1472,29 @@ static void bind_handler(struct sem *S, struct probe *pr, struct resolved_probe 
 static void no_such_probe(struct sem *S, struct probe_point *pt)
 {
 	struct session *s = S->s;
-	const char *names[64];
-	int k, n = 0;
+	const char *text = pf_point_text(s, pt);
+	struct vec names = VEC_INIT;
+	int k;
 
-	diag_error(s, &pt->loc, "unknown probe point '%s'", pf_point_text(s, pt));
-	for (k = 0; k < pf_nfamilies && n < 64; k++)
-		names[n++] = pf_families[k]->name;
-	for (k = 0; k < S->aliases.len && n < 64; k++) {
+	diag_error(s, &pt->loc, "unknown probe point '%s'", text);
+	/* The whole point against every alias name and family. */
+	for (k = 0; k < pf_nfamilies; k++)
+		vec_push(&names, (void *)pf_families[k]->name);
+	for (k = 0; k < S->aliases.len; k++) {
 		struct probe *a = S->aliases.items[k];
 
-		names[n++] = a->alias_names->comps->name;
+		for (struct probe_point *nm = a->alias_names; nm; nm = nm->next)
+			vec_push(&names, pf_point_text(s, nm));
 	}
-	const char *near = diag_closest(pt->comps->name, names, n);
+	const char *near = diag_closest(text, (const char **)names.items, names.len);
 
+	vec_free(&names);
 	if (near)
 		diag_hint(s, "did you mean '%s'?", near);
 	else
-		diag_hint(s, "stap -l PATTERN lists probe points (once it exists); "
-			  "known families: begin, end, error, never, timer, kernel.function, "
-			  "kernel.statement, kernel.trace, kprobe");
+		diag_hint(s, "stap -l 'PATTERN' lists probe points: kernel.function(\"*\"), "
+			  "syscall.*, kernel.trace(\"*\"); other families: begin, end, error, "
+			  "never, timer, kernel.statement, kprobe");
 }
 
 /*
@@ -1516,6 +1520,8 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 		S->sc_loaded = true;
 		if (sc_tapset(s, &pt->loc, p) < 0)
 			return -1;
+		vec_push(&s->tapset_files, p);
+		add_funcs(S, p);
 		add_aliases(S, p);
 	}
 	for (i = 0; i < S->aliases.len; i++) {
@@ -1988,6 +1994,112 @@ static void find_value_reads(struct session *s)
 	}
 }
 
+/*
+ * ---- tapset stores, to a fixed point ----
+ * An alias defines many variables a probe body seldom reads (argstr,
+ * filename, flags_str...), each computed from others.  One round of
+ * elision drops argstr but keeps what it read; these rounds go on
+ * until nothing changes, for tapset code only (silent, and user code
+ * keeps SystemTap's one round and its warnings).
+ */
+/*
+ * By name, not symbol: a body that several probes share (one user body
+ * behind each point of an alias) has its variables bound to one of
+ * those probes' locals, so a symbol's flag would be another probe's.
+ */
+struct live {
+	struct vec names;	/* const char *: locals read */
+};
+
+static bool is_live(const struct live *L, const char *name)
+{
+	for (int i = 0; i < L->names.len; i++)
+		if (!strcmp(L->names.items[i], name))
+			return true;
+	return false;
+}
+
+static void mark_live(struct live *L, struct node *n);
+
+static void mark_live_list(struct live *L, struct node *n)
+{
+	for (; n; n = n->next)
+		mark_live(L, n);
+}
+
+static void mark_live(struct live *L, struct node *n)
+{
+	struct member *m;
+
+	/* An elided statement keeps its parts, which no longer run. */
+	if (!n || n->kind == ND_NULL_STMT)
+		return;
+	if (n->kind == ND_VAR && is_local(n) && !is_live(L, n->sym->name))
+		vec_push(&L->names, (void *)n->sym->name);
+	if (n->kind == ND_ASSIGN && n->op == OP_NONE && is_local(n->lhs)) {
+		mark_live(L, n->rhs);
+		return;
+	}
+	if (n->kind == ND_BLOCK) {
+		mark_live_list(L, n->body);
+		return;
+	}
+	mark_live(L, n->lhs);
+	mark_live(L, n->rhs);
+	mark_live(L, n->cond);
+	mark_live(L, n->then);
+	mark_live(L, n->els);
+	mark_live(L, n->init);
+	mark_live(L, n->step);
+	mark_live(L, n->body);
+	mark_live(L, n->limit);
+	mark_live_list(L, n->args);
+	mark_live_list(L, n->keys);
+	mark_live(L, n->value);
+	mark_live(L, n->array);
+	for (m = n->members; m; m = m->next)
+		mark_live(L, m->index);
+}
+
+static bool drop_tapset_stores(const struct live *L, struct node *n)
+{
+	struct member *m;
+	bool changed = false;
+
+	for (; n; n = n->next) {
+		if (n->kind == ND_NULL_STMT)
+			continue;
+		if (n->kind == ND_ASSIGN && n->op == OP_NONE && is_local(n->lhs) &&
+		    !is_live(L, n->lhs->sym->name) && n->loc.file->is_tapset) {
+			struct node *next = n->next;
+
+			*n = *n->rhs;
+			n->next = next;
+			changed = true;
+		}
+		changed |= drop_tapset_stores(L, n->lhs) | drop_tapset_stores(L, n->rhs) |
+			   drop_tapset_stores(L, n->cond) | drop_tapset_stores(L, n->then) |
+			   drop_tapset_stores(L, n->els) | drop_tapset_stores(L, n->init) |
+			   drop_tapset_stores(L, n->step) | drop_tapset_stores(L, n->body) |
+			   drop_tapset_stores(L, n->limit) | drop_tapset_stores(L, n->args);
+		for (m = n->members; m; m = m->next)
+			changed |= drop_tapset_stores(L, m->index);
+	}
+	return changed;
+}
+
+/* One round on a handler body: true if a store went. */
+static bool elide_tapset(struct node *body)
+{
+	struct live L = { VEC_INIT };
+	bool changed;
+
+	mark_live(&L, body);
+	changed = drop_tapset_stores(&L, body);
+	vec_free(&L.names);
+	return changed;
+}
+
 static void elide_dead_stores(struct session *s)
 {
 	struct elide D = { .s = s };
@@ -2012,6 +2124,12 @@ static void elide_dead_stores(struct session *s)
 			else
 				elide_stores(&D, f->body);
 		}
+	}
+	for (i = 0; i < s->handlers.len; i++) {
+		struct probe *pr = s->handlers.items[i];
+
+		while (elide_tapset(pr->body))
+			elide_exprs(&D, pr->body);
 	}
 	vec_free(&D.pure);
 	vec_free(&D.impure);

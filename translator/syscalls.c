@@ -361,6 +361,9 @@ static void sc_return(struct strbuf *sb, const struct sc_call *c)
 		  c->name, c->kname, c->name, format);
 }
 
+struct sc_collect;
+static void sc_any(struct strbuf *sb, const struct sc_collect *k);
+
 struct sc_collect {
 	struct session *s;
 	struct vec calls;	/* struct sc_call * */
@@ -385,8 +388,12 @@ static struct sc_call *sc_find(struct sc_collect *k, const char *kname)
 static void sc_entry_fn(const char *sym, void *arg)
 {
 	struct sc_collect *k = arg;
-	struct sc_call *c = arena_alloc(&k->s->arena, sizeof(*c));
+	struct sc_call *c;
 
+	/* Only whole functions: not the compiler's pieces ("gethostname.cold"). */
+	if (sym[strspn(sym, "abcdefghijklmnopqrstuvwxyz0123456789_")])
+		return;
+	c = arena_alloc(&k->s->arena, sizeof(*c));
 	c->kname = arena_strdup(&k->s->arena, sym + strlen("__x64_sys_"));
 	c->name = sc_rename(c->kname);
 	vec_push(&k->calls, c);
@@ -402,6 +409,40 @@ static int sc_proto_fn(const struct dw_func *f, void *arg)
 		c->nparams = f->nparams;
 	}
 	return 0;
+}
+
+/*
+ * Keep the calls of the kernel's own x86-64 table (its build tree's
+ * generated asm/syscalls_64.h: "__SYSCALL(17, sys_pread64)"), which
+ * leaves out the symbols of compat entry points (__x64_sys_ia32_*).
+ * Without the file, only those are dropped.
+ */
+static void sc_table_filter(struct session *s, struct sc_collect *k)
+{
+	char *path = xasprintf("/lib/modules/%s/build/arch/x86/include/generated/asm/"
+			       "syscalls_64.h", s->release);
+	struct strbuf text = STRBUF_INIT;
+	int i, kept = 0;
+	bool have = read_file(path, &text) >= 0 && text.len;
+
+	for (i = 0; i < k->calls.len; i++) {
+		struct sc_call *c = k->calls.items[i];
+		bool keep;
+
+		if (have) {
+			char *needle = xasprintf(" sys_%s)", c->kname);
+
+			keep = strstr(sb_str(&text), needle) != NULL;
+			free(needle);
+		} else {
+			keep = strncmp(c->kname, "ia32_", 5) != 0;
+		}
+		if (keep)
+			k->calls.items[kept++] = c;
+	}
+	k->calls.len = kept;
+	sb_free(&text);
+	free(path);
 }
 
 static int sc_list(struct dw_kernel *dk, const char *glob, dw_func_fn fn, struct sc_collect *k)
@@ -432,6 +473,7 @@ int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out)
 		return -1;
 	}
 	qsort(k.calls.items, k.calls.len, sizeof(void *), sc_cmp);
+	sc_table_filter(s, &k);
 	k.prefix = "__do_sys_";
 	sc_list(dk, "__do_sys_*", sc_proto_fn, &k);
 	k.prefix = "__se_sys_";
@@ -451,6 +493,7 @@ int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out)
 			  "probe nd_syscall.%s.return = syscall.%s.return { }\n",
 			  c->name, c->name, c->name, c->name);
 	}
+	sc_any(&sb, &k);
 	vec_free(&k.calls);
 
 	struct srcfile *f = source_from_string(s, "<syscalls>", sb_str(&sb));
@@ -460,8 +503,42 @@ int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out)
 	return parse_file(s, f, out);
 }
 
+/*
+ * syscall_any: the raw_syscalls tracepoints, one probe for every call,
+ * with the call's name from a table the kernel headers number
+ * (__NR_<kernel name>, for the calls this kernel has).
+ */
+static void sc_any(struct strbuf *sb, const struct sc_collect *k)
+{
+	sb_puts(sb, "%{\n#include <asm/unistd.h>\n"
+		"static const char *const stp_sc_names[] = {\n");
+	for (int i = 0; i < k->calls.len; i++) {
+		const struct sc_call *c = k->calls.items[i];
+
+		/* The kernel's name here (pread64, mmap), as SystemTap's. */
+		sb_printf(sb, "#ifdef __NR_%s\n\t[__NR_%s] = \"%s\",\n#endif\n", c->kname,
+			  c->kname, c->kname);
+	}
+	sb_puts(sb, "};\n%}\n"
+		"function __sc_name:string (nr:long)\n"
+		"%{ /* pure */ /* unprivileged */\n"
+		"\tif (STAP_ARG_nr >= 0 && STAP_ARG_nr < ARRAY_SIZE(stp_sc_names) &&\n"
+		"\t    stp_sc_names[STAP_ARG_nr])\n"
+		"\t\tstrscpy(STAP_RETVALUE, stp_sc_names[STAP_ARG_nr], MAXSTRINGLEN);\n"
+		"\telse\n"
+		"\t\tsnprintf(STAP_RETVALUE, MAXSTRINGLEN, \"syscall_%lld\", "
+		"(long long)STAP_ARG_nr);\n"
+		"%}\n"
+		"probe syscall_any = kernel.trace(\"raw_syscalls:sys_enter\")\n"
+		"{\n\tsyscall_nr = $id\n\tname = __sc_name(syscall_nr)\n}\n"
+		"probe syscall_any.return = kernel.trace(\"raw_syscalls:sys_exit\")\n"
+		"{\n\tsyscall_nr = syscall_nr()\n\tname = __sc_name(syscall_nr)\n"
+		"\tretval = $ret\n}\n");
+}
+
 /* Does a probe point's first component ask for these aliases? */
 bool sc_wanted(const char *first)
 {
-	return !fnmatch(first, "syscall", 0) || !fnmatch(first, "nd_syscall", 0);
+	return !fnmatch(first, "syscall", 0) || !fnmatch(first, "nd_syscall", 0) ||
+	       !fnmatch(first, "syscall_any", 0);
 }
