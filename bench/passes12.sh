@@ -39,33 +39,7 @@ if ! "$stap" -p2 "$script" >"$work/p2.out" 2>"$work/p2.err"; then
 fi
 
 
-# median_ms CMD...: median wall time of $runs runs, in ms with one decimal.
-# Bash's EPOCHREALTIME (microseconds) keeps forks out of the timed span.
-median_ms() {
-	local i t0 t1
-	"$@" >/dev/null 2>&1 || true	# warm the page cache
-	for ((i = 0; i < runs; i++)); do
-		t0=${EPOCHREALTIME/[.,]/}
-		"$@" >/dev/null 2>&1
-		t1=${EPOCHREALTIME/[.,]/}
-		echo $((t1 - t0))
-	done | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] / 1000 }'
-}
-
-# peak_mb CMD...: the largest max RSS of 3 runs, in MB, or "n/a".
-peak_mb() {
-	local i kb max=0
-	if [ ! -x /usr/bin/time ]; then
-		echo "n/a (no /usr/bin/time: apt-get install time)"
-		return
-	fi
-	for i in 1 2 3; do
-		/usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>&1 || true
-		kb=$(tail -1 "$work/rss")
-		[ "$kb" -gt "$max" ] && max=$kb
-	done
-	awk -v kb="$max" 'BEGIN { printf "%.1f", kb / 1024 }'
-}
+. "$top/bench/lib.sh"
 
 tapset_dir=${SYSTEMTAP_TAPSET:-$top/tapsets}
 ntapsets=$(find "$tapset_dir" -name '*.stp' 2>/dev/null | wc -l)

@@ -170,93 +170,62 @@ static void report_failure(const struct stp_kprobe *k, int rc)
 		       what, errno_name(rc), rc, errno_text(rc));
 }
 
-/*
- * Register one group (the kprobes of one probe point): kps[first..end).
- * 0, or the error that ends the session (after stopping everything).
- */
-static int start_group(struct stp_kprobe *kps, size_t n, size_t first, size_t end)
-{
-	const struct stp_kprobe *refused = NULL;
-	size_t i, nrefused = 0, nok = 0;
-	int refused_rc = 0;
-
-	for (i = first; i < end; i++) {
-		struct stp_kprobe *k = &kps[i];
-		int rc;
-
-		cond_resched();
-		if (k->registered) {
-			nok++;
-			continue;
-		}
-		rc = register_one(k);
-		if (!rc) {
-			nok++;
-			continue;
-		}
-		if (!(k->flags & (STP_KPROBE_OPTIONAL | STP_KPROBE_WILDCARD))) {
-			report_failure(k, rc);
-			_stp_kprobes_stop(kps, n);
-			return rc;
-		}
-		if (!nrefused++) {
-			refused = k;
-			refused_rc = rc;
-		}
-	}
-	if (!refused || (refused->flags & STP_KPROBE_OPTIONAL))
-		return 0;
-	/* A wildcard: fine if something matched registered. */
-	if (!nok) {
-		report_failure(refused, refused_rc);
-		if (nrefused > 1)
-			_stp_ctl_sendf(STP_CTL_ERROR, "%s at %s: none of its %zu "
-				       "functions could be probed",
-				       refused->probe->pp, refused->probe->loc, nrefused);
-		_stp_kprobes_stop(kps, n);
-		return refused_rc;
-	}
-	{
-		char what[KSYM_NAME_LEN + 32];
-
-		describe(refused, what, sizeof(what));
-		_stp_warn("%s at %s: skipped %zu of its %zu functions, which "
-			  "the kernel refused; %s: %s (%d): %s",
-			  refused->probe->pp, refused->probe->loc, nrefused,
-			  nrefused + nok, what, errno_name(refused_rc),
-			  refused_rc, errno_text(refused_rc));
-	}
-	return 0;
-}
-
-/*
- * Probes on one address run in script order, as SystemTap's do.  The
- * kernel runs the kprobes of an address newest first, so entry groups
- * register last to first; kretprobes' return handlers unwind in the
- * reverse of their entries, so return groups register first to last.
- */
 int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 {
-	size_t first, end;
-	int rc;
+	size_t i, first;
 
-	for (first = 0; first < n; first = end) {
-		for (end = first + 1; end < n && kps[end].group == kps[first].group; end++)
-			;
-		if (kps[first].flags & STP_KPROBE_RETURN) {
-			rc = start_group(kps, n, first, end);
-			if (rc)
+	/* One group (probe point) at a time: kps[first..i) */
+	for (first = 0; first < n; first = i) {
+		const struct stp_kprobe *refused = NULL;
+		size_t nrefused = 0, nok = 0;
+		int refused_rc = 0;
+
+		for (i = first; i < n && kps[i].group == kps[first].group; i++) {
+			struct stp_kprobe *k = &kps[i];
+			int rc;
+
+			cond_resched();
+			if (k->registered) {
+				nok++;
+				continue;
+			}
+			rc = register_one(k);
+			if (!rc) {
+				nok++;
+				continue;
+			}
+			if (!(k->flags & (STP_KPROBE_OPTIONAL | STP_KPROBE_WILDCARD))) {
+				report_failure(k, rc);
+				_stp_kprobes_stop(kps, n);
 				return rc;
+			}
+			if (!nrefused++) {
+				refused = k;
+				refused_rc = rc;
+			}
 		}
-	}
-	for (end = n; end > 0; end = first) {
-		for (first = end - 1; first > 0 && kps[first - 1].group == kps[end - 1].group;
-		     first--)
-			;
-		if (!(kps[first].flags & STP_KPROBE_RETURN)) {
-			rc = start_group(kps, n, first, end);
-			if (rc)
-				return rc;
+		if (!refused || (refused->flags & STP_KPROBE_OPTIONAL))
+			continue;
+		/* A wildcard: fine if something matched registered. */
+		if (!nok) {
+			report_failure(refused, refused_rc);
+			if (nrefused > 1)
+				_stp_ctl_sendf(STP_CTL_ERROR, "%s at %s: none of its %zu "
+					       "functions could be probed",
+					       refused->probe->pp, refused->probe->loc,
+					       nrefused);
+			_stp_kprobes_stop(kps, n);
+			return refused_rc;
+		}
+		{
+			char what[KSYM_NAME_LEN + 32];
+
+			describe(refused, what, sizeof(what));
+			_stp_warn("%s at %s: skipped %zu of its %zu functions, which "
+				  "the kernel refused; %s: %s (%d): %s",
+				  refused->probe->pp, refused->probe->loc, nrefused,
+				  nrefused + nok, what, errno_name(refused_rc),
+				  refused_rc, errno_text(refused_rc));
 		}
 	}
 	return 0;

@@ -288,9 +288,17 @@ struct stp_tracepoint {
 	const char *name;	/* "sched_switch" */
 	void *fn;		/* void (*)(void *data, unsigned long a0, ...) */
 	u8 flags;		/* STP_TRACEPOINT_* */
+	/*
+	 * raw_syscalls probes of one system call (the syscall.* aliases):
+	 * its x86-64 number, else -1.  Such entries on one tracepoint
+	 * share one callback, which runs those whose number is the
+	 * current call's, in table order.
+	 */
+	int nr;
 	/* runtime-private */
 	struct tracepoint *tp;
 	bool registered;
+	struct stp_tracepoint *next_nr;	/* the next filtered entry on tp */
 };
 
 /* From a generated callback: data is its struct stp_tracepoint. */

@@ -21,14 +21,28 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/compat.h>
+#include <linux/sched/task_stack.h>
+#include <asm/syscall.h>
 #include "stp_internal.h"
 
 void _stp_tracepoint_hit(void *data, const unsigned long *args)
 {
 	struct stp_tracepoint *t = data;
 	struct stp_hit h = { .args = args };
+	long nr;
 
-	_stp_run_probe_hit(t->probe, NULL, &h);
+	if (t->nr < 0) {
+		_stp_run_probe_hit(t->probe, NULL, &h);
+		return;
+	}
+	/* The x86-64 numbers name the probes: not a 32-bit caller's. */
+	if (in_compat_syscall() || (current->flags & PF_KTHREAD))
+		return;
+	nr = syscall_get_nr(current, task_pt_regs(current));
+	for (; t; t = t->next_nr)
+		if (t->nr == nr)
+			_stp_run_probe_hit(t->probe, NULL, &h);
 }
 
 struct lookup {
@@ -52,15 +66,32 @@ int _stp_tracepoints_start(struct stp_tracepoint *tps, size_t n)
 	size_t i;
 	int rc;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		tps[i].tp = NULL;
+		tps[i].next_nr = NULL;
+	}
 	for_each_kernel_tracepoint(lookup_one, &l);
 	for (i = 0; i < n; i++) {
 		struct stp_tracepoint *t = &tps[i];
+		size_t j;
 
 		cond_resched();
 		if (t->registered)
 			continue;
+		/* A filtered entry joins the first one on its tracepoint. */
+		if (t->nr >= 0 && t->tp) {
+			struct stp_tracepoint *head = NULL, *last;
+
+			for (j = 0; j < i && !head; j++)
+				if (tps[j].nr >= 0 && tps[j].tp == t->tp && tps[j].registered)
+					head = &tps[j];
+			if (head) {
+				for (last = head; last->next_nr; last = last->next_nr)
+					;
+				last->next_nr = t;
+				continue;
+			}
+		}
 		if (!t->tp) {
 			if (t->flags & STP_TRACEPOINT_OPTIONAL)
 				continue;

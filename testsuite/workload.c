@@ -20,6 +20,11 @@
  *                          arguments (syscalls() below), each made with
  *                          syscall(2) so that libc picks none of them;
  *                          it starts with getppid() as a marker
+ *   workload proc          getppid() as a marker, then fork a child that
+ *                          execs this program as "workload exit 3" and
+ *                          wait for it; raise SIGUSR1 (caught); read 5
+ *                          bytes of /dev/zero, write 7 to /dev/null
+ *   workload exit N        exit with status N
  *
  * Exits 0, or 1 with a message when a call fails (a test then sees the
  * message on stderr rather than silently missing hits).
@@ -31,6 +36,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,7 +46,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
-		" getppid N | kmod [N] | syscalls\n");
+		" getppid N | kmod [N] | syscalls | proc | exit N\n");
 	return 2;
 }
 
@@ -165,6 +172,39 @@ static int syscalls(void)
 	return 0;
 }
 
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* For kprocess.*, scheduler.*, signal.* and vfs.* tests. */
+static int proc(void)
+{
+	pid_t child;
+	int status;
+
+	syscall(SYS_getppid);
+	child = fork();
+	if (child < 0)
+		return fail("cannot fork", "a child");
+	if (child == 0) {
+		/* On the stack, resident: a probe's non-faulting reads see them. */
+		char path[] = "/proc/self/exe", a0[] = "workload", a1[] = "exit", a2[] = "3";
+		char *argv[] = { a0, a1, a2, NULL };
+
+		execv(path, argv);
+		_exit(127);
+	}
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 3)
+		return fail("child did not exit 3:", "workload exit 3");
+	signal(SIGUSR1, on_usr1);
+	kill(getpid(), SIGUSR1);
+	if (io("/dev/zero", 5, 0) || io("/dev/null", 7, 1))
+		return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = 1;
@@ -206,5 +246,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "syscalls") && argc == 2)
 		return syscalls();
+	if (!strcmp(argv[1], "proc") && argc == 2)
+		return proc();
+	if (!strcmp(argv[1], "exit") && argc == 3 && !number(argv[2], 255, &n))
+		return (int)n;
 	return usage();
 }

@@ -348,6 +348,17 @@ static int list_aliases(struct session *s, const char *pattern, bool with_vars,
 		free(first[i]);
 	if (pp_load_library_macros(s, s->tapset_dir) < 0 || session_load_tapsets(s) < 0)
 		return -1;
+	/* Library aliases built on the system call ones need them too. */
+	for (int i = 0; i < s->tapset_files.len && !sc; i++) {
+		const struct program *p = s->tapset_files.items[i];
+
+		for (const struct probe *a = p->aliases; a && !sc; a = a->next)
+			for (const struct probe_point *nm = a->alias_names; nm && !sc; nm = nm->next)
+				if (point_matches(pattern, pf_point_text(s, nm)))
+					for (const struct probe_point *q = a->points; q && !sc;
+					     q = q->next)
+						sc = sc_wanted(q->comps->name);
+	}
 	if (sc) {
 		struct program *p = arena_alloc(&s->arena, sizeof(*p));
 

@@ -1539,13 +1539,37 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 			struct node *b = a->alias_epilogue ? join_blocks(S, body, ab) :
 				join_blocks(S, ab, body);
 			/* Reuse the joined body when the alias names several points. */
+			int here = 0;
+
 			for (struct probe_point *q = a->points; q; q = q->next) {
 				int n = resolve_point(S, pr, q, b, depth + 1);
 
 				if (n < 0)
 					return -1;
-				matched += n;
+				if (n == 0 && !q->optional) {
+					no_such_probe(S, q);
+					return -1;
+				}
+				here += n;
+				/* "!": the first location the kernel has is enough. */
+				if (n > 0 && q->sufficient)
+					break;
 			}
+			/* Every location optional and none here: not on this kernel. */
+			if (!here && !pt->optional && !strchr(pf_point_text(s, pt), '*')) {
+				struct strbuf where = STRBUF_INIT;
+
+				for (struct probe_point *q = a->points; q; q = q->next)
+					sb_printf(&where, "%s%s", q == a->points ? "" : ", ",
+						  pf_point_text(s, q));
+				diag_error(s, &pt->loc, "probe alias '%s' has no location on kernel %s: "
+					   "none of %s", pf_point_text(s, name), s->release,
+					   sb_str(&where));
+				diag_hint(s, "add '?' after the point to skip it where it is missing");
+				sb_free(&where);
+				return -1;
+			}
+			matched += here;
 			break;
 		}
 	}

@@ -86,7 +86,8 @@ static const char *const sc_argnames[][3] = {
 	{ "setgroups", "gidsetsize", "size" }, { "setgroups", "grouplist", "list" },
 	{ "getdents", "dirent", "dirp" }, { "swapon", "specialfile", "path" },
 	{ "swapon", "swap_flags", "swapflags" }, { "swapoff", "specialfile", "path" },
-	{ "execve", "argv", "args" }, { "execve", "envp", "env" }, { "lseek", "fd", "fildes" },
+	{ "execve", "argv", "args" }, { "execve", "envp", "env_str" },
+	{ "execveat", "argv", "args" }, { "execveat", "envp", "env_str" }, { "lseek", "fd", "fildes" },
 };
 
 /* Decoders (runtime/stp_tapset.h STP_SC_*) by call ("*": any) and argument. */
@@ -108,7 +109,7 @@ static const struct sc_decoder {
 };
 
 /* What an argument is, from its DWARF type. */
-enum sc_class { SC_SIGNED, SC_UNSIGNED, SC_STRING, SC_POINTER, SC_OCTAL, SC_ADDR };
+enum sc_class { SC_SIGNED, SC_UNSIGNED, SC_STRING, SC_POINTER, SC_OCTAL, SC_ADDR, SC_STRV };
 
 struct sc_arg {
 	const char *kname;	/* the kernel's parameter name */
@@ -120,6 +121,7 @@ struct sc_arg {
 
 struct sc_call {
 	char *kname;		/* __x64_sys_<kname> */
+	int nr;			/* its x86-64 number, -1 if unknown */
 	const char *name;	/* the alias's: syscall.<name> */
 	char *vars;		/* the prototype as the index has it */
 	int nparams;
@@ -177,6 +179,10 @@ static void sc_classify(const char *call, const char *type, struct sc_arg *a)
 
 	a->bits = 64;
 	a->cls = SC_SIGNED;
+	if (!strcmp(type, "char const* const*")) {
+		a->cls = SC_STRV;	/* argv, envp: a list of strings */
+		return;
+	}
 	if (n && type[n - 1] == '*') {
 		a->cls = !strcmp(type, "char const*") || !strcmp(type, "char*") ?
 			 SC_STRING : SC_POINTER;
@@ -235,7 +241,9 @@ static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *ou
 			return 0;
 		a->name = sc_argname(c->name, a->kname);
 		sc_classify(c->name, type, a);
-		if (a->cls == SC_POINTER)
+		if (a->cls == SC_STRV)
+			a->decoder = 0;
+		else if (a->cls == SC_POINTER)
 			/* A time the caller passes in: shown as SystemTap shows it. */
 			a->decoder = strstr(type, "timespec") && strcmp(a->kname, "rmtp") &&
 				     strcmp(a->kname, "tp") && strcmp(a->kname, "interval") &&
@@ -268,14 +276,26 @@ static int sc_buf_len(const struct sc_arg *args, int n, int i)
 	return -1;
 }
 
+/* .nr()'s argument: the number, else the name for __NR_<name> (no build tree). */
+static const char *sc_nr(const struct sc_call *c)
+{
+	static char buf[64];
+
+	if (c->nr >= 0)
+		snprintf(buf, sizeof(buf), "%d", c->nr);
+	else
+		snprintf(buf, sizeof(buf), "\"%s\"", c->kname);
+	return buf;
+}
+
 static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call *c)
 {
 	struct sc_arg args[6];
 	struct strbuf fmt = STRBUF_INIT, vals = STRBUF_INIT, late = STRBUF_INIT;
 	int n = sc_args(s, c, args, 6);
 
-	sb_printf(sb, "probe syscall.%s = kprobe.function(\"__x64_sys_%s\")\n{\n"
-		  "\tname = \"%s\"\n", c->name, c->kname, c->name);
+	sb_printf(sb, "probe syscall.%s = kernel.trace(\"raw_syscalls:sys_enter\").nr(%s)\n"
+		  "{\n\tname = \"%s\"\n", c->name, sc_nr(c), c->name);
 	for (int i = 0; i < n; i++) {
 		const struct sc_arg *a = &args[i];
 		bool writes = !strcmp(c->name, "write") || !strcmp(c->name, "pwrite") ||
@@ -288,6 +308,11 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 			sb_printf(sb, "\t%s = user_string_quoted(__sc_arg(%d))\n"
 				  "\t%s_unquoted = user_string(__sc_arg(%d), \"\")\n",
 				  a->name, i + 1, a->name, i + 1);
+			sb_puts(&fmt, "%s");
+			sb_printf(&vals, ", %s", a->name);
+			break;
+		case SC_STRV:
+			sb_printf(sb, "\t%s = __sc_strv(__sc_arg(%d))\n", a->name, i + 1);
 			sb_puts(&fmt, "%s");
 			sb_printf(&vals, ", %s", a->name);
 			break;
@@ -356,9 +381,9 @@ static void sc_return(struct strbuf *sb, const struct sc_call *c)
 	int format = !strcmp(c->name, "mmap2") || !strcmp(c->name, "mremap") ||
 		     !strcmp(c->name, "shmat") ? 2 : 1;
 
-	sb_printf(sb, "probe syscall.%s.return = kprobe.function(\"__x64_sys_%s\").return\n"
-		  "{\n\tname = \"%s\"\n\tretstr = return_str(%d, returnval())\n}\n",
-		  c->name, c->kname, c->name, format);
+	sb_printf(sb, "probe syscall.%s.return = kernel.trace(\"raw_syscalls:sys_exit\").nr(%s)\n"
+		  "{\n\tname = \"%s\"\n\tretstr = return_str(%d, $ret)\n}\n",
+		  c->name, sc_nr(c), c->name, format);
 }
 
 struct sc_collect;
@@ -429,10 +454,17 @@ static void sc_table_filter(struct session *s, struct sc_collect *k)
 		struct sc_call *c = k->calls.items[i];
 		bool keep;
 
+		c->nr = -1;
 		if (have) {
 			char *needle = xasprintf(" sys_%s)", c->kname);
+			const char *at = strstr(sb_str(&text), needle), *num;
 
-			keep = strstr(sb_str(&text), needle) != NULL;
+			keep = at != NULL;
+			/* "__SYSCALL(17, sys_pread64)": the number before it */
+			for (num = at; num && num > sb_str(&text) && num[-1] != '('; num--)
+				;
+			if (num)
+				c->nr = atoi(num);
 			free(needle);
 		} else {
 			keep = strncmp(c->kname, "ia32_", 5) != 0;
@@ -516,8 +548,11 @@ static void sc_any(struct strbuf *sb, const struct sc_collect *k)
 		const struct sc_call *c = k->calls.items[i];
 
 		/* The kernel's name here (pread64, mmap), as SystemTap's. */
-		sb_printf(sb, "#ifdef __NR_%s\n\t[__NR_%s] = \"%s\",\n#endif\n", c->kname,
-			  c->kname, c->kname);
+		if (c->nr >= 0)
+			sb_printf(sb, "\t[%d] = \"%s\",\n", c->nr, c->kname);
+		else
+			sb_printf(sb, "#ifdef __NR_%s\n\t[__NR_%s] = \"%s\",\n#endif\n",
+				  c->kname, c->kname, c->kname);
 	}
 	sb_puts(sb, "};\n%}\n"
 		"function __sc_name:string (nr:long)\n"

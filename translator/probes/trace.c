@@ -56,6 +56,7 @@ struct tr_point {
 	const char *pattern;		/* the argument as written */
 	const char *sys, *name;		/* its globs; sys "*" when not given */
 	const struct srcloc *loc;	/* of the argument, for messages */
+	const char *nr;			/* .nr("CALL"): one system call, or NULL */
 };
 
 /* One argument of a tracepoint. */
@@ -68,6 +69,7 @@ struct tr_arg {
 /* What expand() leaves in each match's family_data. */
 struct tr_probe {
 	const char *name, *system;
+	const char *nr;			/* see struct tr_point */
 	bool optional;
 	int nargs;
 	struct tr_arg *args;
@@ -227,13 +229,33 @@ static int resolve_trace(struct session *s, struct probe_point *pt,
 			   "kernel.trace(\"[SYSTEM:]NAME\")");
 		return -1;
 	}
-	if (t->next) {
+	tp = arena_alloc(&s->arena, sizeof(*tp));
+	/*
+	 * kernel.trace("raw_syscalls:sys_enter").nr("openat"): only when
+	 * the current call is that one (x86-64 __NR_openat), the form the
+	 * syscall.* aliases use, as SystemTap's use the same tracepoints.
+	 */
+	if (t->next && !strcmp(t->next->name, "nr") && !t->next->next &&
+	    (!strcmp(t->arg->str, "raw_syscalls:sys_enter") ||
+	     !strcmp(t->arg->str, "raw_syscalls:sys_exit"))) {
+		const struct node *a = t->next->arg;
+
+		if (a && a->kind == ND_NUM && a->num >= 0 && a->num < 4096) {
+			tp->nr = arena_printf(&s->arena, "%d", (int)a->num);
+		} else if (a && a->kind == ND_STR && a->str_len &&
+			   !a->str[strspn(a->str, "abcdefghijklmnopqrstuvwxyz0123456789_")]) {
+			tp->nr = arena_printf(&s->arena, "__NR_%s", a->str);
+		} else {
+			diag_error(s, a ? &a->loc : &t->next->loc, ".nr needs a system call "
+				   "number or name: .nr(0), .nr(\"read\")");
+			return -1;
+		}
+	} else if (t->next) {
 		diag_error(s, &t->next->loc, "unexpected '%s' after kernel.trace(...)",
 			   t->next->name);
 		return -1;
 	}
 	arg = t->arg->str;
-	tp = arena_alloc(&s->arena, sizeof(*tp));
 	tp->pattern = arg;
 	tp->loc = &t->arg->loc;
 	colon = strchr(arg, ':');
@@ -284,6 +306,7 @@ static int add_tracepoint(const struct dw_tracepoint *dt, void *arg)
 	pr = arena_alloc(&s->arena, sizeof(*pr));
 	pr->name = arena_strdup(&s->arena, dt->name);
 	pr->system = arena_strdup(&s->arena, dt->system);
+	pr->nr = w->tp->nr;
 	pr->optional = w->optional;
 	if (read_args(s, w->dbg, dt, pr, &why) < 0) {
 		if (!w->refused++) {
@@ -299,7 +322,60 @@ static int add_tracepoint(const struct dw_tracepoint *dt, void *arg)
 	return 0;
 }
 
+/*
+ * The tracepoints an exact name resolved to, kept for the session: the
+ * syscall.* aliases name raw_syscalls:sys_enter/sys_exit hundreds of
+ * times, and each walk of the kernel's tracepoints costs milliseconds.
+ */
+struct tr_memo {
+	const char *pattern;
+	struct tr_probe *pr;	/* one: an exact name matches one tracepoint */
+};
+
+static struct tr_probe *memo_find(const struct session *s, const char *pattern)
+{
+	for (int i = 0; i < s->trace_memo.len; i++) {
+		const struct tr_memo *m = s->trace_memo.items[i];
+
+		if (!strcmp(m->pattern, pattern))
+			return m->pr;
+	}
+	return NULL;
+}
+
+static int expand_trace_walk(struct session *s, struct resolved_probe *rp, struct vec *out);
+
 static int expand_trace(struct session *s, struct resolved_probe *rp, struct vec *out)
+{
+	const struct tr_point *tp = rp->family_data;
+	struct tr_probe *pr = has_wildcard(tp->pattern) ? NULL : memo_find(s, tp->pattern);
+	int n;
+
+	if (pr) {
+		struct tr_probe *copy = arena_alloc(&s->arena, sizeof(*copy));
+		struct resolved_probe *x = arena_alloc(&s->arena, sizeof(*x));
+
+		*copy = *pr;
+		copy->nr = tp->nr;
+		copy->optional = rp->point->optional;
+		x->pp = arena_printf(&s->arena, "kernel.trace(\"%s:%s\")", copy->system,
+				     copy->name);
+		x->family_data = copy;
+		vec_push(out, x);
+		return 1;
+	}
+	n = expand_trace_walk(s, rp, out);
+	if (n == 1 && !has_wildcard(tp->pattern)) {
+		struct tr_memo *m = arena_alloc(&s->arena, sizeof(*m));
+
+		m->pattern = arena_strdup(&s->arena, tp->pattern);
+		m->pr = ((struct resolved_probe *)out->items[out->len - 1])->family_data;
+		vec_push(&s->trace_memo, m);
+	}
+	return n;
+}
+
+static int expand_trace_walk(struct session *s, struct resolved_probe *rp, struct vec *out)
 {
 	const struct tr_point *tp = rp->family_data;
 	bool optional = rp->point->optional;
@@ -489,15 +565,20 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 			sb_puts(c, "\t_stp_tracepoint_hit(data, NULL);\n}\n\n");
 		}
 	}
-	sb_puts(c, "static struct stp_tracepoint stp_tracepoints[] = {\n");
+	sb_puts(c, "#include <asm/unistd.h>\n\nstatic struct stp_tracepoint stp_tracepoints[] = {\n");
 	for (i = 0; i < probes->len; i++) {
 		struct resolved_probe *rp = probes->items[i];
 		struct tr_probe *pr = rp->family_data;
 
 		/* Tracepoint names are C identifiers: safe in a string literal. */
 		sb_printf(c, "\t{ .probe = &" PF_DESC_FMT ", .name = \"%s\", "
-			  ".fn = (void *)stp_tp_fn%d, .flags = %s },\n", rp->id, pr->name,
+			  ".fn = (void *)stp_tp_fn%d, .flags = %s, .nr = ", rp->id, pr->name,
 			  pr->nargs, pr->optional ? "STP_TRACEPOINT_OPTIONAL" : "0");
+		/* The kernel headers number the call (asm/unistd.h). */
+		if (pr->nr)
+			sb_printf(c, "%s },\n", pr->nr);
+		else
+			sb_puts(c, "-1 },\n");
 	}
 	sb_puts(c, "};\n\n");
 }
