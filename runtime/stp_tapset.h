@@ -111,6 +111,11 @@ enum {
 	STP_SC_CLONE,		/* CLONE_VM|..., the exit signal first */
 	STP_SC_TIMESPEC,	/* user struct __kernel_timespec: [1.000000500] */
 	STP_SC_SIGNAL,		/* SIGHUP, SIG_0 */
+	STP_SC_CLOCK,		/* CLOCK_MONOTONIC */
+	STP_SC_ARCH_PRCTL,	/* ARCH_SET_FS */
+	STP_SC_GRND,		/* GRND_NONBLOCK */
+	STP_SC_RLIMIT,		/* RLIMIT_STACK */
+	STP_SC_SIGHOW,		/* SIG_SETMASK */
 };
 void _stp_sc_decode(char *dst, int kind, int64_t v);
 

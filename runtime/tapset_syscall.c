@@ -92,7 +92,20 @@ static const struct stp_sc_flag clone_flags[] = {
 	F(CLONE_IO), { 0, NULL }
 };
 
+static const struct stp_sc_flag grnd_flags[] = {
+	{ 1, "GRND_NONBLOCK" }, { 2, "GRND_RANDOM" }, { 4, "GRND_INSECURE" }, { 0, NULL }
+};
+
 #undef F
+
+/* The name of value v in names[] (NULL holes allowed), else v in decimal. */
+static void enum_str(char *dst, int64_t v, const char *const *names, size_t n)
+{
+	if (v >= 0 && (uint64_t)v < n && names[v])
+		strscpy(dst, names[v], MAXSTRINGLEN);
+	else
+		scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
+}
 
 /* Names of the bits of v joined by '|', what is left in hex after them. */
 static void flag_str(char *dst, unsigned long v, const struct stp_sc_flag *t,
@@ -198,6 +211,49 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 		else
 			scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
 		return;
+	case STP_SC_CLOCK: {
+		static const char *const clocks[] = {
+			"CLOCK_REALTIME", "CLOCK_MONOTONIC", "CLOCK_PROCESS_CPUTIME_ID",
+			"CLOCK_THREAD_CPUTIME_ID", "CLOCK_MONOTONIC_RAW", "CLOCK_REALTIME_COARSE",
+			"CLOCK_MONOTONIC_COARSE", "CLOCK_BOOTTIME", "CLOCK_REALTIME_ALARM",
+			"CLOCK_BOOTTIME_ALARM", NULL, "CLOCK_TAI",
+		};
+
+		enum_str(dst, v, clocks, ARRAY_SIZE(clocks));
+		return;
+	}
+	case STP_SC_ARCH_PRCTL: {
+		/* asm/prctl.h: 0x1001 on, then 0x2001 on */
+		static const char *const low[] = { NULL, "ARCH_SET_GS", "ARCH_SET_FS",
+						   "ARCH_GET_FS", "ARCH_GET_GS", "ARCH_GET_CPUID",
+						   "ARCH_SET_CPUID" };
+
+		if (v > 0x1000 && v < 0x1000 + (int64_t)ARRAY_SIZE(low))
+			strscpy(dst, low[v - 0x1000], MAXSTRINGLEN);
+		else
+			scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
+		return;
+	}
+	case STP_SC_GRND:
+		flag_str(dst, v, grnd_flags, NULL);
+		return;
+	case STP_SC_RLIMIT: {
+		static const char *const res[] = {
+			"RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_STACK", "RLIMIT_CORE",
+			"RLIMIT_RSS", "RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_MEMLOCK",
+			"RLIMIT_AS", "RLIMIT_LOCKS", "RLIMIT_SIGPENDING", "RLIMIT_MSGQUEUE",
+			"RLIMIT_NICE", "RLIMIT_RTPRIO", "RLIMIT_RTTIME",
+		};
+
+		enum_str(dst, v, res, ARRAY_SIZE(res));
+		return;
+	}
+	case STP_SC_SIGHOW: {
+		static const char *const how[] = { "SIG_BLOCK", "SIG_UNBLOCK", "SIG_SETMASK" };
+
+		enum_str(dst, v, how, ARRAY_SIZE(how));
+		return;
+	}
 	default:
 		scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
 	}

@@ -87,7 +87,8 @@ static const char *const sc_argnames[][3] = {
 	{ "getdents", "dirent", "dirp" }, { "swapon", "specialfile", "path" },
 	{ "swapon", "swap_flags", "swapflags" }, { "swapoff", "specialfile", "path" },
 	{ "execve", "argv", "args" }, { "execve", "envp", "env_str" },
-	{ "execveat", "argv", "args" }, { "execveat", "envp", "env_str" }, { "lseek", "fd", "fildes" },
+	{ "execveat", "argv", "args" }, { "execveat", "envp", "env_str" },
+	{ "arch_prctl", "option", "code" }, { "arch_prctl", "arg2", "addr" }, { "lseek", "fd", "fildes" },
 };
 
 /* Decoders (runtime/stp_tapset.h STP_SC_*) by call ("*": any) and argument. */
@@ -106,6 +107,12 @@ static const struct sc_decoder {
 	{ "fchownat", "flag", 7 }, { "utimensat", "flags", 7 }, { "statx", "flags", 7 },
 	{ "wait4", "options", 8 }, { "waitid", "options", 8 },
 	{ "clone", "clone_flags", 9 },
+	{ "*", "which_clock", 12 }, { "*", "clk_id", 12 }, { "*", "clockid", 12 },
+	{ "arch_prctl", "option", 13 }, { "arch_prctl", "code", 13 },
+	{ "getrandom", "flags", 14 },
+	{ "prlimit64", "resource", 15 }, { "getrlimit", "resource", 15 },
+	{ "setrlimit", "resource", 15 },
+	{ "rt_sigprocmask", "how", 16 }, { "sigprocmask", "how", 16 },
 };
 
 /* What an argument is, from its DWARF type. */
@@ -213,6 +220,7 @@ static void sc_classify(const char *call, const char *type, struct sc_arg *a)
 	/* Addresses passed as integers show as pointers (mmap, munmap, brk). */
 	if (a->cls == SC_UNSIGNED && a->bits == 64 &&
 	    (!strcmp(a->kname, "addr") || !strcmp(a->kname, "start") ||
+	     (!strcmp(call, "ioctl") && !strcmp(a->kname, "arg")) ||
 	     !strcmp(a->kname, "new_addr") || !strcmp(a->kname, "brk")))
 		a->cls = SC_ADDR;
 }
@@ -249,7 +257,9 @@ static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *ou
 				     strcmp(a->kname, "tp") && strcmp(a->kname, "interval") &&
 				     strcmp(a->kname, "setting") ? 10 : 0;
 		else
-			a->decoder = a->cls == SC_STRING ? 0 : sc_decoder(c->name, a->kname);
+			a->decoder = a->cls == SC_STRING ? 0 :
+				     sc_decoder(c->name, a->kname) ? sc_decoder(c->name, a->kname) :
+				     sc_decoder(c->name, a->name);
 		n++;
 	}
 	return n;
