@@ -88,7 +88,8 @@ static const char *const sc_argnames[][3] = {
 	{ "swapon", "swap_flags", "swapflags" }, { "swapoff", "specialfile", "path" },
 	{ "execve", "argv", "args" }, { "execve", "envp", "env_str" },
 	{ "execveat", "argv", "args" }, { "execveat", "envp", "env_str" },
-	{ "arch_prctl", "option", "code" }, { "arch_prctl", "arg2", "addr" }, { "lseek", "fd", "fildes" },
+	{ "arch_prctl", "option", "code" }, { "arch_prctl", "arg2", "addr" },
+	{ "futex", "uaddr", "futex" }, { "futex", "utime", "utime" }, { "lseek", "fd", "fildes" },
 };
 
 /* Decoders (runtime/stp_tapset.h STP_SC_*) by call ("*": any) and argument. */
@@ -392,7 +393,7 @@ static void sc_return(struct strbuf *sb, const struct sc_call *c)
 		     !strcmp(c->name, "shmat") ? 2 : 1;
 
 	sb_printf(sb, "probe syscall.%s.return = kernel.trace(\"raw_syscalls:sys_exit\").nr(%s)\n"
-		  "{\n\tname = \"%s\"\n\tretstr = return_str(%d, $ret)\n}\n",
+		  "{\n\tname = \"%s\"\n\tretval = $ret\n\tretstr = return_str(%d, retval)\n}\n",
 		  c->name, sc_nr(c), c->name, format);
 }
 
