@@ -39,7 +39,7 @@ all='probe syscall.* { printf("%s %s\n", name, argstr) }'
 one='probe syscall.read { println(argstr) }'
 "$stap" -r "$release" -p2 -e "$all" >"$work/all.out" 2>&1 ||
 	{ echo "syscalls: stap -p2 fails:"; head "$work/all.out"; exit 1; } >&2
-n=$(grep -c '^kprobe.function' "$work/all.out")
+n=$(grep -c '^kernel.trace' "$work/all.out")
 echo "kernel $release: syscall.* is $n probes; median of $runs runs, peak RSS of 3"
 printf '%-26s %14s %14s %14s\n' "" "syscall.* (ms)" "(MB)" "one alias (ms)"
 printf '%-26s %14s %14s %14s\n' "target" "< 320" "< 41" "< 100"

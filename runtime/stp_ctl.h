@@ -60,6 +60,9 @@ enum stp_ctl_type {
 	STP_CTL_SYSTEM,		/* payload: text; a line staprun prints as is
 				 * on stderr (run-time reports, e.g. skipped
 				 * probe counts) */
+	STP_CTL_RUN_CMD,	/* payload: a command, no NUL, that staprun
+				 * runs with /bin/sh -c in the background
+				 * (the system() tapset function) */
 };
 
 struct stp_ctl_hdr {

@@ -119,6 +119,9 @@ enum {
 };
 void _stp_sc_decode(char *dst, int kind, int64_t v);
 
+/* system(): ask staprun to run cmd with /bin/sh -c in the background. */
+void _stp_system(const char *cmd);
+
 /* abort(): end the session now, skipping end probes and this handler's
  * remaining statements. */
 void _stp_abort(struct stp_context *c);

@@ -165,3 +165,8 @@ void _stp_abort(struct stp_context *c)
 	_stp_exit();
 	c->last_error = _stp_abort_msg;
 }
+
+void _stp_system(const char *cmd)
+{
+	_stp_ctl_sendf(STP_CTL_RUN_CMD, "%s", cmd);
+}

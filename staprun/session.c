@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "staprun.h"
@@ -193,6 +194,41 @@ static void handle_status(struct session *s, const struct stp_ctl_hdr *h,
 	s->done = true;
 }
 
+/*
+ * system(): run the command in the background, as SystemTap does.  The
+ * child is not waited for here: zombies are reaped by pid in later
+ * calls (never with -1, which could reap the -c target).
+ */
+static void run_system_cmd(const char *cmd, uint32_t len)
+{
+	static pid_t pids[64];
+	static int npids;
+	char *text = xstrndup(cmd, len);
+	pid_t pid;
+	int i, kept = 0;
+
+	for (i = 0; i < npids; i++)
+		if (waitpid(pids[i], NULL, WNOHANG) == 0)
+			pids[kept++] = pids[i];
+	npids = kept;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGCHLD, SIG_DFL);
+		execl("/bin/sh", "sh", "-c", text, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0)
+		util_err("WARNING: system(\"%s\"): cannot fork: %s", text, strerror(errno));
+	else if (npids < (int)(sizeof(pids) / sizeof(pids[0])))
+		pids[npids++] = pid;
+	free(text);
+}
+
 static void handle_msg(struct session *s, const struct stp_ctl_hdr *h,
 		       const char *payload)
 {
@@ -212,6 +248,9 @@ static void handle_msg(struct session *s, const struct stp_ctl_hdr *h,
 		break;
 	case STP_CTL_SYSTEM:
 		print_text("", payload, h->len);
+		break;
+	case STP_CTL_RUN_CMD:
+		run_system_cmd(payload, h->len);
 		break;
 	default:
 		if (staprun_verbose)

@@ -429,7 +429,11 @@ static void sc_entry_fn(const char *sym, void *arg)
 	/* Only whole functions: not the compiler's pieces ("gethostname.cold"). */
 	if (sym[strspn(sym, "abcdefghijklmnopqrstuvwxyz0123456789_")])
 		return;
+	/* Compat entry points (__x64_sys_ia32_*) are not x86-64 calls. */
+	if (!strncmp(sym, "__x64_sys_ia32_", 15))
+		return;
 	c = arena_alloc(&k->s->arena, sizeof(*c));
+	c->nr = -1;
 	c->kname = arena_strdup(&k->s->arena, sym + strlen("__x64_sys_"));
 	c->name = sc_rename(c->kname);
 	vec_push(&k->calls, c);
@@ -448,44 +452,40 @@ static int sc_proto_fn(const struct dw_func *f, void *arg)
 }
 
 /*
- * Keep the calls of the kernel's own x86-64 table (its build tree's
- * generated asm/syscalls_64.h: "__SYSCALL(17, sys_pread64)"), which
- * leaves out the symbols of compat entry points (__x64_sys_ia32_*).
- * Without the file, only those are dropped.
+ * The kernel's own x86-64 table, from its build tree's generated
+ * asm/syscalls_64.h ("__SYSCALL(17, sys_pread64)"): every call with its
+ * number, without the compat entry points the symbol table also has
+ * (__x64_sys_ia32_*), and without reading the whole symbol table.  The
+ * number of calls, 0 without the file.
  */
-static void sc_table_filter(struct session *s, struct sc_collect *k)
+static int sc_read_table(struct session *s, struct sc_collect *k)
 {
 	char *path = xasprintf("/lib/modules/%s/build/arch/x86/include/generated/asm/"
 			       "syscalls_64.h", s->release);
 	struct strbuf text = STRBUF_INIT;
-	int i, kept = 0;
-	bool have = read_file(path, &text) >= 0 && text.len;
+	const char *p;
+	int n = 0;
 
-	for (i = 0; i < k->calls.len; i++) {
-		struct sc_call *c = k->calls.items[i];
-		bool keep;
+	if (read_file(path, &text) < 0)
+		text.len = 0;
+	for (p = text.len ? sb_str(&text) : NULL; p && (p = strstr(p, "__SYSCALL(")); p++) {
+		char name[64];
+		int nr;
 
-		c->nr = -1;
-		if (have) {
-			char *needle = xasprintf(" sys_%s)", c->kname);
-			const char *at = strstr(sb_str(&text), needle), *num;
+		if (sscanf(p, "__SYSCALL(%d, sys_%63[a-z0-9_])", &nr, name) != 2 ||
+		    !strcmp(name, "ni_syscall"))
+			continue;
+		struct sc_call *c = arena_alloc(&s->arena, sizeof(*c));
 
-			keep = at != NULL;
-			/* "__SYSCALL(17, sys_pread64)": the number before it */
-			for (num = at; num && num > sb_str(&text) && num[-1] != '('; num--)
-				;
-			if (num)
-				c->nr = atoi(num);
-			free(needle);
-		} else {
-			keep = strncmp(c->kname, "ia32_", 5) != 0;
-		}
-		if (keep)
-			k->calls.items[kept++] = c;
+		c->kname = arena_strdup(&s->arena, name);
+		c->name = sc_rename(c->kname);
+		c->nr = nr;
+		vec_push(&k->calls, c);
+		n++;
 	}
-	k->calls.len = kept;
 	sb_free(&text);
 	free(path);
+	return n;
 }
 
 static int sc_list(struct dw_kernel *dk, const char *glob, dw_func_fn fn, struct sc_collect *k)
@@ -508,15 +508,18 @@ int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out)
 
 	if (!dk)
 		return -1;
-	r = pf_ksym_prefix(s->release, "__x64_sys_", sc_entry_fn, &k);
+	/* Without a build tree (-p2 only), the symbols name the calls. */
+	r = sc_read_table(s, &k);
+	if (r <= 0)
+		r = pf_ksym_prefix(s->release, "__x64_sys_", sc_entry_fn, &k);
 	if (r <= 0) {
-		diag_error(s, loc, "kernel %s has no __x64_sys_* symbols: "
-			   "no system call probes on it", s->release);
+		diag_error(s, loc, "kernel %s has no system call table (asm/syscalls_64.h) "
+			   "and no __x64_sys_* symbols: no system call probes on it",
+			   s->release);
 		vec_free(&k.calls);
 		return -1;
 	}
 	qsort(k.calls.items, k.calls.len, sizeof(void *), sc_cmp);
-	sc_table_filter(s, &k);
 	k.prefix = "__do_sys_";
 	sc_list(dk, "__do_sys_*", sc_proto_fn, &k);
 	k.prefix = "__se_sys_";

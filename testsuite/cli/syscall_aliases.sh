@@ -19,7 +19,7 @@ for r in $kernels; do
 	expect_rc 0 "$STAP" -r "$r" -L 'syscall.openat'
 	is 'syscall.openat name:string dfd:long dfd_str:string filename:string filename_unquoted:string flags:long flags_str:string mode:long argstr:string'
 	expect_rc 0 "$STAP" -r "$r" -L 'syscall.read.return'
-	is 'syscall.read.return name:string retstr:string'
+	is 'syscall.read.return name:string retval:long retstr:string'
 	# nd_syscall.X is syscall.X: the same variables.
 	expect_rc 0 "$STAP" -r "$r" -L 'nd_syscall.kill'
 	is 'nd_syscall.kill name:string pid:long sig:long sig_name:string sig_str:string argstr:string'
