@@ -271,6 +271,18 @@ static void print_stmt(struct strbuf *sb, const struct node *n, int depth)
 				sb_puts(sb, ", ");
 		}
 		sb_printf(sb, "] in %s", n->array->str);
+		if (n->slice) {
+			sb_putc(sb, '[');
+			for (k = n->slice; k; k = k->next) {
+				if (k->kind == ND_NULL_STMT)
+					sb_putc(sb, '*');
+				else
+					ast_print_expr(sb, k);
+				if (k->next)
+					sb_puts(sb, ", ");
+			}
+			sb_putc(sb, ']');
+		}
 		if (n->sort_stat)
 			sb_printf(sb, " @%s", n->sort_stat);
 		if (n->sort_key < 0)
@@ -445,6 +457,7 @@ struct node *ast_clone(struct arena *a, const struct node *n)
 		c->value = ast_clone(a, n->value);
 		c->array = ast_clone(a, n->array);
 		c->limit = ast_clone(a, n->limit);
+		c->slice = ast_clone(a, n->slice);
 		c->catch_var = ast_clone(a, n->catch_var);
 		c->members = clone_members(a, n->members);
 		tail = tail->next = c;

@@ -672,7 +672,8 @@ static void sort_mark(struct parser *p, struct node *n, int key)
 }
 
 /*
- * foreach -> 'foreach' '(' (ident '=')? keys 'in' ident sort? ('limit' expr)? ')' stmt
+ * foreach -> 'foreach' '(' (ident '=')? keys 'in' ident slice? sort? ('limit' expr)? ')' stmt
+ * slice   -> '[' ('*' | expr) (',' ('*' | expr))* ']'
  * keys    -> ident sort? | '[' ident sort? (',' ident sort?)* ']'
  * sort    -> '+' | '-'        (after the array: '@'stat? sort, by value)
  */
@@ -706,6 +707,22 @@ static struct node *foreach_stmt(struct parser *p, struct token *kw)
 		error_tok(p, p->tok, "expected %s", "'in'");
 	n->array = new_node(p, ND_VAR, p->tok);
 	n->array->str = ident_name(p, expect_ident(p, "an array name"));
+	/* A slice: "in a[*, e]" walks the entries whose indexes match. */
+	if (!FAIL(p) && accept(p, "[")) {
+		struct node shead = { 0 }, *stail = &shead;
+
+		do {
+			struct token *t = p->tok;
+
+			if (accept(p, "*")) {
+				stail = stail->next = new_node(p, ND_NULL_STMT, t);
+			} else {
+				stail = stail->next = expr(p);
+			}
+		} while (!FAIL(p) && accept(p, ","));
+		expect(p, "]");
+		n->slice = shead.next;
+	}
 	if (p->tok->kind == TK_AT && is_stat_op(p->tok->str)) {
 		n->sort_stat = advance(p)->str;
 		if (!peek(p, "+") && !peek(p, "-"))

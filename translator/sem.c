@@ -2160,10 +2160,152 @@ static void elide_dead_stores(struct session *s)
 	vec_free(&D.visiting);
 }
 
+/*
+ * ---- array slices ----
+ * "foreach ([a, b] in x[*, e] limit n) body" becomes
+ *     { t1 = e
+ *       foreach ([a, b] in x limit n) { if (b != t1) continue
+ *                                       body } }
+ * so e is evaluated once, before the walk; limit counts every entry
+ * walked, matching or not, as SystemTap 4.8's does.
+ */
+static struct node *mk(struct session *s, enum node_kind kind, const struct node *at)
+{
+	struct node *n = arena_alloc(&s->arena, sizeof(*n));
+
+	n->kind = kind;
+	n->loc = at->loc;
+	return n;
+}
+
+static struct node *mk_var(struct session *s, const char *name, const struct node *at)
+{
+	struct node *v = mk(s, ND_VAR, at);
+
+	v->str = name;
+	return v;
+}
+
+static struct node *mk_bin(struct session *s, enum node_kind kind, enum op op,
+			   struct node *l, struct node *r)
+{
+	struct node *n = mk(s, kind, l);
+
+	n->op = op;
+	n->lhs = l;
+	n->rhs = r;
+	return n;
+}
+
+static struct node *mk_stmt(struct session *s, struct node *e)
+{
+	struct node *st = mk(s, ND_EXPR_STMT, e);
+
+	st->lhs = e;
+	return st;
+}
+
+static int desugar_slices(struct session *s, struct node *n);
+
+static int desugar_list(struct session *s, struct node *n)
+{
+	for (; n; n = n->next)
+		if (desugar_slices(s, n) < 0)
+			return -1;
+	return 0;
+}
+
+static int desugar_slices(struct session *s, struct node *n)
+{
+	static int serial;
+
+	if (!n)
+		return 0;
+	if (desugar_list(s, n->body) < 0 || desugar_slices(s, n->then) < 0 ||
+	    desugar_slices(s, n->els) < 0 || desugar_slices(s, n->init) < 0 ||
+	    desugar_slices(s, n->step) < 0)
+		return -1;
+	if (n->kind != ND_FOREACH || !n->slice)
+		return 0;
+
+	struct node *loop = mk(s, ND_FOREACH, n), *inner = mk(s, ND_BLOCK, n->body);
+	struct node head = { 0 }, *tail = &head, *cond = NULL, *key = n->keys, *e;
+	int id = ++serial, i = 0, nslice = 0, nkeys = 0;
+
+	for (e = n->slice; e; e = e->next)
+		nslice++;
+	for (key = n->keys; key; key = key->next)
+		nkeys++;
+	if (nslice != nkeys) {
+		diag_error(s, &n->slice->loc, "the slice has %d %s but the foreach has %d "
+			   "loop %s", nslice, nslice == 1 ? "index" : "indexes", nkeys,
+			   nkeys == 1 ? "variable" : "variables");
+		return -1;
+	}
+	for (e = n->slice, key = n->keys; e; e = e->next, key = key->next, i++) {
+		if (e->kind == ND_NULL_STMT)
+			continue;
+		const char *t = arena_printf(&s->arena, "__slice%d_%d", id, i);
+		struct node *val = ast_clone(&s->arena, e);
+		struct node *ne;
+
+		val->next = NULL;
+		tail = tail->next = mk_stmt(s, mk_bin(s, ND_ASSIGN, OP_NONE,
+						      mk_var(s, t, e), val));
+		ne = mk_bin(s, ND_BINARY, OP_NE, mk_var(s, key->str, key), mk_var(s, t, e));
+		cond = cond ? mk_bin(s, ND_BINARY, OP_OR, cond, ne) : ne;
+	}
+	*loop = *n;
+	loop->slice = NULL;
+	loop->next = NULL;
+	loop->body = inner;
+	struct node ihead = { 0 }, *itail = &ihead;
+
+	if (cond) {
+		struct node *skip = mk(s, ND_IF, n);
+
+		skip->cond = cond;
+		skip->then = mk(s, ND_CONTINUE, n);
+		itail = itail->next = skip;
+	}
+	itail->next = n->body;
+	inner->body = ihead.next;
+	tail->next = loop;
+	/* n becomes the block, in place: its list neighbours stay. */
+	struct node *next = n->next;
+
+	memset(n, 0, sizeof(*n));
+	n->kind = ND_BLOCK;
+	n->loc = loop->loc;
+	n->body = head.next;
+	n->next = next;
+	return 0;
+}
+
+static int desugar_program(struct session *s, struct program *p)
+{
+	for (struct probe *pr = p->probes; pr; pr = pr->next)
+		if (desugar_slices(s, pr->body) < 0)
+			return -1;
+	for (struct probe *pr = p->aliases; pr; pr = pr->next)
+		if (desugar_slices(s, pr->body) < 0)
+			return -1;
+	for (struct func *f = p->funcs; f; f = f->next)
+		if (f->body->kind == ND_BLOCK && desugar_slices(s, f->body) < 0)
+			return -1;
+	return 0;
+}
+
 int sem_elaborate(struct session *s)
 {
 	struct sem S = { .s = s };
 	int pass, i;
+
+	if (desugar_program(s, &s->user) < 0)
+		return -1;
+	for (i = 0; i < s->tapset_files.len; i++)
+		if (desugar_program(s, s->tapset_files.items[i]) < 0)
+			return -1;
 
 	add_globals(&S, &s->user);
 	add_funcs(&S, &s->user);

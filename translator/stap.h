@@ -247,6 +247,8 @@ struct node {
 	int sort_dir;		/* +1 ascending, -1 descending */
 	const char *sort_stat;	/* "sum" in "a[k]@sum-" (sort by stat op) */
 	struct node *limit;
+	struct node *slice;	/* ND_FOREACH "in a[*, e]": one node per index,
+				 * ND_NULL_STMT for '*'; sem.c rewrites it */
 
 	/* ND_TRY */
 	struct node *catch_var;	/* ND_VAR or NULL */
