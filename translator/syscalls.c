@@ -468,11 +468,13 @@ static int sc_read_table(struct session *s, struct sc_collect *k)
 
 	if (read_file(path, &text) < 0)
 		text.len = 0;
-	for (p = text.len ? sb_str(&text) : NULL; p && (p = strstr(p, "__SYSCALL(")); p++) {
+	/* __SYSCALL(N, sys_x), and since 6.11 __SYSCALL_NORETURN(N, sys_x). */
+	for (p = text.len ? sb_str(&text) : NULL; p && (p = strstr(p, "__SYSCALL")); p++) {
+		const char *open = strchr(p, '(');
 		char name[64];
 		int nr;
 
-		if (sscanf(p, "__SYSCALL(%d, sys_%63[a-z0-9_])", &nr, name) != 2 ||
+		if (!open || sscanf(open, "(%d, sys_%63[a-z0-9_])", &nr, name) != 2 ||
 		    !strcmp(name, "ni_syscall"))
 			continue;
 		struct sc_call *c = arena_alloc(&s->arena, sizeof(*c));

@@ -35,6 +35,8 @@ for r in $kernels; do
 	grep -qx 'syscall.pread' <<<"$all" || fail "$r: no syscall.pread"
 	grep -qx 'syscall.mmap2' <<<"$all" || fail "$r: no syscall.mmap2"
 	grep -qx 'syscall.getppid' <<<"$all" || fail "$r: no syscall.getppid"
+	# 6.11+ lists the calls that do not return as __SYSCALL_NORETURN.
+	grep -qx 'syscall.exit_group' <<<"$all" || fail "$r: no syscall.exit_group"
 	! grep -q 'pread64\|\.cold\|syscall\.mmap$' <<<"$all" || fail "$r: kernel names listed: $all"
 	[ "$(sort -u <<<"$all" | wc -l)" = "$n" ] || fail "$r: a call listed twice"
 	expect_rc 0 "$STAP" -r "$r" -l 'syscall.*.return'
