@@ -25,6 +25,9 @@
  *                          wait for it; raise SIGUSR1 (caught); read 5
  *                          bytes of /dev/zero, write 7 to /dev/null
  *   workload exit N        exit with status N
+ *   workload udp           send 5 bytes over UDP from one loopback socket
+ *                          to another bound to 127.0.0.1:54321, and
+ *                          receive them
  *
  * Exits 0, or 1 with a message when a call fails (a test then sees the
  * message on stderr rather than silently missing hits).
@@ -38,6 +41,9 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <signal.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,7 +52,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
-		" getppid N | kmod [N] | syscalls | proc | exit N\n");
+		" getppid N | kmod [N] | syscalls | proc | exit N | udp\n");
 	return 2;
 }
 
@@ -205,6 +211,24 @@ static int proc(void)
 	return 0;
 }
 
+/* For udp.* and socket tests: one datagram over loopback. */
+static int udp(void)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(54321) };
+	int rx = socket(AF_INET, SOCK_DGRAM, 0), tx = socket(AF_INET, SOCK_DGRAM, 0);
+	char buf[16];
+
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (rx < 0 || tx < 0 || bind(rx, (struct sockaddr *)&to, sizeof(to)))
+		return fail("cannot bind", "127.0.0.1:54321");
+	if (sendto(tx, "hello", 5, 0, (struct sockaddr *)&to, sizeof(to)) != 5 ||
+	    recv(rx, buf, sizeof(buf), 0) != 5)
+		return fail("cannot send and receive on", "127.0.0.1:54321");
+	close(tx);
+	close(rx);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = 1;
@@ -248,6 +272,8 @@ int main(int argc, char **argv)
 		return syscalls();
 	if (!strcmp(argv[1], "proc") && argc == 2)
 		return proc();
+	if (!strcmp(argv[1], "udp") && argc == 2)
+		return udp();
 	if (!strcmp(argv[1], "exit") && argc == 3 && !number(argv[2], 255, &n))
 		return (int)n;
 	return usage();

@@ -454,6 +454,8 @@ static void init_script(struct strbuf *sb, const char *nonce,
 		"mount -t devtmpfs devtmpfs /dev\n"
 		"mount -t debugfs debugfs /sys/kernel/debug\n"
 		"mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null\n"
+		/* Loopback up, for scripts that probe network calls on it. */
+		"ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null\n"
 		"for t in 1 2 3; do stty -F /dev/ttyS$t raw -echo clocal 115200; done\n"
 		"exec 3>/dev/ttyS1 4>/dev/ttyS2 5>/dev/ttyS3\n"
 		"while read -r cmd; do\n"
