@@ -52,6 +52,7 @@ struct stp_context {
 	int nesting;		/* function call depth, against MAXNESTING */
 	struct pt_regs *regs;	/* registers at the probe, or NULL */
 	int64_t *entry_slots;	/* .return: @entry values saved at entry */
+	struct stp_procfs_io *procfs;	/* procfs probes: the file's $value */
 	const unsigned long *args;	/* kernel.trace: the tracepoint's arguments */
 	unsigned long ret_from;	/* .return: the probed function's entry, or 0 */
 	void *locals;		/* stp_locals_size bytes for the handler */
@@ -95,6 +96,7 @@ struct stp_hit {
 	int64_t *entry_slots;		/* becomes c->entry_slots */
 	const unsigned long *args;	/* becomes c->args */
 	unsigned long ret_from;		/* becomes c->ret_from */
+	struct stp_procfs_io *procfs;	/* becomes c->procfs */
 	/* Run this instead of p->handler (a kretprobe's entry: fill the slots). */
 	void (*fn)(struct stp_context *c);
 };
@@ -312,5 +314,33 @@ void _stp_tracepoint_hit(void *data, const unsigned long *args);
  */
 int _stp_tracepoints_start(struct stp_tracepoint *tps, size_t n);
 void _stp_tracepoints_stop(struct stp_tracepoint *tps, size_t n);
+
+/* ---- procfs probes (runtime/procfs.c) ---- */
+
+/* A procfs probe's $value: the bytes read or written, NUL-terminated. */
+struct stp_procfs_io {
+	char *buf;
+	size_t len, max;
+};
+
+struct proc_dir_entry;
+
+/*
+ * One procfs probe: the generated table has a row per probe; rows with
+ * the same name are one file /proc/systemtap/MODULE/NAME.
+ */
+struct stp_procfs {
+	const struct stp_probe *probe;
+	const char *name;
+	int write;		/* a .write probe, else .read */
+	size_t maxsize;		/* .read: the most bytes $value holds */
+	int umask;		/* -1: the default */
+	/* runtime-private */
+	struct proc_dir_entry *pde;	/* on the file's first row */
+	struct stp_procfs *next_same;	/* the file's next row, in table order */
+};
+
+int _stp_procfs_start(struct stp_procfs *files, size_t n);
+void _stp_procfs_stop(struct stp_procfs *files, size_t n);
 
 #endif /* STP_RUNTIME_H */

@@ -119,6 +119,10 @@ enum {
 };
 void _stp_sc_decode(char *dst, int kind, int64_t v);
 
+/* procfs probes' $value (runtime/procfs.c): set or append s, or read it. */
+void _stp_procfs_set(struct stp_context *c, const char *s, bool append);
+void _stp_procfs_value(struct stp_context *c, char *dst);
+
 /* system(): ask staprun to run cmd with /bin/sh -c in the background. */
 void _stp_system(const char *cmd);
 

@@ -1452,6 +1452,18 @@ static bool uses_targets(const struct node *n)
 static void bind_handler(struct sem *S, struct probe *pr, struct resolved_probe *rp,
 			 struct node *body)
 {
+	if (rp->family->rewrite_body) {
+		struct probe *h = arena_alloc(&S->s->arena, sizeof(*h));
+
+		*h = *pr;
+		memset(&h->locals, 0, sizeof(h->locals));
+		h->body = rp->family->rewrite_body(S->s, rp, ast_clone(&S->s->arena, body));
+		h->id = S->s->handlers.len;
+		vec_push(&S->s->handlers, h);
+		rp->probe = h;
+		rp->body = h->body;
+		return;
+	}
 	if (rp->family->tv_scope && uses_targets(body)) {
 		struct probe *h = arena_alloc(&S->s->arena, sizeof(*h));
 

@@ -35,6 +35,13 @@ struct probe_family {
 	 */
 	int (*tv_scope)(struct session *s, struct resolved_probe *rp,
 			const struct srcloc *loc, struct tv_scope *out);
+	/*
+	 * Optional: rewrite a probe's body (a copy of its own) before pass 2
+	 * checks it, for families whose context values are not DWARF
+	 * variables (procfs's $value).  Returns the new body.
+	 */
+	struct node *(*rewrite_body)(struct session *s, struct resolved_probe *rp,
+				     struct node *body);
 	/* Session state the family's probes run in (enum in stp_runtime.h). */
 	const char *state;
 	/*
