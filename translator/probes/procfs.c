@@ -23,6 +23,8 @@
 
 #include "probes.h"
 
+extern const struct probe_family pf_procfs;
+
 #define PROCFS_DEFAULT_MAXSIZE	4096
 #define PROCFS_MAX_MAXSIZE	(1 << 20)
 
@@ -90,6 +92,19 @@ static int resolve_procfs(struct session *s, struct probe_point *pt,
 	if (c) {
 		diag_error(s, &c->loc, "unexpected '%s' after the procfs probe point", c->name);
 		return -1;
+	}
+	/* One file has one reader: two would each set its contents. */
+	for (int i = 0; !pp->write && i < s->probes.len; i++) {
+		const struct resolved_probe *o = s->probes.items[i];
+		const struct procfs_point *op = o->family_data;
+
+		if (o->family == &pf_procfs && !op->write && !strcmp(op->name, pp->name)) {
+			diag_error(s, &pt->loc, "only one read procfs probe can exist for "
+				   "procfs path \"%s\"", pp->name);
+			diag_hint(s, "the other is %s at %s:%d", o->pp, o->point->loc.file->name,
+				  o->point->loc.line);
+			return -1;
+		}
 	}
 	rp->pp = pf_point_text(s, pt);
 	rp->family_data = pp;

@@ -1,0 +1,2 @@
+#!/bin/sh
+cat /proc/systemtap/*/__prometheus
