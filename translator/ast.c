@@ -177,6 +177,9 @@ void ast_print_expr(struct strbuf *sb, const struct node *n)
 		ast_print_expr(sb, n->lhs);
 		sb_putc(sb, ')');
 		break;
+	case ND_NULL_STMT:	/* '*' of a slice index */
+		sb_putc(sb, '*');
+		break;
 	default:
 		sb_puts(sb, "<?>");
 	}

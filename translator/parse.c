@@ -342,7 +342,14 @@ static struct node *index_list(struct parser *p)
 
 	expect(p, "[");
 	do {
-		tail = tail->next = expr(p);
+		struct token *t = p->tok;
+
+		/* '*': any index, in slices ("[*, 2] in a", "delete a[*, 2]");
+		 * sem.c refuses it anywhere else. */
+		if (accept(p, "*"))
+			tail = tail->next = new_node(p, ND_NULL_STMT, t);
+		else
+			tail = tail->next = expr(p);
 	} while (!FAIL(p) && accept(p, ","));
 	expect(p, "]");
 	return head.next;
