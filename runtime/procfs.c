@@ -17,6 +17,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/namei.h>
 #include <linux/proc_fs.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -126,12 +127,19 @@ static const struct proc_ops stp_procfs_ops = {
 int _stp_procfs_start(struct stp_procfs *files, size_t n)
 {
 	char path[64 + MODULE_NAME_LEN];
+	struct path p;
 	size_t i, j;
 
 	if (!n)
 		return 0;
-	/* NULL when it exists already: another module made it. */
-	proc_mkdir("systemtap", NULL);
+	/*
+	 * Another module may have made it: proc_mkdir() of an existing
+	 * name warns in the kernel log, so look first.
+	 */
+	if (!kern_path("/proc/systemtap", LOOKUP_DIRECTORY, &p))
+		path_put(&p);
+	else
+		proc_mkdir("systemtap", NULL);
 	snprintf(path, sizeof(path), "systemtap/%s", THIS_MODULE->name);
 	stp_procfs_dir = proc_mkdir(path, NULL);
 	if (!stp_procfs_dir) {
