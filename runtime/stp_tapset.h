@@ -116,6 +116,8 @@ enum {
 	STP_SC_GRND,		/* GRND_NONBLOCK */
 	STP_SC_RLIMIT,		/* RLIMIT_STACK */
 	STP_SC_SIGHOW,		/* SIG_SETMASK */
+	STP_SC_SIGSET,		/* user sigset_t: [EMPTY], [SIGUSR1|SIGTERM] */
+	STP_SC_SIGACTION,	/* user struct sigaction: {SIG_DFL}, {0x4010, SA_RESTART, 0x4020, [SIGUSR1]} */
 };
 void _stp_sc_decode(char *dst, int kind, int64_t v);
 

@@ -98,6 +98,40 @@ static const struct stp_sc_flag grnd_flags[] = {
 
 #undef F
 
+/* SystemTap's order: SA_RESTORER after the POSIX flags. */
+static const struct stp_sc_flag sa_flags[] = {
+	{ 0x00000001, "SA_NOCLDSTOP" }, { 0x00000002, "SA_NOCLDWAIT" },
+	{ 0x00000004, "SA_SIGINFO" }, { 0x08000000, "SA_ONSTACK" },
+	{ 0x10000000, "SA_RESTART" }, { 0x40000000, "SA_NODEFER" },
+	{ 0x80000000, "SA_RESETHAND" }, { 0x04000000, "SA_RESTORER" }, { 0, NULL }
+};
+
+/* A signal set: [EMPTY], or the members' names joined by '|'. */
+static void sigset_str(char *dst, u64 set)
+{
+	size_t len = 0;
+	char name[32];
+	int sig;
+
+	if (!set) {
+		strscpy(dst, "[EMPTY]", MAXSTRINGLEN);
+		return;
+	}
+	len = scnprintf(dst, MAXSTRINGLEN, "[");
+	for (sig = 1; sig <= 64; sig++) {
+		if (!(set & (1ULL << (sig - 1))))
+			continue;
+		_stp_signal_str(name, sig);
+		if (name[0])
+			len += scnprintf(dst + len, MAXSTRINGLEN - len, "%sSIG%s",
+					 len > 1 ? "|" : "", name);
+		else
+			len += scnprintf(dst + len, MAXSTRINGLEN - len, "%s%d",
+					 len > 1 ? "|" : "", sig);
+	}
+	scnprintf(dst + len, MAXSTRINGLEN - len, "]");
+}
+
 /* The name of value v in names[] (NULL holes allowed), else v in decimal. */
 static void enum_str(char *dst, int64_t v, const char *const *names, size_t n)
 {
@@ -178,13 +212,51 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 		flag_str(dst, v, wait_flags, NULL);
 		return;
 	case STP_SC_CLONE: {
-		char sig[MAXSTRINGLEN];
+		char sig[32];
+		size_t len;
 
+		/* The flags, then the exit signal: "CLONE_VM|SIGCHLD". */
+		flag_str(dst, v & ~CSIGNAL, clone_flags, NULL);
 		if (v & CSIGNAL) {
 			_stp_signal_str(sig, v & CSIGNAL);
-			flag_str(dst, v & ~CSIGNAL, clone_flags, sig);
+			len = strlen(dst);
+			if (!(v & ~CSIGNAL))
+				len = 0;	/* no "0x0|" before the signal */
+			scnprintf(dst + len, MAXSTRINGLEN - len, "%sSIG%s", len ? "|" : "", sig);
+		}
+		return;
+	}
+	case STP_SC_SIGSET: {
+		u64 set;
+
+		if (!v)
+			strscpy(dst, "NULL", MAXSTRINGLEN);
+		else if (copy_from_user_nofault(&set, (void __user *)(unsigned long)v, sizeof(set)))
+			scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
+		else
+			sigset_str(dst, set);
+		return;
+	}
+	case STP_SC_SIGACTION: {
+		struct { unsigned long handler, flags, restorer; u64 mask; } sa;
+		size_t len;
+
+		if (!v) {
+			strscpy(dst, "NULL", MAXSTRINGLEN);
+		} else if (copy_from_user_nofault(&sa, (void __user *)(unsigned long)v,
+						  sizeof(sa))) {
+			scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
+		} else if (sa.handler == (unsigned long)SIG_DFL ||
+			   sa.handler == (unsigned long)SIG_IGN) {
+			strscpy(dst, sa.handler ? "{SIG_IGN}" : "{SIG_DFL}", MAXSTRINGLEN);
 		} else {
-			flag_str(dst, v, clone_flags, NULL);
+			len = scnprintf(dst, MAXSTRINGLEN, "{0x%lx, ", sa.handler);
+			flag_str(dst + len, sa.flags, sa_flags, NULL);
+			len = strlen(dst);
+			len += scnprintf(dst + len, MAXSTRINGLEN - len, ", 0x%lx, ", sa.restorer);
+			sigset_str(dst + len, sa.mask);
+			len = strlen(dst);
+			scnprintf(dst + len, MAXSTRINGLEN - len, "}");
 		}
 		return;
 	}

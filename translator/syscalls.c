@@ -114,6 +114,13 @@ static const struct sc_decoder {
 	{ "prlimit64", "resource", 15 }, { "getrlimit", "resource", 15 },
 	{ "setrlimit", "resource", 15 },
 	{ "rt_sigprocmask", "how", 16 }, { "sigprocmask", "how", 16 },
+	{ "rt_sigprocmask", "nset", 17 }, { "rt_sigsuspend", "unewset", 17 },
+	{ "rt_sigaction", "act", 18 },
+};
+
+/* Arguments argstr leaves out, as SystemTap's does (clone's tls). */
+static const char *const sc_hidden[][2] = {
+	{ "clone", "tls" },
 };
 
 /* What an argument is, from its DWARF type. */
@@ -222,7 +229,8 @@ static void sc_classify(const char *call, const char *type, struct sc_arg *a)
 	if (a->cls == SC_UNSIGNED && a->bits == 64 &&
 	    (!strcmp(a->kname, "addr") || !strcmp(a->kname, "start") ||
 	     (!strcmp(call, "ioctl") && !strcmp(a->kname, "arg")) ||
-	     !strcmp(a->kname, "new_addr") || !strcmp(a->kname, "brk")))
+	     !strcmp(a->kname, "new_addr") || !strcmp(a->kname, "brk") ||
+	     !strcmp(a->kname, "newsp")))
 		a->cls = SC_ADDR;
 }
 
@@ -253,8 +261,10 @@ static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *ou
 		if (a->cls == SC_STRV)
 			a->decoder = 0;
 		else if (a->cls == SC_POINTER)
-			/* A time the caller passes in: shown as SystemTap shows it. */
-			a->decoder = strstr(type, "timespec") && strcmp(a->kname, "rmtp") &&
+			/* What the caller passes in (a time, a signal set or
+			 * action) is shown as SystemTap shows it. */
+			a->decoder = sc_decoder(c->name, a->kname) ? sc_decoder(c->name, a->kname) :
+				     strstr(type, "timespec") && strcmp(a->kname, "rmtp") &&
 				     strcmp(a->kname, "tp") && strcmp(a->kname, "interval") &&
 				     strcmp(a->kname, "setting") ? 10 : 0;
 		else
@@ -313,6 +323,16 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 			      !strcmp(c->name, "sendto");
 		int len;
 
+		bool hidden = false;
+
+		for (size_t h = 0; h < sizeof(sc_hidden) / sizeof(sc_hidden[0]); h++)
+			hidden |= !strcmp(sc_hidden[h][0], c->name) &&
+				  !strcmp(sc_hidden[h][1], a->kname);
+		if (hidden) {
+			/* The variable, not the text. */
+			sb_printf(sb, "\t%s = __sc_arg(%d)\n", a->name, i + 1);
+			continue;
+		}
 		sb_puts(&fmt, i ? ", " : "");
 		switch (a->cls) {
 		case SC_STRING:
