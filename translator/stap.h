@@ -465,6 +465,11 @@ bool parse_is_keyword(const char *s, size_t n);
 struct srcfile *source_from_string(struct session *s, const char *name,
 				   const char *text);
 /*
+ * Rewrite the array slices of program p (desugar.c): foreach over a[*, e],
+ * [e, *] in a, delete a[*, e].  0, or -1 after a message.
+ */
+int desugar_program(struct session *s, struct program *p);
+/*
  * The system call aliases of the session's kernel (syscalls.c), parsed
  * into *out; 0, or -1 after a message at loc.  sc_wanted: does a probe
  * point's first component name them (syscall, nd_syscall, a glob)?
