@@ -1047,6 +1047,8 @@ static void emit_body(struct session *s, struct strbuf *frames,
 static const char prelude[] =
 	"#include <linux/kernel.h>\n"
 	"#include <linux/string.h>\n"
+	/* Guru scripts' embedded C tests LINUX_VERSION_CODE, as under SystemTap. */
+	"#include <linux/version.h>\n"
 	"#include \"stp_runtime.h\"\n\n"
 	"/* Count a statement against MAXACTION; every body has an out label. */\n"
 	"#define STP_ACTION(where, label) do { \\\n"
