@@ -1049,6 +1049,10 @@ static const char prelude[] =
 	"#include <linux/string.h>\n"
 	/* Guru scripts' embedded C tests LINUX_VERSION_CODE, as under SystemTap. */
 	"#include <linux/version.h>\n"
+	/* ... and the SystemTap version it was written for (4.8, whose
+	 * behaviour this one follows). */
+	"#define STAP_VERSION(a, b) (((a) << 8) + (b))\n"
+	"#define STAP_COMPAT_VERSION STAP_VERSION(4, 8)\n"
 	"#include \"stp_runtime.h\"\n\n"
 	"/* Count a statement against MAXACTION; every body has an out label. */\n"
 	"#define STP_ACTION(where, label) do { \\\n"
