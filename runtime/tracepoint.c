@@ -9,7 +9,10 @@
  *    of the kernel proper; those in modules are not supported).
  *  - Each entry registers its own callback with its own entry as data,
  *    so two probes on one tracepoint are two distinct (fn, data) pairs,
- *    which is what tracepoint_probe_register() requires.
+ *    which is what tracepoint_probe_register() requires.  Entries
+ *    filtered by system call number (nr >= 0, the syscall.* aliases)
+ *    are the exception: those on one tracepoint share the first one's
+ *    callback, which runs the ones for the current call.
  *  - The kernel calls a probe as fn(data, args...) with preemption off;
  *    the generated callback copies the arguments into an array on its
  *    stack and _stp_tracepoint_hit runs the probe with it as c->args.

@@ -6,7 +6,8 @@
  * syscall_any / syscall_any.return.
  *
  * Nothing here lists system calls by hand.  The set is the kernel's
- * __x64_sys_* functions; each call's arguments (names and types) are the
+ * x86-64 table (its build tree's asm/syscalls_64.h, else its __x64_sys_*
+ * symbols); each call's arguments (names and types) are the
  * parameters of its __do_sys_NAME (else __se_sys_NAME) in the kernel's
  * DWARF index.  From them come the variables (`fd`, `filename` and
  * `filename_unquoted` for a user string, `buf_uaddr` for other
@@ -18,13 +19,14 @@
  * its alias, with a plain argstr, with no change here.
  *
  * The aliases are script text, parsed as one more tapset file when a
- * probe point first names syscall or nd_syscall: the alias machinery
- * (sem.c) then does the rest, and -p1 of the text shows exactly what a
- * probe runs.  Entry probes sit on __x64_sys_NAME+0 (the ftrace site,
- * the cheapest kprobe), returns on its kretprobe; arguments are read
- * from the user registers saved at entry (runtime/tapset_syscall.c), so
- * both kinds work without DWARF at run time, and syscall and nd_syscall
- * are the same probes.
+ * probe point first names syscall, nd_syscall or syscall_any: the alias
+ * machinery (sem.c) then does the rest.  Probes sit on the
+ * raw_syscalls:sys_enter and sys_exit tracepoints filtered by call
+ * number (kernel.trace(...).nr(N), as SystemTap 4.8's), which
+ * runtime/tracepoint.c serves with one callback per tracepoint;
+ * arguments are read from the user registers saved at entry
+ * (runtime/tapset_syscall.c), so no DWARF is used at run time, and
+ * syscall and nd_syscall are the same probes.
  */
 #include <fnmatch.h>
 #include <stdio.h>
@@ -34,6 +36,7 @@
 #include "stap.h"
 #include "dw.h"
 #include "probes/probes.h"
+#include "../runtime/stp_syscall.h"
 
 /* SystemTap's alias names for calls the kernel names otherwise. */
 static const char *const sc_renames[][2] = {
@@ -92,30 +95,35 @@ static const char *const sc_argnames[][3] = {
 	{ "futex", "uaddr", "futex" }, { "futex", "utime", "utime" }, { "lseek", "fd", "fildes" },
 };
 
-/* Decoders (runtime/stp_tapset.h STP_SC_*) by call ("*": any) and argument. */
+/* Decoders (runtime/stp_syscall.h) by call ("*": any) and argument. */
 static const struct sc_decoder {
 	const char *call, *arg;
-	int kind;
+	enum stp_sc_kind kind;
 } sc_decoders[] = {
-	{ "*", "dfd", 1 }, { "*", "olddfd", 1 }, { "*", "newdfd", 1 },
-	{ "*", "mountdirfd", 1 },
-	{ "open", "flags", 2 }, { "openat", "flags", 2 }, { "open_by_handle_at", "flags", 2 },
-	{ "lseek", "whence", 3 }, { "llseek", "whence", 3 },
-	{ "mmap2", "prot", 4 }, { "mprotect", "prot", 4 }, { "pkey_mprotect", "prot", 4 },
-	{ "mmap2", "flags", 5 },
-	{ "access", "mode", 6 }, { "faccessat", "mode", 6 }, { "faccessat2", "mode", 6 },
-	{ "fstatat", "flags", 7 }, { "unlinkat", "flag", 7 }, { "linkat", "flags", 7 },
-	{ "fchownat", "flag", 7 }, { "utimensat", "flags", 7 }, { "statx", "flags", 7 },
-	{ "wait4", "options", 8 }, { "waitid", "options", 8 },
-	{ "clone", "clone_flags", 9 },
-	{ "*", "which_clock", 12 }, { "*", "clk_id", 12 }, { "*", "clockid", 12 },
-	{ "arch_prctl", "option", 13 }, { "arch_prctl", "code", 13 },
-	{ "getrandom", "flags", 14 },
-	{ "prlimit64", "resource", 15 }, { "getrlimit", "resource", 15 },
-	{ "setrlimit", "resource", 15 },
-	{ "rt_sigprocmask", "how", 16 }, { "sigprocmask", "how", 16 },
-	{ "rt_sigprocmask", "nset", 17 }, { "rt_sigsuspend", "unewset", 17 },
-	{ "rt_sigaction", "act", 18 },
+	{ "*", "dfd", STP_SC_DFD }, { "*", "olddfd", STP_SC_DFD }, { "*", "newdfd", STP_SC_DFD },
+	{ "*", "mountdirfd", STP_SC_DFD },
+	{ "open", "flags", STP_SC_OPEN_FLAGS }, { "openat", "flags", STP_SC_OPEN_FLAGS },
+	{ "open_by_handle_at", "flags", STP_SC_OPEN_FLAGS },
+	{ "lseek", "whence", STP_SC_WHENCE }, { "llseek", "whence", STP_SC_WHENCE },
+	{ "mmap2", "prot", STP_SC_PROT }, { "mprotect", "prot", STP_SC_PROT },
+	{ "pkey_mprotect", "prot", STP_SC_PROT },
+	{ "mmap2", "flags", STP_SC_MMAP_FLAGS },
+	{ "access", "mode", STP_SC_ACCESS }, { "faccessat", "mode", STP_SC_ACCESS },
+	{ "faccessat2", "mode", STP_SC_ACCESS },
+	{ "fstatat", "flags", STP_SC_AT_FLAGS }, { "unlinkat", "flag", STP_SC_AT_FLAGS },
+	{ "linkat", "flags", STP_SC_AT_FLAGS }, { "fchownat", "flag", STP_SC_AT_FLAGS },
+	{ "utimensat", "flags", STP_SC_AT_FLAGS }, { "statx", "flags", STP_SC_AT_FLAGS },
+	{ "wait4", "options", STP_SC_WAIT }, { "waitid", "options", STP_SC_WAIT },
+	{ "clone", "clone_flags", STP_SC_CLONE },
+	{ "*", "which_clock", STP_SC_CLOCK }, { "*", "clk_id", STP_SC_CLOCK },
+	{ "*", "clockid", STP_SC_CLOCK },
+	{ "arch_prctl", "option", STP_SC_ARCH_PRCTL }, { "arch_prctl", "code", STP_SC_ARCH_PRCTL },
+	{ "getrandom", "flags", STP_SC_GRND },
+	{ "prlimit64", "resource", STP_SC_RLIMIT }, { "getrlimit", "resource", STP_SC_RLIMIT },
+	{ "setrlimit", "resource", STP_SC_RLIMIT },
+	{ "rt_sigprocmask", "how", STP_SC_SIGHOW }, { "sigprocmask", "how", STP_SC_SIGHOW },
+	{ "rt_sigprocmask", "nset", STP_SC_SIGSET }, { "rt_sigsuspend", "unewset", STP_SC_SIGSET },
+	{ "rt_sigaction", "act", STP_SC_SIGACTION },
 };
 
 /* Arguments argstr leaves out, as SystemTap's does (clone's tls). */
@@ -258,19 +266,21 @@ static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *ou
 			return 0;
 		a->name = sc_argname(c->name, a->kname);
 		sc_classify(c->name, type, a);
-		if (a->cls == SC_STRV)
-			a->decoder = 0;
-		else if (a->cls == SC_POINTER)
+		a->decoder = 0;
+		if (a->cls == SC_POINTER) {
 			/* What the caller passes in (a time, a signal set or
 			 * action) is shown as SystemTap shows it. */
-			a->decoder = sc_decoder(c->name, a->kname) ? sc_decoder(c->name, a->kname) :
-				     strstr(type, "timespec") && strcmp(a->kname, "rmtp") &&
-				     strcmp(a->kname, "tp") && strcmp(a->kname, "interval") &&
-				     strcmp(a->kname, "setting") ? 10 : 0;
-		else
-			a->decoder = a->cls == SC_STRING ? 0 :
-				     sc_decoder(c->name, a->kname) ? sc_decoder(c->name, a->kname) :
-				     sc_decoder(c->name, a->name);
+			a->decoder = sc_decoder(c->name, a->kname);
+			if (!a->decoder && strstr(type, "timespec") && strcmp(a->kname, "rmtp") &&
+			    strcmp(a->kname, "tp") && strcmp(a->kname, "interval") &&
+			    strcmp(a->kname, "setting"))
+				a->decoder = STP_SC_TIMESPEC;
+		} else if (a->cls != SC_STRING && a->cls != SC_STRV) {
+			/* By the kernel's name, else by SystemTap's. */
+			a->decoder = sc_decoder(c->name, a->kname);
+			if (!a->decoder)
+				a->decoder = sc_decoder(c->name, a->name);
+		}
 		n++;
 	}
 	return n;
@@ -317,13 +327,14 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 
 	sb_printf(sb, "probe syscall.%s = kernel.trace(\"raw_syscalls:sys_enter\").nr(%s)\n"
 		  "{\n\tname = \"%s\"\n", c->name, sc_nr(c), c->name);
+	/* Calls whose buffer argument argstr shows as text. */
+	bool writes = !strcmp(c->name, "write") || !strcmp(c->name, "pwrite") ||
+		      !strcmp(c->name, "sendto");
+
 	for (int i = 0; i < n; i++) {
 		const struct sc_arg *a = &args[i];
-		bool writes = !strcmp(c->name, "write") || !strcmp(c->name, "pwrite") ||
-			      !strcmp(c->name, "sendto");
-		int len;
-
 		bool hidden = false;
+		int len;
 
 		for (size_t h = 0; h < sizeof(sc_hidden) / sizeof(sc_hidden[0]); h++)
 			hidden |= !strcmp(sc_hidden[h][0], c->name) &&
@@ -377,8 +388,9 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 				sb_printf(&vals, ", %s_str", a->name);
 			} else if (!strcmp(a->kname, "sig")) {
 				/* SystemTap has both names for it, in different calls. */
-				sb_printf(sb, "\t%s_name = __sc_decode(11, %s)\n"
-					  "\t%s_str = %s_name\n", a->name, a->name, a->name, a->name);
+				sb_printf(sb, "\t%s_name = __sc_decode(%d, %s)\n"
+					  "\t%s_str = %s_name\n", a->name, STP_SC_SIGNAL, a->name,
+					  a->name, a->name);
 				sb_puts(&fmt, "%s");
 				sb_printf(&vals, ", %s_name", a->name);
 			} else {
@@ -391,7 +403,7 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 	sb_puts(sb, sb_str(&late));
 	sb_free(&late);
 	/* open's mode means something only when it creates (O_CREAT, O_TMPFILE). */
-	if (n > 1 && args[n - 1].cls == SC_OCTAL && args[n - 2].decoder == 2) {
+	if (n > 1 && args[n - 1].cls == SC_OCTAL && args[n - 2].decoder == STP_SC_OPEN_FLAGS) {
 		const char *f = sb_str(&fmt), *v = sb_str(&vals);
 
 		sb_printf(sb, "\targstr = %s & %d ? sprintf(\"%s\"%s) : sprintf(\"%.*s\"%.*s)\n}\n",

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The argstr decoders of the system call aliases, shared by the kernel
+ * runtime (tapset_syscall.c decodes) and the translator (syscalls.c
+ * names them in the aliases it writes), so the numbers cannot drift.
+ * No includes: it is read by both sides.
+ */
+#ifndef STP_SYSCALL_H
+#define STP_SYSCALL_H
+
+/* What _stp_sc_decode shows a value as (argstr's decoders). */
+enum stp_sc_kind {
+	STP_SC_DFD = 1,		/* AT_FDCWD, else the number */
+	STP_SC_OPEN_FLAGS,	/* O_WRONLY|O_CREAT */
+	STP_SC_WHENCE,		/* SEEK_SET */
+	STP_SC_PROT,		/* PROT_READ|PROT_WRITE, PROT_NONE */
+	STP_SC_MMAP_FLAGS,	/* MAP_PRIVATE|MAP_ANONYMOUS */
+	STP_SC_ACCESS,		/* R_OK|W_OK, F_OK */
+	STP_SC_AT_FLAGS,	/* AT_SYMLINK_NOFOLLOW */
+	STP_SC_WAIT,		/* WNOHANG */
+	STP_SC_CLONE,		/* CLONE_VM|..., the exit signal last */
+	STP_SC_TIMESPEC,	/* user struct __kernel_timespec: [1.000000500] */
+	STP_SC_SIGNAL,		/* SIGHUP, SIG_0 */
+	STP_SC_CLOCK,		/* CLOCK_MONOTONIC */
+	STP_SC_ARCH_PRCTL,	/* ARCH_SET_FS */
+	STP_SC_GRND,		/* GRND_NONBLOCK */
+	STP_SC_RLIMIT,		/* RLIMIT_STACK */
+	STP_SC_SIGHOW,		/* SIG_SETMASK */
+	STP_SC_SIGSET,		/* user sigset_t: [EMPTY], [SIGUSR1|SIGTERM] */
+	STP_SC_SIGACTION,	/* user struct sigaction: {SIG_DFL}, {0x4010, SA_RESTART, 0x4020, [SIGUSR1]} */
+};
+
+#endif /* STP_SYSCALL_H */
