@@ -26,10 +26,6 @@
 
 static struct proc_dir_entry *stp_procfs_dir;
 
-struct stp_procfs_open {
-	struct stp_procfs_io io;
-};
-
 static void run_rows(struct stp_procfs *first, int write, struct stp_procfs_io *io)
 {
 	struct stp_hit h = { .procfs = io };
@@ -54,32 +50,32 @@ static size_t read_max(struct stp_procfs *first)
 static int procfs_open(struct inode *inode, struct file *f)
 {
 	struct stp_procfs *first = pde_data(inode);
-	struct stp_procfs_open *o;
+	struct stp_procfs_io *io;
 	size_t max = read_max(first);
 
 	if ((f->f_mode & FMODE_READ) && !max)
 		return -EACCES;
-	o = kzalloc(sizeof(*o), GFP_KERNEL);
-	if (!o)
+	io = kzalloc(sizeof(*io), GFP_KERNEL);
+	if (!io)
 		return -ENOMEM;
 	if (f->f_mode & FMODE_READ) {
-		o->io.buf = kvzalloc(max + 1, GFP_KERNEL);
-		if (!o->io.buf) {
-			kfree(o);
+		io->buf = kvzalloc(max + 1, GFP_KERNEL);
+		if (!io->buf) {
+			kfree(io);
 			return -ENOMEM;
 		}
-		o->io.max = max;
-		run_rows(first, 0, &o->io);
+		io->max = max;
+		run_rows(first, 0, io);
 	}
-	f->private_data = o;
+	f->private_data = io;
 	return 0;
 }
 
 static ssize_t procfs_read(struct file *f, char __user *ubuf, size_t n, loff_t *pos)
 {
-	struct stp_procfs_open *o = f->private_data;
+	struct stp_procfs_io *io = f->private_data;
 
-	return simple_read_from_buffer(ubuf, n, pos, o->io.buf, o->io.len);
+	return simple_read_from_buffer(ubuf, n, pos, io->buf, io->len);
 }
 
 static ssize_t procfs_write(struct file *f, const char __user *ubuf, size_t n, loff_t *pos)
@@ -107,11 +103,11 @@ static ssize_t procfs_write(struct file *f, const char __user *ubuf, size_t n, l
 
 static int procfs_release(struct inode *inode, struct file *f)
 {
-	struct stp_procfs_open *o = f->private_data;
+	struct stp_procfs_io *io = f->private_data;
 
-	if (o) {
-		kvfree(o->io.buf);
-		kfree(o);
+	if (io) {
+		kvfree(io->buf);
+		kfree(io);
 	}
 	return 0;
 }

@@ -144,13 +144,19 @@ static int list_module(const char *name, const char *path, void *arg)
 
 /* ---- probe aliases of the tapset library ---- */
 
-/* text's '.'-separated components, dots inside "..." or (...) kept. */
-static int split_point(const char *text, char **out, int max)
+/* A pattern's '.'-separated components, dots inside "..." or (...) kept. */
+struct pattern_comps {
+	char *c[16];
+	int n;			/* -1: more components than c holds */
+};
+
+static void split_pattern(const char *text, struct pattern_comps *pc)
 {
-	int n = 0, depth = 0;
+	int depth = 0;
 	bool quoted = false;
 	const char *start = text;
 
+	pc->n = 0;
 	for (const char *p = text;; p++) {
 		if (*p == '"' && (p == text || p[-1] != '\\'))
 			quoted = !quoted;
@@ -160,28 +166,45 @@ static int split_point(const char *text, char **out, int max)
 			depth--;
 		if (*p && (*p != '.' || quoted || depth))
 			continue;
-		if (n == max)
-			return -1;
-		out[n++] = xstrndup(start, (size_t)(p - start));
+		if (pc->n == (int)ARRAY_SIZE(pc->c)) {
+			while (pc->n > 0)
+				free(pc->c[--pc->n]);
+			pc->n = -1;
+			return;
+		}
+		pc->c[pc->n++] = xstrndup(start, (size_t)(p - start));
 		if (!*p)
-			return n;
+			return;
 		start = p + 1;
 	}
 }
 
-static bool point_matches(const char *pattern, const char *text)
+static void free_pattern(struct pattern_comps *pc)
 {
-	char *a[16], *b[16];
-	int na = split_point(pattern, a, 16), nb = split_point(text, b, 16), i;
-	bool ok = na == nb && na > 0;
+	for (int i = 0; i < pc->n; i++)
+		free(pc->c[i]);
+}
 
-	for (i = 0; ok && i < na; i++)
-		ok = !fnmatch(a[i], b[i], 0);
-	for (i = 0; i < na; i++)
-		free(a[i]);
-	for (i = 0; i < nb; i++)
-		free(b[i]);
-	return ok;
+/* Does alias name nm match the pattern, component by component? */
+static bool point_matches(const struct pattern_comps *pc, const struct probe_point *nm)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct pp_comp *c = nm->comps;
+	bool ok = true;
+	int i;
+
+	for (i = 0; ok && c && i < pc->n; i++, c = c->next) {
+		sb_reset(&sb);
+		sb_puts(&sb, c->name);
+		if (c->arg) {
+			sb_putc(&sb, '(');
+			ast_print_expr(&sb, c->arg);
+			sb_putc(&sb, ')');
+		}
+		ok = !fnmatch(pc->c[i], sb_str(&sb), 0);
+	}
+	sb_free(&sb);
+	return ok && !c && i == pc->n && pc->n > 0;
 }
 
 /* The type of an alias variable's value, as far as its text tells. */
@@ -308,17 +331,16 @@ static void chained_vars(struct session *s, const struct alias_index *ix,
 }
 
 static void list_program_aliases(struct session *s, const struct alias_index *ix,
-				 const struct program *p, const char *pattern, bool with_vars,
-				 struct vec *lines)
+				 const struct program *p, const struct pattern_comps *pc,
+				 bool with_vars, struct vec *lines)
 {
 	for (const struct probe *a = p->aliases; a; a = a->next)
 		for (const struct probe_point *name = a->alias_names; name; name = name->next) {
-			char *text = pf_point_text(s, name);
 			struct strbuf sb = STRBUF_INIT;
 
-			if (!point_matches(pattern, text))
+			if (!point_matches(pc, name))
 				continue;
-			sb_puts(&sb, text);
+			sb_puts(&sb, pf_point_text(s, name));
 			if (with_vars) {
 				struct vec seen = VEC_INIT;
 
@@ -337,24 +359,25 @@ static void list_program_aliases(struct session *s, const struct alias_index *ix
 static int list_aliases(struct session *s, const char *pattern, bool with_vars,
 			struct vec *lines)
 {
-	char *first[16];
-	int n = split_point(pattern, first, 16), before = lines->len;
+	struct pattern_comps pc;
+	int before = lines->len;
 	bool sc;
 
-	if (n <= 0)
+	split_pattern(pattern, &pc);
+	if (pc.n <= 0)
 		return 1;
-	sc = sc_wanted(first[0]);
-	for (int i = 0; i < n; i++)
-		free(first[i]);
-	if (pp_load_library_macros(s, s->tapset_dir) < 0 || session_load_tapsets(s) < 0)
+	sc = sc_wanted(pc.c[0]);
+	if (pp_load_library_macros(s, s->tapset_dir) < 0 || session_load_tapsets(s) < 0) {
+		free_pattern(&pc);
 		return -1;
+	}
 	/* Library aliases built on the system call ones need them too. */
 	for (int i = 0; i < s->tapset_files.len && !sc; i++) {
 		const struct program *p = s->tapset_files.items[i];
 
 		for (const struct probe *a = p->aliases; a && !sc; a = a->next)
 			for (const struct probe_point *nm = a->alias_names; nm && !sc; nm = nm->next)
-				if (point_matches(pattern, pf_point_text(s, nm)))
+				if (point_matches(&pc, nm))
 					for (const struct probe_point *q = a->points; q && !sc;
 					     q = q->next)
 						sc = sc_wanted(q->comps->name);
@@ -362,8 +385,10 @@ static int list_aliases(struct session *s, const char *pattern, bool with_vars,
 	if (sc) {
 		struct program *p = arena_alloc(&s->arena, sizeof(*p));
 
-		if (sc_tapset(s, NULL, p) < 0)
+		if (sc_tapset(s, NULL, p) < 0) {
+			free_pattern(&pc);
 			return -1;
+		}
 		vec_push(&s->tapset_files, p);
 	}
 	struct alias_index ix = { 0 };
@@ -371,8 +396,9 @@ static int list_aliases(struct session *s, const char *pattern, bool with_vars,
 	if (with_vars)
 		index_aliases(s, &ix);
 	for (int i = 0; i < s->tapset_files.len; i++)
-		list_program_aliases(s, &ix, s->tapset_files.items[i], pattern, with_vars, lines);
+		list_program_aliases(s, &ix, s->tapset_files.items[i], &pc, with_vars, lines);
 	free(ix.v);
+	free_pattern(&pc);
 	return lines->len > before ? 0 : 1;
 }
 

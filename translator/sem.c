@@ -1447,30 +1447,24 @@ static bool uses_targets(const struct node *n)
 /*
  * Give resolved probe rp its handler.  Probes of families with target
  * variables whose body reads some get a copy of the body of their own:
- * the same $x lives in different places at different addresses.
+ * the same $x lives in different places at different addresses.  So do
+ * those of families that rewrite bodies (procfs's $value).
  */
 static void bind_handler(struct sem *S, struct probe *pr, struct resolved_probe *rp,
 			 struct node *body)
 {
-	if (rp->family->rewrite_body) {
-		struct probe *h = arena_alloc(&S->s->arena, sizeof(*h));
+	const struct probe_family *f = rp->family;
 
-		*h = *pr;
-		memset(&h->locals, 0, sizeof(h->locals));
-		h->body = rp->family->rewrite_body(S->s, rp, ast_clone(&S->s->arena, body));
-		h->id = S->s->handlers.len;
-		vec_push(&S->s->handlers, h);
-		rp->probe = h;
-		rp->body = h->body;
-		return;
-	}
-	if (rp->family->tv_scope && uses_targets(body)) {
+	if (f->rewrite_body || (f->tv_scope && uses_targets(body))) {
 		struct probe *h = arena_alloc(&S->s->arena, sizeof(*h));
 
 		*h = *pr;
 		memset(&h->locals, 0, sizeof(h->locals));
 		h->body = ast_clone(&S->s->arena, body);
-		h->tv_rp = rp;
+		if (f->rewrite_body)
+			h->body = f->rewrite_body(S->s, rp, h->body);
+		if (f->tv_scope)
+			h->tv_rp = rp;
 		h->id = S->s->handlers.len;
 		vec_push(&S->s->handlers, h);
 		rp->probe = h;
