@@ -22,7 +22,7 @@ export DEBIAN_FRONTEND=noninteractive
 DEPS=(autoconf automake libtool pkg-config make gcc libc6-dev
       libdw-dev libelf-dev elfutils libsqlite3-dev libnss3-dev
       libavahi-client-dev qemu-system-x86 busybox-static cpio kmod zstd bc
-      flex bison libssl-dev)
+      flex bison libssl-dev systemtap-sdt-dev)
 KERNEL_PKGS=(linux-image-amd64 linux-headers-amd64)
 # The 6.12 series comes from bookworm-security; use it when apt knows it.
 KERNEL_612=(linux-image-6.12-amd64 linux-headers-6.12-amd64)
