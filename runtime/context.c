@@ -181,6 +181,7 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	c->args = h ? h->args : NULL;
 	c->ret_from = h ? h->ret_from : 0;
 	c->procfs = h ? h->procfs : NULL;
+	c->uprobe = h ? h->uprobe : NULL;
 
 	if (h && h->fn)
 		h->fn(c);

@@ -55,6 +55,8 @@ struct stp_context {
 	struct stp_procfs_io *procfs;	/* procfs probes: the file's $value */
 	const unsigned long *args;	/* kernel.trace: the tracepoint's arguments */
 	unsigned long ret_from;	/* .return: the probed function's entry, or 0 */
+	/* process(...) probes: the uprobe hit; memory reads are of user space */
+	const struct stp_uprobe *uprobe;
 	void *locals;		/* stp_locals_size bytes for the handler */
 	char error_buf[MAXSTRINGLEN];
 	/* The last =~ / !~ of this hit, for matched(n) and ngroups(). */
@@ -97,6 +99,7 @@ struct stp_hit {
 	const unsigned long *args;	/* becomes c->args */
 	unsigned long ret_from;		/* becomes c->ret_from */
 	struct stp_procfs_io *procfs;	/* becomes c->procfs */
+	const struct stp_uprobe *uprobe;	/* becomes c->uprobe */
 	/* Run this instead of p->handler (a kretprobe's entry: fill the slots). */
 	void (*fn)(struct stp_context *c);
 };
@@ -271,6 +274,60 @@ struct stp_kprobe {
  */
 int _stp_kprobes_start(struct stp_kprobe *kps, size_t n);
 void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n);
+
+/*
+ * One argument of an SDT marker (process("X").mark("NAME")), decoded by
+ * the translator from the note's "SIZE@OPERAND" text: a register, a
+ * constant, or memory at disp(base[,index,scale]).  Registers are
+ * offsets into struct pt_regs; -1: none.
+ */
+struct stp_sdt_arg {
+	s8 size;		/* 1, 2, 4, 8; negative: signed */
+	u8 kind;		/* STP_SDT_* */
+	u8 scale;
+	s16 base, index;	/* offsetof(struct pt_regs, ...) or -1 */
+	s64 value;		/* the constant, or the displacement */
+};
+#define STP_SDT_REG	0
+#define STP_SDT_CONST	1
+#define STP_SDT_MEM	2
+/* Symbol-relative memory (sym(%rip)): value is the link-time address. */
+#define STP_SDT_MEM_LINK	3
+
+#define STP_UPROBE_RETURN	0x1	/* .return: a uretprobe */
+#define STP_UPROBE_OPTIONAL	0x2	/* "?": skipped silently if refused */
+#define STP_UPROBE_WILDCARD	0x4	/* a wildcard's match: refused is a warning */
+
+/*
+ * A user-space probe (process(...).function/.statement/.mark): an
+ * instruction at a file offset of an executable or library, probed in
+ * every process that maps the file (or only in process pid), through the
+ * kernel's uprobes (runtime/uprobe.c).
+ */
+struct stp_uprobe {
+	const struct stp_probe *probe;
+	const char *path;	/* the file, as the target machine sees it */
+	const char *func;	/* the function probed or holding the marker */
+	u64 offset;		/* of the instruction in the file */
+	u64 vaddr;		/* its link-time address (load bias = ip - vaddr) */
+	u64 sem_offset;		/* SDT semaphore's file offset; 0: none */
+	pid_t pid;		/* only this process; 0: any */
+	u32 group;		/* the probe point it came from */
+	u8 flags;		/* STP_UPROBE_* */
+	u8 nargs;		/* SDT arguments */
+	const struct stp_sdt_arg *args;
+	/* runtime-private */
+	bool registered;
+	struct inode *inode;
+	void *handle;		/* the kernel's struct uprobe *, where it has one */
+	struct uprobe_consumer *uc;
+};
+
+/* As _stp_kprobes_start/_stp_kprobes_stop, for uprobes. */
+int _stp_uprobes_start(struct stp_uprobe *ups, size_t n);
+void _stp_uprobes_stop(struct stp_uprobe *ups, size_t n);
+/* SDT argument i (1-based) of the current hit; an error if there is none. */
+int64_t _stp_sdt_arg(struct stp_context *c, int i);
 
 /* ---- tracepoints: kernel.trace probes (runtime/tracepoint.c) ---- */
 

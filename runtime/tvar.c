@@ -24,7 +24,9 @@ u64 _stp_tv_read(struct stp_context *c, unsigned long addr, int size, bool sign)
 
 	if (c->last_error)
 		return 0;
-	if (copy_from_kernel_nofault(&v, (const void *)addr, size)) {
+	/* A process(...) probe's variables live in the traced task. */
+	if (c->uprobe ? copy_from_user_nofault(&v, (const void __user *)addr, size) :
+	    copy_from_kernel_nofault(&v, (const void *)addr, size)) {
 		/* SystemTap's words (its location text follows them). */
 		_stp_error(c, "read fault [man error::fault] at 0x%lx", addr);
 		return 0;
@@ -76,7 +78,8 @@ void _stp_tv_append_str(struct stp_context *c, char *dst, unsigned long addr,
 	if (c->last_error)
 		return;
 	max = min(max, sizeof(buf));
-	if (_stp_kstring(c, buf, addr, max, true)) {
+	if (c->uprobe ? _stp_ustring(c, buf, addr, max, true) :
+	    _stp_kstring(c, buf, addr, max, true)) {
 		_stp_tv_append(dst, "0x%lx", addr);
 		return;
 	}

@@ -9,3 +9,9 @@ check-local: $(bin_PROGRAMS)
 check_PROGRAMS += testsuite/workload
 testsuite_workload_SOURCES = testsuite/workload.c
 testsuite_workload_LDFLAGS = -static
+
+# The user-space probe tests' program: -g -O0 for predictable variables,
+# SDT markers from <sys/sdt.h>; dynamic (PIE) as real programs are.
+check_PROGRAMS += testsuite/uprog
+testsuite_uprog_SOURCES = testsuite/uprog.c
+testsuite_uprog_CFLAGS = -g -O0

@@ -12,7 +12,9 @@
 #                       NAME.args (extra stap options, split like shell
 #                       words; -c CMD and -x PID go to staprun, @RUN@ is
 #                       the run/ directory, @WORKLOAD@ the workload
-#                       program (testsuite/workload.c), @KMOD@ the test
+#                       program (testsuite/workload.c), @UPROG@ the
+#                       user-space probe program (testsuite/uprog.c;
+#                       also in NAME.argv), @KMOD@ the test
 #                       module testsuite/kmod/ built for the kernel under
 #                       test; --vm-insmod KO loads KO before the script)
 #   Every run/ test's stderr is checked: NAME.err, or else it must be
@@ -132,10 +134,10 @@ provisioned_kernels() {
 	done
 }
 
-# NAME.args with its @WORDS@ replaced, on stdout.
-expand_args() {	# script kmod
+# NAME.args (or another of its files, $3) with its @WORDS@ replaced, on stdout.
+expand_args() {	# script kmod [file]
 	sed -e "s|@RUN@|$(dirname "$1")|g" -e "s|@WORKLOAD@|$top/testsuite/workload|g" \
-	    -e "s|@KMOD@|$2|g" "${1%.stp}.args"
+	    -e "s|@UPROG@|$top/testsuite/uprog|g" -e "s|@KMOD@|$2|g" "${3:-${1%.stp}.args}"
 }
 
 build_one() {	# script release dir kmod
@@ -159,7 +161,7 @@ build_one() {	# script release dir kmod
 	done
 	# NAME.argv: the script's own arguments ($1, @2, ...), as shell words.
 	local argv=()
-	[ -f "${f%.stp}.argv" ] && eval "argv=($(cat "${f%.stp}.argv"))"
+	[ -f "${f%.stp}.argv" ] && eval "argv=($(expand_args "$f" "$4" "${f%.stp}.argv"))"
 	(cd "$dir" && "$stap" -p4 -r "$r" -m "t_$name" "${args[@]}" "$f" "${argv[@]}" >/dev/null 2>"$dir/t_$name.build-err") ||
 		echo "build failed" >"$dir/t_$name.build-failed"
 }
@@ -167,7 +169,7 @@ export -f build_one expand_args
 export stap top
 
 # Does run/ test $1 use @WORD@ $2 in its NAME.args?
-uses() { [ -f "${1%.stp}.args" ] && grep -qF "@$2@" "${1%.stp}.args"; }
+uses() { cat "${1%.stp}.args" "${1%.stp}.argv" 2>/dev/null | grep -qF "@$2@"; }
 
 run_vm_group() {
 	local kernels r f name dir tests=() kmod_tests=0
@@ -177,6 +179,10 @@ run_vm_group() {
 		# make check builds the workload; a bare run.sh may not have.
 		if uses "$f" WORKLOAD && [ ! -x "$top/testsuite/workload" ]; then
 			skipped "run/$(basename "$f" .stp)" "testsuite/workload is not built: run make check (or make testsuite/workload)"
+			continue
+		fi
+		if uses "$f" UPROG && [ ! -x "$top/testsuite/uprog" ]; then
+			skipped "run/$(basename "$f" .stp)" "testsuite/uprog is not built: run make check (or make testsuite/uprog)"
 			continue
 		fi
 		uses "$f" KMOD && kmod_tests=1

@@ -223,6 +223,23 @@ const char *dw_module_debuginfo(const struct dw_module *m);
 /* Its DWARF, relocated, and call frame info (or NULL); for tv_scope. */
 Dwarf *dw_module_dwarf(struct dw_module *m, Dwarf_CFI **cfi);
 
+/*
+ * A user-space executable or shared library as a dw_module (same index
+ * layout and queries, cached as .../user-<build-id>-{dwarf,symtab}.db).
+ * Its DWARF is the file's own or what libdwfl finds for it (build-id or
+ * .gnu_debuglink under /usr/lib/debug); without any, the index holds the
+ * symbol table's functions (no file, line or variables), at their entry.
+ * Addresses are the file's link-time virtual addresses.
+ */
+struct dw_module *dw_user_open(const char *path, char **err);
+bool dw_module_has_dwarf(const struct dw_module *m);
+/* The name of the function symbol holding addr, or NULL. */
+const char *dw_module_symname(struct dw_module *m, uint64_t addr);
+/* The file offset of (user) address addr, for a uprobe; 0 or -errno. */
+int dw_module_file_offset(struct dw_module *m, uint64_t addr, uint64_t *off);
+/* The same for a link-time virtual address of an ELF file (its PT_LOADs). */
+int dw_elf_file_offset(Elf *elf, uint64_t vaddr, uint64_t *off);
+
 /* Like dw_lookup_functions / dw_list_functions, in one module. */
 int dw_module_functions(struct dw_module *m, const struct dw_pattern *p, dw_site_fn fn,
 			void *arg);

@@ -41,6 +41,18 @@ struct dw_module *dw_module_open(const char *release, const char *name, const ch
 	return NULL;
 }
 
+struct dw_module *dw_user_open(const char *path, char **err)
+{
+	return dw_module_open("", "", path, err);
+}
+
+int dw_module_file_offset(struct dw_module *m, uint64_t addr, uint64_t *off)
+{
+	return -ENOTSUP;
+}
+
+bool dw_module_has_dwarf(const struct dw_module *m) { return false; }
+const char *dw_module_symname(struct dw_module *m, uint64_t addr) { return NULL; }
 const char *dw_module_name(const struct dw_module *m) { return ""; }
 const char *dw_module_debuginfo(const struct dw_module *m) { return ""; }
 Dwarf *dw_module_dwarf(struct dw_module *m, Dwarf_CFI **cfi) { return NULL; }
@@ -80,7 +92,7 @@ int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stm
 #include "../common/util.h"
 
 /* Bump when the module database layout or its meaning changes. */
-#define DWM_SCHEMA_VERSION 2
+#define DWM_SCHEMA_VERSION 3
 
 struct dw_module {
 	struct dw_module *next;	/* dwm_open_list */
@@ -91,6 +103,13 @@ struct dw_module {
 	Dwarf *dbg;
 	Dwarf_CFI *cfi;
 	Dwarf_Addr bias;	/* DWARF address + bias = dwfl address */
+	/*
+	 * A user-space ELF file (dw_user_open): reported as itself, its
+	 * DWARF wherever libdwfl finds it, or none (dbg NULL: the index
+	 * holds the symbol table's functions, at their entries).
+	 */
+	bool user;
+	Dwarf_Addr elf_bias;	/* dwfl address - elf_bias = the file's vaddr */
 };
 
 /* Every module opened by this process (dw.h: they stay open). */
@@ -371,10 +390,14 @@ struct builder {
 	struct msym *syms;
 	size_t nsyms;
 	const char *comp_dir;	/* of the current CU */
+	bool optimized;		/* user files: the CU was built with -O1 or more */
 	/* the current CU's line table, sorted by address */
 	Dwarf_Lines *lines;
 	size_t nlines;
 	int err;
+	/* user files: dwfl addresses of the DWARF functions' entries, sorted */
+	uint64_t *entries;
+	size_t nentries, aentries;
 };
 
 /*
@@ -437,15 +460,15 @@ static int64_t func_id(struct builder *b, const char *name, const char *file, in
 	if (id >= 0)
 		return id;
 	{
-		int nparams;
-		char *ret, *vars = dw_die_vars(die, pc, &nparams, &ret);
+		int nparams = 0;
+		char *ret = NULL, *vars = die ? dw_die_vars(die, pc, &nparams, &ret) : NULL;
 
 		sqlite3_bind_text(b->ins_func, 1, name, -1, SQLITE_STATIC);
 		sqlite3_bind_text(b->ins_func, 2, file, -1, SQLITE_STATIC);
 		sqlite3_bind_int(b->ins_func, 3, line);
-		sqlite3_bind_text(b->ins_func, 4, vars, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(b->ins_func, 4, vars ? vars : "", -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int(b->ins_func, 5, nparams);
-		sqlite3_bind_text(b->ins_func, 6, ret, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(b->ins_func, 6, ret ? ret : "", -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(b->ins_func) != SQLITE_DONE)
 			b->err = -EIO;
 		sqlite3_reset(b->ins_func);
@@ -529,7 +552,19 @@ static void add_copy(void *arg, Dwarf_Die *die, bool inlined)
 	df = dwarf_decl_file(die);
 	dwarf_decl_line(die, &line);
 	file = source_name(b->comp_dir, df ? df : "?");
-	probe = inlined ? entry : prologue_end(b, entry, end);
+	/*
+	 * SystemTap's rule for user code: past the prologue only where the
+	 * compiler did not optimize (parameters are stored to the frame
+	 * there); optimized code keeps them in registers at the entry.
+	 */
+	probe = inlined || b->optimized ? entry : prologue_end(b, entry, end);
+	if (b->m->user && !inlined) {
+		if (b->nentries == b->aentries) {
+			b->aentries = b->aentries ? 2 * b->aentries : 64;
+			b->entries = xrealloc(b->entries, b->aentries * sizeof(*b->entries));
+		}
+		b->entries[b->nentries++] = entry + b->m->bias;
+	}
 	fid = func_id(b, name, file, line, die, probe);
 	sqlite3_bind_int64(b->ins_site, 1, fid);
 	sqlite3_bind_int(b->ins_site, 2, inlined);
@@ -549,6 +584,47 @@ static void add_copy(void *arg, Dwarf_Die *die, bool inlined)
 	free(file);
 }
 
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * User files: each function symbol with no DWARF function at its address
+ * (all of them without DWARF; startup code and libraries' objects built
+ * without -g otherwise) is a function with no source position and no
+ * variables, probed at its entry, as SystemTap lists them.
+ */
+static void add_symbols(struct builder *b)
+{
+	qsort(b->entries, b->nentries, sizeof(*b->entries), u64_cmp);
+	for (size_t i = 0; i < b->nsyms && !b->err; i++) {
+		const struct msym *y = &b->syms[i];
+		uint64_t pc = y->addr - b->m->bias;
+		int64_t fid;
+
+		if (!y->addr || bsearch(&y->addr, b->entries, b->nentries, sizeof(*b->entries),
+					u64_cmp))
+			continue;
+		fid = func_id(b, y->name, "", 0, NULL, pc);
+		sqlite3_bind_int64(b->ins_site, 1, fid);
+		sqlite3_bind_int(b->ins_site, 2, 0);
+		sqlite3_bind_int64(b->ins_site, 3, (int64_t)pc);
+		sqlite3_bind_int64(b->ins_site, 4, (int64_t)pc);
+		bind_sym(b, b->ins_site, 5, pc);
+		sqlite3_bind_int64(b->ins_site, 8, 0);
+		if (sqlite3_step(b->ins_site) != SQLITE_DONE)
+			b->err = -EIO;
+		sqlite3_reset(b->ins_site);
+		sqlite3_bind_int(b->upd_count, 1, 0);
+		sqlite3_bind_int64(b->upd_count, 2, fid);
+		sqlite3_step(b->upd_count);
+		sqlite3_reset(b->upd_count);
+	}
+}
+
 static const char *const dwm_schema =
 	"PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
@@ -562,6 +638,24 @@ static const char *const dwm_schema =
 	"CREATE TABLE stmts(func INTEGER NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL,"
 	" pc INTEGER NOT NULL, sym TEXT, sym_offset INTEGER, section TEXT,"
 	" die INTEGER NOT NULL, entry_pc INTEGER NOT NULL, UNIQUE(func, file, line));";
+
+/*
+ * Does a CU's DW_AT_producer ("GNU C17 12.2.0 -mtune=generic -g -O0 -O2")
+ * say it was optimized?  The last -O wins; none means -O0 (GCC records
+ * its switches by default; clang records none, so its code counts as
+ * unoptimized and gets the prologue search, as its line tables mark the
+ * prologue's end).
+ */
+static bool optimized(const char *producer)
+{
+	const char *p = producer, *last = NULL;
+
+	while (p && (p = strstr(p, " -O"))) {
+		last = p + 3;
+		p += 3;
+	}
+	return last && *last != '0';	/* -O, -O1..3, -Os, -Og, -Ofast */
+}
 
 static int prep(struct builder *b, const char *sql, sqlite3_stmt **st)
 {
@@ -594,18 +688,23 @@ static int build_index(struct dw_module *m, const char *build_id, char **err)
 	    prep(&b, "INSERT INTO meta VALUES(?,?)", &meta))
 		goto out;
 	b.syms = read_symbols(m->mod, &b.nsyms);
-	while (dwarf_nextcu(m->dbg, off, &next, &hsize, NULL, NULL, NULL) == 0 && !b.err) {
+	while (m->dbg && dwarf_nextcu(m->dbg, off, &next, &hsize, NULL, NULL, NULL) == 0 &&
+	       !b.err) {
 		Dwarf_Die cu;
 		Dwarf_Attribute a;
 
 		if (dwarf_offdie(m->dbg, off + hsize, &cu)) {
 			b.comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
+			b.optimized = m->user &&
+				      optimized(dwarf_formstring(dwarf_attr(&cu, DW_AT_producer, &a)));
 			if (dwarf_getsrclines(&cu, &b.lines, &b.nlines) != 0)
 				b.nlines = 0;
 			dw_walk_copies(&cu, add_copy, &b);
 		}
 		off = next;
 	}
+	if (m->user)
+		add_symbols(&b);
 	if (b.err)
 		goto out;
 	{
@@ -641,6 +740,7 @@ out:
 	sqlite3_finalize(meta);
 	sqlite3_close(b.db);
 	free(b.syms);
+	free(b.entries);
 	if (!ret && rename(tmp, m->db_path) < 0) {
 		*err = xasprintf("dwarf: cannot create %s: %s", m->db_path, strerror(errno));
 		ret = -errno;
@@ -777,6 +877,133 @@ fail:
 	free(key);
 	module_free(m);
 	return NULL;
+}
+
+/* ---- user-space files ---- */
+
+static const Dwfl_Callbacks dwu_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+struct dw_module *dw_user_open(const char *path, char **err)
+{
+	struct dw_module *m;
+	const char *base = strrchr(path, '/'), *dbgfile = NULL;
+	char *dir = NULL, *key = NULL, *id;
+	GElf_Half type = 0;
+	Elf *elf;
+
+	*err = NULL;
+	for (m = dwm_open_list; m; m = m->next)
+		if (m->user && !strcmp(m->path, path))
+			return m;
+	elf_version(EV_CURRENT);
+	m = xcalloc(1, sizeof(*m));
+	m->user = true;
+	m->release = xstrdup("");
+	m->name = xstrdup(base ? base + 1 : path);
+	m->path = xstrdup(path);
+	if (access(path, R_OK) < 0) {
+		*err = xasprintf("dwarf: cannot read %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	m->dwfl = dwfl_begin(&dwu_callbacks);
+	if (m->dwfl)
+		m->mod = dwfl_report_offline(m->dwfl, m->name, path, -1);
+	if (m->mod)
+		dwfl_report_end(m->dwfl, NULL, NULL);
+	elf = m->mod ? dwfl_module_getelf(m->mod, &m->elf_bias) : NULL;
+	if (elf) {
+		GElf_Ehdr eh;
+
+		if (gelf_getehdr(elf, &eh))
+			type = eh.e_type;
+	}
+	if (type != ET_EXEC && type != ET_DYN) {
+		*err = xasprintf("dwarf: %s is not an executable or shared library%s%s", path,
+				 m->mod ? "" : ": ", m->mod ? "" : dwfl_errmsg(-1));
+		goto fail;
+	}
+	/* No DWARF is fine: the symbol table still names the functions. */
+	m->dbg = dwfl_module_getdwarf(m->mod, &m->bias);
+	if (m->dbg) {
+		dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, NULL, &dbgfile);
+		m->cfi = dwfl_module_eh_cfi(m->mod, &(Dwarf_Addr){ 0 });
+		if (!m->cfi)
+			m->cfi = dwfl_module_dwarf_cfi(m->mod, &(Dwarf_Addr){ 0 });
+	} else {
+		m->bias = m->elf_bias;
+	}
+	m->debuginfo = xstrdup(dbgfile ? dbgfile : m->dbg ? path : "");
+	dir = dw_cache_dir();
+	if (mkdir_p(dir, 0755) < 0) {
+		*err = xasprintf("dwarf: cannot create the cache directory %s: %s", dir,
+				 strerror(errno));
+		goto fail;
+	}
+	/* Whether DWARF was found is part of the key: installing it later counts. */
+	id = index_key(m->mod, path);
+	key = xasprintf("%s-%s", id, m->dbg ? "dwarf" : "symtab");
+	free(id);
+	m->db_path = xasprintf("%s/user-%s.db", dir, key);
+	m->db = db_open_valid(m->db_path);
+	if (!m->db) {
+		if (build_index(m, key, err) < 0)
+			goto fail;
+		m->db = db_open_valid(m->db_path);
+		if (!m->db) {
+			*err = xasprintf("dwarf: cannot open the new index %s", m->db_path);
+			goto fail;
+		}
+	}
+	free(dir);
+	free(key);
+	m->next = dwm_open_list;
+	dwm_open_list = m;
+	return m;
+fail:
+	free(dir);
+	free(key);
+	module_free(m);
+	return NULL;
+}
+
+const char *dw_module_symname(struct dw_module *m, uint64_t addr)
+{
+	return dwfl_module_addrname(m->mod, addr + m->bias);
+}
+
+bool dw_module_has_dwarf(const struct dw_module *m)
+{
+	return m->dbg != NULL;
+}
+
+int dw_module_file_offset(struct dw_module *m, uint64_t addr, uint64_t *off)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(m->mod, &bias);
+
+	return elf ? dw_elf_file_offset(elf, addr + m->bias - bias, off) : -EIO;
+}
+
+int dw_elf_file_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n) < 0)
+		return -EIO;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_filesz) {
+			*off = vaddr - ph.p_vaddr + ph.p_offset;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 const char *dw_module_name(const struct dw_module *m)

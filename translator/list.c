@@ -414,7 +414,10 @@ int list_probes(struct session *s, const char *pattern, bool with_vars)
 	n = pf_trace_list(s, pattern, with_vars, &l.lines);
 	if (n > 0)
 		n = pf_stmt_list(s, pattern, with_vars, &l.lines);
-	if (n > 0 && strncmp(pattern, "kernel.", 7) && strncmp(pattern, "module(", 7))
+	if (n > 0)
+		n = pf_uprobe_list(s, pattern, with_vars, &l.lines);
+	if (n > 0 && strncmp(pattern, "kernel.", 7) && strncmp(pattern, "module(", 7) &&
+	    strncmp(pattern, "process(", 8))
 		n = list_aliases(s, pattern, with_vars, &l.lines);
 	if (n < 0)
 		goto out;
@@ -423,9 +426,9 @@ int list_probes(struct session *s, const char *pattern, bool with_vars)
 	pat = parse_point(pattern, &l, &mpat);
 	if (!pat) {
 		util_err("cannot list '%s': only kernel.function(\"PATTERN\"), "
-			 "kernel.statement(\"PATTERN\"), kernel.trace(\"PATTERN\") and "
-			 "module(\"NAME\").function(\"PATTERN\") probe points can be listed "
-			 "so far", pattern);
+			 "kernel.statement(\"PATTERN\"), kernel.trace(\"PATTERN\"), "
+			 "module(\"NAME\").function(\"PATTERN\") and process(\"PATH\")."
+			 "function/mark(\"PATTERN\") probe points can be listed so far", pattern);
 		free(mpat);
 		return 1;
 	}

@@ -10,6 +10,7 @@ stap_SOURCES = \
 	translator/regex.c translator/regex.h \
 	translator/dwarf.c translator/dwarf_index.c translator/dw_index.h \
 	translator/dwarf_mod.c translator/dw.h translator/list.c \
+	translator/sdt.c translator/sdt.h \
 	translator/syms.c translator/syms.h translator/dump.c \
 	translator/tvar.c translator/tvar.h \
 	translator/probes/probes.h translator/probes/probes.c \
@@ -17,6 +18,7 @@ stap_SOURCES = \
 	translator/probes/dwarf_func.c translator/probes/kprobe.c \
 	translator/probes/dwarf_mod.c \
 	translator/probes/trace.c translator/probes/dwarf_stmt.c translator/probes/procfs.c \
+	translator/probes/uprobe.c \
 	common/util.c common/util.h
 stap_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/translator \
 	-DPKGDATADIR='"$(pkgdatadir)"' -DABS_SRCDIR='"$(abs_srcdir)"' \

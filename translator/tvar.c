@@ -68,6 +68,8 @@ struct tv {
 	struct tv_scope *sc;
 	const struct srcloc *loc;
 	bool quiet;		/* failures are not errors */
+	/* Pretty-printing $var$ (not $$parms): char * anywhere is a string. */
+	bool pretty_strings;
 	bool dry;		/* @defined: resolve, but allocate no @entry slot */
 	bool failed;
 	bool at_entry;		/* reading at the function's entry (@entry) */
@@ -1263,7 +1265,7 @@ static void pretty(struct tv *t, struct strbuf *code, struct tval *v, int depth,
 	}
 	case DW_TAG_pointer_type:
 		/* char *: the string; a top-level struct pointer: the struct. */
-		if (depth > 0 && type_of(&p, &target)) {
+		if ((depth > 0 || t->pretty_strings) && type_of(&p, &target)) {
 			Dwarf_Die tp;
 
 			if (is_char(&target)) {
@@ -1331,6 +1333,7 @@ static void pretty_named(struct tv *t, struct strbuf *code, const char *name, st
 		sb_puts(code, "_stp_tv_append(_tv_dst, \"?\"); (void)_tv_l; }\n");
 		return;
 	}
+	t->pretty_strings = depth > 0;
 	pretty(t, code, v, depth, true, depth == 0);
 	sb_printf(code, "if (c->last_error) { c->last_error = NULL; _tv_dst[_tv_l] = 0; "
 		  "_stp_tv_append(_tv_dst, \"%s%s=?\"); } }\n", sep ? " " : "", name);
@@ -1742,6 +1745,7 @@ static int finish(struct tv *t, struct tval *v, const char *what, int pretty_dep
 		struct strbuf code = STRBUF_INIT;
 
 		sb_puts(&code, "_tv_dst[0] = 0;\n");
+		t->pretty_strings = true;
 		pretty(t, &code, v, pretty_depth, true, false);
 		out->type = TY_STRING;
 		out->code = arena_strdup(&t->s->arena, sb_str(&code));

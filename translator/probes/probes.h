@@ -113,5 +113,7 @@ int pf_trace_list(struct session *s, const char *pattern, bool with_vars,
 		  struct vec *lines);
 int pf_stmt_list(struct session *s, const char *pattern, bool with_vars,
 		 struct vec *lines);
+int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars,
+		   struct vec *lines);
 
 #endif /* PROBES_H */

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * User-space probes: the table translator/probes/uprobe.c emits (struct
+ * stp_uprobe, stp_runtime.h), registered with the kernel's uprobes at
+ * session start and unregistered at session stop.
+ *
+ *  - An entry names a file and an offset in it.  The kernel's uprobes
+ *    are keyed by inode: the breakpoint goes into every process that
+ *    maps that page of the file, now or later, until unregistered, and
+ *    the handler runs in the traced task, in process context.
+ *  - SDT markers with a semaphore pass its file offset as the uprobe's
+ *    reference counter: the kernel raises it in every process while the
+ *    probe is registered, so the program's PROBE_ENABLED() tests see it.
+ *  - .return entries are uretprobes.  Handlers run the probe with
+ *    c->uprobe set, which makes target-variable reads read user memory.
+ *  - Unregistration waits for handlers still running (6.1: the
+ *    consumer's rwsem; 6.12: uprobe_unregister_sync's SRCU period).
+ */
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/namei.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/uprobes.h>
+#include "stp_internal.h"
+
+#ifdef CONFIG_UPROBES
+
+struct stp_uconsumer {
+	struct uprobe_consumer uc;
+	struct stp_uprobe *u;
+};
+
+static int run(struct uprobe_consumer *uc, struct pt_regs *regs, unsigned long func)
+{
+	struct stp_uprobe *u = container_of(uc, struct stp_uconsumer, uc)->u;
+	struct stp_hit h = { .uprobe = u, .ret_from = func };
+
+	if (u->pid && task_tgid_nr(current) != u->pid)
+		return 0;
+	_stp_run_probe_hit(u->probe, regs, &h);
+	return 0;
+}
+
+static int uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	return run(uc, regs, 0);
+}
+
+static int uretprobe_hit(struct uprobe_consumer *uc, unsigned long func,
+			 struct pt_regs *regs)
+{
+	return run(uc, regs, func);
+}
+
+static int register_one(struct stp_uprobe *u)
+{
+	struct stp_uconsumer *sc;
+	struct path path;
+	int rc;
+
+	rc = kern_path(u->path, LOOKUP_FOLLOW, &path);
+	if (rc)
+		return rc;
+	u->inode = igrab(d_inode(path.dentry));
+	path_put(&path);
+	if (!u->inode)
+		return -ENOENT;
+	sc = kzalloc(sizeof(*sc), GFP_KERNEL);
+	if (!sc) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	sc->u = u;
+	if (u->flags & STP_UPROBE_RETURN)
+		sc->uc.ret_handler = uretprobe_hit;
+	else
+		sc->uc.handler = uprobe_hit;
+#ifdef STAPCONF_UPROBE_UNREGISTER_NOSYNC
+	{
+		struct uprobe *up = uprobe_register(u->inode, u->offset, u->sem_offset,
+						    &sc->uc);
+
+		rc = IS_ERR(up) ? PTR_ERR(up) : 0;
+		u->handle = IS_ERR(up) ? NULL : up;
+	}
+#else
+	rc = uprobe_register_refctr(u->inode, u->offset, u->sem_offset, &sc->uc);
+#endif
+	if (rc) {
+		kfree(sc);
+		goto fail;
+	}
+	u->uc = &sc->uc;
+	u->registered = true;
+	return 0;
+fail:
+	iput(u->inode);
+	u->inode = NULL;
+	return rc;
+}
+
+static const char *errno_text(int err)
+{
+	switch (-err) {
+	case ENOENT:	return "no such file on this machine";
+	case EINVAL:	return "the kernel does not allow a uprobe there "
+			       "(not an instruction, or not in a file mapping)";
+	case ENOTSUPP:
+	case EOPNOTSUPP: return "the kernel cannot probe that instruction";
+	case ENOMEM:	return "out of memory";
+	default:	return "see the kernel log";
+	}
+}
+
+static void report_failure(const struct stp_uprobe *u, int rc, bool warn)
+{
+	const char *what = u->flags & STP_UPROBE_RETURN ? "uretprobe" : "uprobe";
+
+	if (warn)
+		_stp_warn("%s at %s: skipped a %s on %s+0x%llx: %s (%d)", u->probe->pp,
+			  u->probe->loc, what, u->path, (unsigned long long)u->offset,
+			  errno_text(rc), rc);
+	else
+		_stp_ctl_sendf(STP_CTL_ERROR, "%s at %s: cannot register a %s on %s+0x%llx: "
+			       "%s (%d)", u->probe->pp, u->probe->loc, what, u->path,
+			       (unsigned long long)u->offset, errno_text(rc), rc);
+}
+
+int _stp_uprobes_start(struct stp_uprobe *ups, size_t n)
+{
+	size_t i, first;
+
+	for (first = 0; first < n; first = i) {
+		const struct stp_uprobe *refused = NULL;
+		size_t nok = 0;
+		int refused_rc = 0;
+
+		for (i = first; i < n && ups[i].group == ups[first].group; i++) {
+			struct stp_uprobe *u = &ups[i];
+			int rc;
+
+			cond_resched();
+			if (u->registered) {
+				nok++;
+				continue;
+			}
+			rc = register_one(u);
+			if (!rc) {
+				nok++;
+				continue;
+			}
+			if (!(u->flags & (STP_UPROBE_OPTIONAL | STP_UPROBE_WILDCARD))) {
+				report_failure(u, rc, false);
+				_stp_uprobes_stop(ups, n);
+				return rc;
+			}
+			if (!refused) {
+				refused = u;
+				refused_rc = rc;
+			}
+		}
+		if (!refused || (refused->flags & STP_UPROBE_OPTIONAL))
+			continue;
+		report_failure(refused, refused_rc, nok > 0);
+		if (!nok) {
+			_stp_uprobes_stop(ups, n);
+			return refused_rc;
+		}
+	}
+	return 0;
+}
+
+void _stp_uprobes_stop(struct stp_uprobe *ups, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct stp_uprobe *u = &ups[i];
+
+		if (!u->registered)
+			continue;
+#ifdef STAPCONF_UPROBE_UNREGISTER_NOSYNC
+		uprobe_unregister_nosync(u->handle, u->uc);
+#else
+		uprobe_unregister(u->inode, u->offset, u->uc);
+#endif
+	}
+#ifdef STAPCONF_UPROBE_UNREGISTER_NOSYNC
+	uprobe_unregister_sync();
+#endif
+	for (i = 0; i < n; i++) {
+		struct stp_uprobe *u = &ups[i];
+
+		if (!u->registered)
+			continue;
+		kfree(container_of(u->uc, struct stp_uconsumer, uc));
+		iput(u->inode);
+		u->uc = NULL;
+		u->inode = NULL;
+		u->handle = NULL;
+		u->registered = false;
+	}
+}
+
+#else /* !CONFIG_UPROBES */
+
+int _stp_uprobes_start(struct stp_uprobe *ups, size_t n)
+{
+	if (n)
+		_stp_ctl_sendf(STP_CTL_ERROR, "%s at %s: this kernel has no uprobes "
+			       "(CONFIG_UPROBES)", ups[0].probe->pp, ups[0].probe->loc);
+	return n ? -EOPNOTSUPP : 0;
+}
+
+void _stp_uprobes_stop(struct stp_uprobe *ups, size_t n)
+{
+}
+
+#endif /* CONFIG_UPROBES */
+
+/* ---- SDT marker arguments ---- */
+
+static unsigned long reg_at(struct pt_regs *regs, s16 off)
+{
+	return *(unsigned long *)((char *)regs + off);
+}
+
+int64_t _stp_sdt_arg(struct stp_context *c, int i)
+{
+	const struct stp_uprobe *u = c->uprobe;
+	const struct stp_sdt_arg *a;
+	union { u8 b; u16 h; u32 w; u64 q; } v = { .q = 0 };
+	unsigned long addr;
+	int size;
+
+	if (!u || i < 1 || i > u->nargs || !c->regs) {
+		_stp_error(c, "SDT argument %d does not exist", i);
+		return 0;
+	}
+	a = &u->args[i - 1];
+	size = a->size < 0 ? -a->size : a->size;
+	switch (a->kind) {
+	case STP_SDT_CONST:
+		return a->value;
+	case STP_SDT_REG:
+		v.q = reg_at(c->regs, a->base);
+		break;
+	default:
+		if (a->kind == STP_SDT_MEM_LINK)	/* link-time address + load bias */
+			addr = a->value + (instruction_pointer(c->regs) - u->vaddr);
+		else
+			addr = a->value + (a->base >= 0 ? reg_at(c->regs, a->base) : 0) +
+			       (a->index >= 0 ? reg_at(c->regs, a->index) * a->scale : 0);
+		if (size > 8 || _stp_read_mem(c, &v, addr, size, true))
+			return 0;
+		break;
+	}
+	switch (a->size) {
+	case 1:  return v.b;
+	case -1: return (s8)v.b;
+	case 2:  return v.h;
+	case -2: return (s16)v.h;
+	case 4:  return v.w;
+	case -4: return (s32)v.w;
+	default: return (s64)v.q;
+	}
+}

@@ -1,0 +1,66 @@
+# User-space probe points of testsuite/uprog (translator/probes/uprobe.c):
+# stap -l/-L of functions (DWARF ones and the symbol table's startup code,
+# as SystemTap 4.8 lists them: the expected -L text is its output) and of
+# SDT markers; -p2 resolution; the errors for a missing file, a name that
+# matches nothing, and a marker argument that does not exist; and a
+# stripped copy, whose functions come from the symbol table alone.
+. "$(dirname "$0")/lib.sh"
+
+uprog=$(cd "$(dirname "$0")/.." && pwd)/uprog
+[ -x "$uprog" ] || { echo "testsuite/uprog is not built: run make check"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+expect_rc 0 "$STAP" -L "process(\"$uprog\").function(\"*\")"
+out=${out//$uprog/UPROG}
+is 'process("UPROG").function("__do_global_dtors_aux")
+process("UPROG").function("_fini")
+process("UPROG").function("_init")
+process("UPROG").function("_start")
+process("UPROG").function("add@testsuite/uprog.c:37") $a:int $b:int
+process("UPROG").function("atoi@/usr/include/stdlib.h:362") $__nptr:char const*
+process("UPROG").function("deregister_tm_clones")
+process("UPROG").function("fib@testsuite/uprog.c:49") $n:int
+process("UPROG").function("frame_dummy")
+process("UPROG").function("greet@testsuite/uprog.c:54") $who:char const* $buf:char[]
+process("UPROG").function("main@testsuite/uprog.c:62") $argc:int $argv:char** $pt:struct point
+process("UPROG").function("register_tm_clones")
+process("UPROG").function("scale@testsuite/uprog.c:42") $p:struct point* $k:long int $r:long int'
+
+expect_rc 0 "$STAP" -L "process(\"$uprog\").mark(\"*\")"
+out=${out//$uprog/UPROG}
+is 'process("UPROG").mark("ping") $arg1:long
+process("UPROG").mark("tick") $arg1:long $arg2:long $arg3:long $arg4:long'
+expect_rc 1 "$STAP" -l "process(\"$uprog\").provider(\"nosuch\").mark(\"*\")"
+is ''
+expect_rc 0 "$STAP" -l "process(\"$uprog\").function(\"[af]*\").return"
+out=${out//$uprog/UPROG}
+is 'process("UPROG").function("add@testsuite/uprog.c:37").return
+process("UPROG").function("fib@testsuite/uprog.c:49").return
+process("UPROG").function("frame_dummy").return'
+
+# -p2: one probe per match, named as -l names it; a marker by its address.
+expect_rc 0 "$STAP" -p2 -e "probe process(\"$uprog\").function(\"add\"), process(\"$uprog\").mark(\"tick\") { print(1) }"
+out=${out//$uprog/UPROG}
+contains 'process("UPROG").function("add@testsuite/uprog.c:37") /* <- <input>:1:7 */'
+grep -qE '^process\("UPROG"\)\.statement\(0x[0-9a-f]+\) /\* <- <input>:1:' <<<"$out" ||
+	fail "no marker probe: $out"
+
+# Errors name the place and say what to do.
+expect_rc 1 "$STAP" -p2 -e 'probe process("/nonexistent/prog").function("main") { }'
+contains "<input>:1:15: error: cannot find '/nonexistent/prog'"
+expect_rc 1 "$STAP" -p2 -e "probe process(\"$uprog\").function(\"ad\") { }"
+contains "error: no function in $uprog matches 'ad'"
+contains "hint: did you mean 'add'?"
+expect_rc 1 "$STAP" -p2 -e "probe process(\"$uprog\").mark(\"tick\") { print(\$arg5) }"
+contains "error: marker uprog:tick has 4 arguments: no \$arg5"
+expect_rc 1 "$STAP" -p2 -e 'probe process.function("main") { }'
+contains "error: process needs a path or a pid without -c"
+
+# Stripped: the symbol table's functions only, at their entry, no variables.
+cp "$uprog" "$tmp/stripped"
+strip --strip-debug "$tmp/stripped"
+expect_rc 0 "$STAP" -L "process(\"$tmp/stripped\").function(\"add\")"
+is "process(\"$tmp/stripped\").function(\"add\")"
+expect_rc 1 "$STAP" -p2 -e "probe process(\"$tmp/stripped\").function(\"add\") { print(\$a) }"
+contains "has no debuginfo for target variables here"
+echo ok

@@ -1,0 +1,942 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * User-space probes (stapprobes(3stap), USER-SPACE section):
+ *
+ *   process("PATH").function("PATTERN")[.call|.inline|.return]
+ *   process("PATH").statement("FUNC@FILE:LINE")
+ *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
+ *
+ * PATH is an executable or shared library: absolute, relative, or a bare
+ * name looked up in $PATH.  process(PID) probes the executable of PID
+ * and only that process; process alone names the -c command's
+ * executable.  dw_user_open (dw.h) indexes the file's DWARF, or its
+ * symbol table when it has none (functions then have no file, line or
+ * variables, and are probed at their entry).  SDT markers come from its
+ * .note.stapsdt (sdt.c).
+ *
+ * Each match is one probe, registered as a uprobe on (PATH, file offset)
+ * by runtime/uprobe.c: every process mapping the file is probed, from
+ * the start of the script on, including ones started later.  Handlers
+ * see user registers; target variables read user memory (c->uprobe).
+ *
+ * Not yet: .plt, .library(), process.begin/.end/.syscall, parameters
+ * in .return probes (@entry), and globals in .return probes.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "probes.h"
+#include "../dw.h"
+#include "../sdt.h"
+#include "../tvar.h"
+
+#define UP_MAX_PROBES	5000
+
+enum up_kind { UP_ANY, UP_CALL, UP_INLINE, UP_RETURN, UP_STATEMENT, UP_MARK };
+
+static const char *const up_suffix[] = {
+	[UP_ANY] = "", [UP_CALL] = ".call", [UP_INLINE] = ".inline",
+	[UP_RETURN] = ".return", [UP_STATEMENT] = "", [UP_MARK] = "",
+};
+
+/* What resolve() leaves in the point's family_data. */
+struct up_point {
+	const char *path;	/* the file, absolute */
+	int pid;		/* process(PID): only that process; 0: any */
+	const char *pattern;	/* function, statement or marker pattern */
+	const char *provider;	/* .provider("P"): a glob; NULL: any */
+	const struct srcloc *ploc, *loc;
+	enum up_kind kind;
+};
+
+/* One marker argument, decoded. */
+struct up_probe {
+	struct dw_module *mod;
+	enum up_kind kind;
+	bool optional, several;
+	uint64_t offset, vaddr, sem_offset;
+	int pid;
+	const char *path;
+	const char *func;	/* probefunc(): the symbol holding the address */
+	/* DWARF context (functions and statements) */
+	bool has_die;
+	uint64_t die_off, pc, entry_pc;
+	/* markers */
+	const char *mark_name, *mark_provider;
+	int nargs;
+	struct sdt_arg *args;
+};
+
+/* ---- resolving ---- */
+
+/* path if it is an executable file, as an absolute path; else NULL. */
+static char *exe_path(const char *name)
+{
+	char buf[PATH_MAX];
+	const char *path;
+
+	if (strchr(name, '/'))
+		return realpath(name, buf) ? xstrdup(buf) : NULL;
+	path = getenv("PATH");
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+		char *cand = xasprintf("%.*s/%s", (int)n, n ? p : ".", name);
+
+		if (access(cand, X_OK) == 0 && realpath(cand, buf)) {
+			free(cand);
+			return xstrdup(buf);
+		}
+		free(cand);
+		p += n + (p[n] == ':');
+	}
+	return NULL;
+}
+
+static const char *string_arg(struct session *s, const struct pp_comp *c, const char *usage)
+{
+	if (c->arg && c->arg->kind == ND_STR && c->arg->str_len &&
+	    (int)strlen(c->arg->str) == c->arg->str_len)
+		return c->arg->str;
+	diag_error(s, c->arg ? &c->arg->loc : &c->loc, "%s needs a quoted argument: %s",
+		   c->name, usage);
+	return NULL;
+}
+
+static int unexpected(struct session *s, const struct pp_comp *c, const char *after,
+		      const char *const *valid, int nvalid)
+{
+	const char *near = nvalid ? diag_closest(c->name, valid, nvalid) : NULL;
+
+	diag_error(s, &c->loc, "unexpected '%s' after %s", c->name, after);
+	if (near && strcmp(near, c->name))
+		diag_hint(s, "did you mean '.%s'?", near);
+	return -1;
+}
+
+/* The file process(...) names: up->path, up->pid; 0 or -1. */
+static int resolve_file(struct session *s, const struct pp_comp *c, struct up_point *up)
+{
+	char *path = NULL;
+
+	up->ploc = c->arg ? &c->arg->loc : &c->loc;
+	if (!c->arg) {
+		char *first;
+
+		if (!s->target_cmd) {
+			diag_error(s, &c->loc, "process needs a path or a pid without -c: "
+				   "process(\"PATH\")");
+			diag_hint(s, "give the program with -c CMD, or name it: "
+				  "process(\"/usr/bin/ls\").function(\"main\")");
+			return -1;
+		}
+		first = xstrndup(s->target_cmd + strspn(s->target_cmd, " \t"),
+				 strcspn(s->target_cmd + strspn(s->target_cmd, " \t"), " \t"));
+		path = exe_path(first);
+		if (!path)
+			diag_error(s, &c->loc, "cannot find the -c command's program '%s'", first);
+		free(first);
+	} else if (c->arg->kind == ND_NUM) {
+		char *link = xasprintf("/proc/%" PRId64 "/exe", c->arg->num);
+		char buf[PATH_MAX];
+		ssize_t n = c->arg->num > 0 ? readlink(link, buf, sizeof(buf) - 1) : -1;
+
+		free(link);
+		if (n > 0) {
+			buf[n] = '\0';
+			path = xstrdup(buf);
+			up->pid = (int)c->arg->num;
+		} else {
+			diag_error(s, up->ploc, "no process %" PRId64 " on this machine",
+				   c->arg->num);
+		}
+	} else {
+		const char *name = string_arg(s, c, "process(\"PATH\")");
+
+		if (!name)
+			return -1;
+		path = exe_path(name);
+		if (!path) {
+			diag_error(s, up->ploc, "cannot find '%s'%s", name,
+				   strchr(name, '/') ? "" : " in $PATH");
+			diag_hint(s, "give the program's path: process(\"/usr/bin/%s\")", name);
+		}
+	}
+	if (!path)
+		return -1;
+	up->path = arena_strdup(&s->arena, path);
+	free(path);
+	return 0;
+}
+
+static int resolve_suffix(struct session *s, const struct pp_comp *c, struct up_point *up)
+{
+	static const char *const valid[] = { "call", "inline", "return" };
+
+	if (!c)
+		return 0;
+	for (int i = UP_CALL; i <= UP_RETURN; i++)
+		if (!strcmp(c->name, up_suffix[i] + 1))
+			up->kind = (enum up_kind)i;
+	if (up->kind == UP_ANY)
+		return unexpected(s, c, "process(...).function(...)", valid, 3);
+	if (c->arg) {
+		diag_error(s, &c->arg->loc, ".%s takes no argument", c->name);
+		return -1;
+	}
+	return c->next ? unexpected(s, c->next, up_suffix[up->kind], NULL, 0) : 0;
+}
+
+static int resolve_process(struct session *s, struct probe_point *pt,
+			   struct resolved_probe *rp)
+{
+	static const char *const forms[] = { "function", "statement", "mark", "provider" };
+	struct pp_comp *p = pt->comps, *f = p->next;
+	struct up_point *up;
+	struct dw_pattern pat;
+	char *err = NULL;
+	bool known = false;
+
+	if (strcmp(p->name, "process") || !f)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++)
+		known |= !strcmp(f->name, forms[i]);
+	if (!known)
+		return 0;	/* another family's (process.begin, ...) */
+	up = arena_alloc(&s->arena, sizeof(*up));
+	if (resolve_file(s, p, up))
+		return -1;
+	if (!strcmp(f->name, "provider")) {
+		up->provider = string_arg(s, f, "provider(\"NAME\").mark(\"NAME\")");
+		if (!up->provider)
+			return -1;
+		f = f->next;
+		if (!f || strcmp(f->name, "mark")) {
+			if (f)
+				return unexpected(s, f, "process(...).provider(...)", forms + 2, 1);
+			diag_error(s, &pt->comps->next->loc, "provider(...) needs a marker: "
+				   ".provider(\"P\").mark(\"NAME\")");
+			return -1;
+		}
+	}
+	if (!strcmp(f->name, "mark")) {
+		up->kind = UP_MARK;
+		up->pattern = string_arg(s, f, "mark(\"NAME\")");
+		if (!up->pattern)
+			return -1;
+		if (f->next)
+			return unexpected(s, f->next, "process(...).mark(...)", NULL, 0);
+	} else if (!strcmp(f->name, "statement")) {
+		up->kind = UP_STATEMENT;
+		up->pattern = string_arg(s, f, "statement(\"FUNC@FILE:LINE\")");
+		if (!up->pattern)
+			return -1;
+		if (f->next)
+			return unexpected(s, f->next, "process(...).statement(...)", NULL, 0);
+		if (!strchr(up->pattern, ':')) {
+			diag_error(s, &f->arg->loc, "statement needs a line: "
+				   "\"FUNC@FILE:LINE\", LINE a number, N-M or *");
+			return -1;
+		}
+	} else {
+		up->pattern = string_arg(s, f, "function(\"NAME[@FILE[:LINE]]\")");
+		if (!up->pattern || resolve_suffix(s, f->next, up))
+			return -1;
+	}
+	up->loc = &f->arg->loc;
+	if (up->kind != UP_MARK) {
+		if (dw_parse_pattern(up->pattern, &pat, &err) < 0) {
+			diag_error(s, up->loc, "%s", err);
+			free(err);
+			return -1;
+		}
+		dw_pattern_free(&pat);
+	}
+	rp->pp = pf_point_text(s, pt);
+	rp->family_data = up;
+	return 1;
+}
+
+/* ---- expanding ---- */
+
+struct up_walk {
+	struct session *s;
+	const struct up_point *up;
+	struct resolved_probe *rp;
+	struct dw_module *mod;
+	Elf *elf;
+	struct vec *out;
+	int nskipped_inline, nbad;
+	char *bad_err;
+	const char *last_name;	/* functions: one probe per name+file+line+pc */
+};
+
+static struct up_probe *new_probe(struct up_walk *w, const char *pp)
+{
+	struct up_probe *p = arena_alloc(&w->s->arena, sizeof(*p));
+	struct resolved_probe *x = arena_alloc(&w->s->arena, sizeof(*x));
+
+	p->mod = w->mod;
+	p->kind = w->up->kind;
+	p->func = "";
+	p->optional = w->rp->point->optional;
+	p->pid = w->up->pid;
+	p->path = w->up->path;
+	x->pp = pp;
+	x->family_data = p;
+	vec_push(w->out, x);
+	return p;
+}
+
+static int add_site(const struct dw_site *site, void *arg)
+{
+	struct up_walk *w = arg;
+	enum up_kind kind = w->up->kind;
+	struct up_probe *p;
+	uint64_t pc = kind == UP_RETURN ? site->entry_pc : site->probe_pc, off;
+	const char *pp;
+
+	if ((kind == UP_CALL && site->inlined) || (kind == UP_INLINE && !site->inlined))
+		return 0;
+	if (kind == UP_RETURN && site->inlined) {
+		w->nskipped_inline++;
+		return 0;
+	}
+	if (w->out->len >= UP_MAX_PROBES)
+		return 1;
+	if (dw_module_file_offset(w->mod, pc, &off) < 0) {
+		w->nbad++;
+		return 0;
+	}
+	if (*site->file)
+		pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")%s",
+				  w->up->path, site->name, site->file, site->line,
+				  up_suffix[kind]);
+	else
+		pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s\")%s",
+				  w->up->path, site->name, up_suffix[kind]);
+	p = new_probe(w, pp);
+	p->offset = off;
+	p->vaddr = pc;
+	p->has_die = site->die_off != 0;
+	p->die_off = site->die_off;
+	p->pc = pc;
+	p->entry_pc = site->entry_pc;
+	return 0;
+}
+
+static int add_stmt(const struct dw_stmt *st, void *arg)
+{
+	struct up_walk *w = arg;
+	struct up_probe *p;
+	uint64_t off;
+
+	if (w->out->len >= UP_MAX_PROBES)
+		return 1;
+	if (dw_module_file_offset(w->mod, st->pc, &off) < 0) {
+		w->nbad++;
+		return 0;
+	}
+	p = new_probe(w, arena_printf(&w->s->arena, "process(\"%s\").statement(\"%s@%s:%d\")",
+				      w->up->path, st->func, st->file, st->line));
+	p->offset = off;
+	p->vaddr = st->pc;
+	p->has_die = true;
+	p->die_off = st->die_off;
+	p->pc = st->pc;
+	p->entry_pc = st->entry_pc;
+	return 0;
+}
+
+static int add_mark(const struct sdt_note *n, void *arg)
+{
+	struct up_walk *w = arg;
+	struct up_probe *p;
+	struct vec args = VEC_INIT;
+	uint64_t off, sem = 0;
+	const char *a = n->args;
+	char *err = NULL;
+
+	if (fnmatch(w->up->pattern, n->name, 0) ||
+	    (w->up->provider && fnmatch(w->up->provider, n->provider, 0)))
+		return 0;
+	if (w->out->len >= UP_MAX_PROBES)
+		return 1;
+	if (dw_elf_file_offset(w->elf, n->pc, &off) < 0 ||
+	    (n->semaphore && dw_elf_file_offset(w->elf, n->semaphore, &sem) < 0)) {
+		w->nbad++;
+		return 0;
+	}
+	while (*(a += strspn(a, " "))) {
+		size_t len = strcspn(a, " ");
+		struct sdt_arg *x = arena_alloc(&w->s->arena, sizeof(*x));
+
+		if (sdt_parse_arg(w->elf, a, len, x, &err) < 0) {
+			if (!w->bad_err)
+				w->bad_err = xasprintf("marker %s:%s: %s", n->provider, n->name, err);
+			free(err);
+			vec_free(&args);
+			w->nbad++;
+			return 0;
+		}
+		vec_push(&args, x);
+		a += len;
+	}
+	/* SystemTap names a marker's probe by its address, also in pp(). */
+	p = new_probe(w, arena_printf(&w->s->arena, "process(\"%s\").statement(0x%" PRIx64 ")",
+				      w->up->path, n->pc));
+	p->offset = off;
+	p->vaddr = n->pc;
+	p->sem_offset = sem;
+	p->mark_name = arena_strdup(&w->s->arena, n->name);
+	p->mark_provider = arena_strdup(&w->s->arena, n->provider);
+	p->nargs = args.len;
+	p->args = arena_alloc(&w->s->arena, (args.len + 1) * sizeof(*p->args));
+	for (int i = 0; i < args.len; i++)
+		p->args[i] = *(struct sdt_arg *)args.items[i];
+	vec_free(&args);
+	return 0;
+}
+
+static int add_func_name(const struct dw_func *fn, void *arg)
+{
+	vec_push(arg, xstrdup(fn->name));
+	return 0;
+}
+
+/* Why nothing matched: an error at up->loc with a hint. */
+static void no_match(struct session *s, const struct up_walk *w)
+{
+	const struct up_point *up = w->up;
+	const char *what = up->kind == UP_MARK ? "marker" :
+			   up->kind == UP_STATEMENT ? "statement" : "function";
+
+	if (w->bad_err)
+		diag_error(s, up->loc, "%s", w->bad_err);
+	else if (w->nskipped_inline)
+		diag_error(s, up->loc, "no out-of-line copy of '%s' in %s to probe the return "
+			   "of (%d inlined skipped)", up->pattern, up->path, w->nskipped_inline);
+	else
+		diag_error(s, up->loc, "no %s in %s matches '%s'", what, up->path, up->pattern);
+	if (up->kind == UP_MARK) {
+		diag_hint(s, "stap -L 'process(\"%s\").mark(\"*\")' lists its markers", up->path);
+	} else {
+		struct dw_pattern any = { .name = "*" };
+		struct vec names = VEC_INIT;
+		char *name = xstrndup(up->pattern, strcspn(up->pattern, "@"));
+		const char *best = NULL;
+
+		if (!strpbrk(name, "*?[") && dw_module_list(w->mod, &any, add_func_name, &names) > 0)
+			best = diag_closest(name, (const char *const *)names.items, names.len);
+		if (best)
+			diag_hint(s, "did you mean '%s'?", best);
+		else if (!dw_module_has_dwarf(w->mod))
+			diag_hint(s, "%s has no debuginfo: only its symbol table's functions can "
+				  "be probed (install its -dbgsym package or rebuild with -g)",
+				  up->path);
+		else
+			diag_hint(s, "stap -l 'process(\"%s\").function(\"*\")' lists its "
+				  "functions", up->path);
+		for (int i = 0; i < names.len; i++)
+			free(names.items[i]);
+		vec_free(&names);
+		free(name);
+	}
+}
+
+static int expand_process(struct session *s, struct resolved_probe *rp, struct vec *out)
+{
+	const struct up_point *up = rp->family_data;
+	struct up_walk w = { .s = s, .up = up, .rp = rp, .out = out };
+	struct dw_pattern pat = { 0 };
+	char *err = NULL;
+	int n, fd = -1;
+
+	w.mod = dw_user_open(up->path, &err);
+	if (!w.mod) {
+		const char *hint = strstr(err, "\nhint: ");
+
+		if (rp->point->optional) {
+			free(err);
+			return 0;
+		}
+		diag_error(s, up->ploc, "%.*s", hint ? (int)(hint - err) : (int)strlen(err), err);
+		if (hint)
+			diag_hint(s, "%s", hint + 7);
+		free(err);
+		return -1;
+	}
+	if (up->kind == UP_MARK) {
+		fd = open(up->path, O_RDONLY | O_CLOEXEC);
+		w.elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+		n = w.elf ? sdt_notes(w.elf, add_mark, &w) : -EIO;
+	} else {
+		if (dw_parse_pattern(up->pattern, &pat, &err) < 0) {
+			diag_error(s, up->loc, "%s", err);	/* resolve checked it */
+			free(err);
+			return -1;
+		}
+		n = up->kind == UP_STATEMENT ? dw_module_statements(w.mod, &pat, add_stmt, &w)
+					     : dw_module_functions(w.mod, &pat, add_site, &w);
+		dw_pattern_free(&pat);
+	}
+	if (n < 0 && out->len < UP_MAX_PROBES) {
+		diag_error(s, up->loc, "cannot read %s: %s", up->path, strerror(-n));
+		n = -1;
+	} else if (out->len >= UP_MAX_PROBES) {
+		diag_error(s, up->loc, "'%s' matches more than %d places in %s, the most one "
+			   "probe point may probe", up->pattern, UP_MAX_PROBES, up->path);
+		n = -1;
+	} else if (!out->len && !rp->point->optional) {
+		no_match(s, &w);
+		n = -1;
+	} else {
+		for (int i = 0; i < out->len; i++)
+			((struct up_probe *)((struct resolved_probe *)out->items[i])->family_data)
+				->several = out->len > 1;
+		n = out->len;
+	}
+	free(w.bad_err);
+	if (w.elf)
+		elf_end(w.elf);
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
+/* ---- target variables ---- */
+
+static int tv_scope(struct session *s, struct resolved_probe *rp, const struct srcloc *loc,
+		    struct tv_scope *out)
+{
+	struct up_probe *p = rp->family_data;
+
+	memset(out, 0, sizeof(*out));
+	if (p->kind == UP_MARK || !p->has_die) {
+		diag_error(s, loc, "%s has no debuginfo for target variables here", p->path);
+		diag_hint(s, p->kind == UP_MARK ? "a marker's values are $arg1..$argN" :
+			  "install its debuginfo or rebuild it with -g");
+		return -1;
+	}
+	out->dbg = dw_module_dwarf(p->mod, &out->cfi);
+	if (!out->dbg || !dwarf_offdie(out->dbg, p->die_off, &out->fn)) {
+		diag_error(s, loc, "dwarf: cannot read the DWARF of %s", p->path);
+		return -1;
+	}
+	out->has_fn = true;
+	out->pc = p->pc;
+	out->entry_pc = p->entry_pc;
+	out->is_return = p->kind == UP_RETURN;
+	/* A global's run-time address: link-time + load bias (ip - vaddr at entry). */
+	out->addr_fmt = p->kind == UP_RETURN ? NULL :
+		"(0x%" PRIx64 "UL + (instruction_pointer(c->regs) - c->uprobe->vaddr))";
+	out->module = p->path;
+	return 0;
+}
+
+/* ---- markers: $argN, $$name, $$provider, $$parms ---- */
+
+static struct node *new_node(struct session *s, const struct node *at, enum node_kind kind)
+{
+	struct node *n = arena_alloc(&s->arena, sizeof(*n));
+
+	n->kind = kind;
+	n->loc = at->loc;
+	n->next = at->next;
+	return n;
+}
+
+static struct node *str_node(struct session *s, const struct node *at, const char *str)
+{
+	struct node *n = new_node(s, at, ND_STR);
+
+	n->str = str;
+	n->str_len = (int)strlen(str);
+	return n;
+}
+
+/* "$argN" -> N, or 0. */
+static int arg_number(const char *name)
+{
+	char *end;
+	long v;
+
+	if (strncmp(name, "arg", 3) || !isdigit((unsigned char)name[3]))
+		return 0;
+	v = strtol(name + 3, &end, 10);
+	return *end || v < 1 || v > 99 ? 0 : (int)v;
+}
+
+static struct node *mark_value(struct session *s, const struct up_probe *p, struct node *n)
+{
+	const char *name = n->str;
+	int i = arg_number(name);
+
+	if (i && !n->members) {
+		struct node *call = new_node(s, n, ND_CALL), *num;
+
+		if (i > p->nargs) {
+			diag_error(s, &n->loc, "marker %s:%s has %d argument%s: no $%s",
+				   p->mark_provider, p->mark_name, p->nargs,
+				   p->nargs == 1 ? "" : "s", name);
+			return n;
+		}
+		num = new_node(s, n, ND_NUM);
+		num->num = i;
+		num->next = NULL;
+		call->str = "__sdt_arg";
+		call->args = num;
+		call->num = 1;
+		return call;
+	}
+	if (!strcmp(name, "$name"))
+		return str_node(s, n, p->mark_name);
+	if (!strcmp(name, "$provider"))
+		return str_node(s, n, p->mark_provider);
+	if (!strcmp(name, "$parms") || !strcmp(name, "$vars") || !strcmp(name, "$parms$") ||
+	    !strcmp(name, "$vars$")) {
+		/* "$arg1=0x... $arg2=0x..." built by sprintf. */
+		struct node *call = new_node(s, n, ND_CALL), **tail;
+		struct strbuf fmt = STRBUF_INIT;
+
+		for (int k = 1; k <= p->nargs; k++)
+			sb_printf(&fmt, "%s$arg%d=%%#x", k > 1 ? " " : "", k);
+		call->str = "sprintf";
+		call->args = str_node(s, n, arena_strdup(&s->arena, fmt.buf ? fmt.buf : ""));
+		call->args->next = NULL;
+		tail = &call->args->next;
+		for (int k = 1; k <= p->nargs; k++) {
+			struct node *a = new_node(s, n, ND_CALL), *num = new_node(s, n, ND_NUM);
+
+			num->num = k;
+			num->next = NULL;
+			a->str = "__sdt_arg";
+			a->args = num;
+			a->num = 1;
+			a->next = NULL;
+			*tail = a;
+			tail = &a->next;
+		}
+		call->num = 1 + p->nargs;
+		sb_free(&fmt);
+		return call;
+	}
+	diag_error(s, &n->loc, "marker %s:%s has no $%s", p->mark_provider, p->mark_name, name);
+	diag_hint(s, "a marker's values are $arg1..$arg%d, $$name, $$provider and $$parms",
+		  p->nargs);
+	return n;
+}
+
+static void rewrite(struct session *s, const struct up_probe *p, struct node **np)
+{
+	for (struct node *n = *np; n; np = &n->next, n = *np) {
+		if (n->kind == ND_TARGET && n->str) {
+			*np = n = mark_value(s, p, n);
+			continue;
+		}
+		if (n->kind == ND_DEFINED && n->lhs && n->lhs->kind == ND_TARGET && n->lhs->str) {
+			int i = arg_number(n->lhs->str);
+			struct node *v = new_node(s, n, ND_NUM);
+
+			v->num = (i && i <= p->nargs) || !strcmp(n->lhs->str, "$name") ||
+				 !strcmp(n->lhs->str, "$provider") || !strcmp(n->lhs->str, "$parms");
+			*np = n = v;
+			continue;
+		}
+		rewrite(s, p, &n->lhs);
+		rewrite(s, p, &n->rhs);
+		rewrite(s, p, &n->cond);
+		rewrite(s, p, &n->then);
+		rewrite(s, p, &n->els);
+		rewrite(s, p, &n->init);
+		rewrite(s, p, &n->step);
+		rewrite(s, p, &n->body);
+		rewrite(s, p, &n->limit);
+		rewrite(s, p, &n->args);
+		rewrite(s, p, &n->value);
+		for (struct member *m = n->members; m; m = m->next)
+			rewrite(s, p, &m->index);
+	}
+}
+
+static struct node *rewrite_body(struct session *s, struct resolved_probe *rp,
+				 struct node *body)
+{
+	const struct up_probe *p = rp->family_data;
+
+	if (p->kind == UP_MARK)
+		rewrite(s, p, &body);
+	return body;
+}
+
+/* ---- emitting ---- */
+
+/*
+ * The kernel refuses a second uprobe at an address with a different
+ * reference counter: every probe at a marker's address takes the
+ * marker's semaphore (the kernel counts it once per address anyway).
+ */
+static void share_semaphores(struct vec *probes)
+{
+	struct vec marks = VEC_INIT;
+
+	for (int i = 0; i < probes->len; i++) {
+		struct up_probe *p = ((struct resolved_probe *)probes->items[i])->family_data;
+
+		if (p->sem_offset)
+			vec_push(&marks, p);
+	}
+	for (int i = 0; marks.len && i < probes->len; i++) {
+		struct up_probe *p = ((struct resolved_probe *)probes->items[i])->family_data;
+
+		for (int j = 0; j < marks.len && !p->sem_offset; j++) {
+			struct up_probe *m = marks.items[j];
+
+			if (m->offset == p->offset && !strcmp(m->path, p->path))
+				p->sem_offset = m->sem_offset;
+		}
+	}
+	vec_free(&marks);
+}
+
+static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
+{
+	int i, group = 0;
+
+	share_semaphores(probes);
+	for (i = 0; i < probes->len; i++) {
+		struct resolved_probe *rp = probes->items[i];
+		struct up_probe *p = rp->family_data;
+
+		if (rp->entry_exprs.len)
+			diag_error(s, &rp->point->loc, "%s: parameters and @entry values in a "
+				   "process(...).return probe are not supported yet", rp->pp);
+		if (!p->nargs)
+			continue;
+		sb_printf(c, "static const struct stp_sdt_arg stp_sdt_args_%d[] = {\n", rp->id);
+		for (int k = 0; k < p->nargs; k++) {
+			const struct sdt_arg *a = &p->args[k];
+
+			sb_printf(c, "\t{ .size = %d, .kind = %d, .scale = %d, .value = %" PRId64
+				  "LL, .base = ", a->size, (int)a->kind, a->scale, a->value);
+			if (a->base)
+				sb_printf(c, "offsetof(struct pt_regs, %s)", a->base);
+			else
+				sb_puts(c, "-1");
+			sb_puts(c, ", .index = ");
+			if (a->index)
+				sb_printf(c, "offsetof(struct pt_regs, %s) },\n", a->index);
+			else
+				sb_puts(c, "-1 },\n");
+		}
+		sb_puts(c, "};\n");
+	}
+	sb_puts(c, "/* process(...) probes: runtime/uprobe.c registers them. */\n"
+		"static struct stp_uprobe stp_uprobes[] = {\n");
+	for (i = 0; i < probes->len; i++) {
+		struct resolved_probe *rp = probes->items[i];
+		struct up_probe *p = rp->family_data;
+
+		if (i && rp->point != ((struct resolved_probe *)probes->items[i - 1])->point)
+			group = i;
+		sb_printf(c, "\t{ .probe = &" PF_DESC_FMT ", .path = \"", rp->id);
+		for (const char *q = p->path; *q; q++)
+			sb_printf(c, *q == '"' || *q == '\\' ? "\\%c" :
+				  (unsigned char)*q < 32 ? "\\%03o" : "%c", *q);
+		if (!*p->func) {
+			const char *f = dw_module_symname(p->mod, p->vaddr);
+
+			p->func = f ? arena_strdup(&s->arena, f) : "";
+		}
+		sb_printf(c, "\", .func = \"%s\"", p->func);
+		sb_printf(c, ", .offset = 0x%" PRIx64 ", .vaddr = 0x%" PRIx64
+			  ", .sem_offset = 0x%" PRIx64 ", .pid = %d, .group = %d, .flags = %s%s%s0",
+			  p->offset, p->vaddr, p->sem_offset, p->pid, group,
+			  p->kind == UP_RETURN ? "STP_UPROBE_RETURN | " : "",
+			  p->optional ? "STP_UPROBE_OPTIONAL | " : "",
+			  p->several ? "STP_UPROBE_WILDCARD | " : "");
+		if (p->nargs)
+			sb_printf(c, ", .nargs = %d, .args = stp_sdt_args_%d", p->nargs, rp->id);
+		sb_puts(c, " },\n");
+	}
+	sb_puts(c, "};\n\n");
+}
+
+static void emit_start(struct session *s, struct strbuf *c, struct vec *probes)
+{
+	sb_puts(c, "\t{\n\t\tint rc = _stp_uprobes_start(stp_uprobes, ARRAY_SIZE(stp_uprobes));\n\n"
+		"\t\tif (rc)\n\t\t\treturn rc;\n\t}\n");
+}
+
+static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
+{
+	sb_puts(c, "\t_stp_uprobes_stop(stp_uprobes, ARRAY_SIZE(stp_uprobes));\n");
+}
+
+const struct probe_family pf_uprobe = {
+	.name = "process",
+	.state = "STP_SESSION_RUNNING",
+	.resolve = resolve_process,
+	.expand = expand_process,
+	.tv_scope = tv_scope,
+	.rewrite_body = rewrite_body,
+	.emit_decls = emit_decls,
+	.emit_start = emit_start,
+	.emit_stop = emit_stop,
+};
+
+/* ---- stap -l / -L ---- */
+
+struct up_list {
+	const char *path, *suffix;
+	enum up_kind kind;
+	bool with_vars;
+	const char *provider, *pattern;
+	struct vec *lines;
+};
+
+static int list_func(const struct dw_func *f, void *arg)
+{
+	struct up_list *l = arg;
+	struct strbuf sb = STRBUF_INIT;
+
+	if ((l->kind == UP_CALL || l->kind == UP_RETURN) && f->n_outofline == 0)
+		return 0;
+	if (l->kind == UP_INLINE && f->n_inlined == 0)
+		return 0;
+	sb_printf(&sb, "process(\"%s\").function(\"%s", l->path, f->name);
+	if (*f->file)
+		sb_printf(&sb, "@%s:%d", f->file, f->line);
+	sb_printf(&sb, "\")%s", l->suffix);
+	if (l->with_vars && l->kind == UP_RETURN && *f->ret)
+		sb_printf(&sb, " $return:%s", f->ret);
+	if (l->with_vars && *f->vars)
+		sb_printf(&sb, " %s", f->vars);
+	vec_push(l->lines, sb_steal(&sb));
+	return 0;
+}
+
+static int list_mark(const struct sdt_note *n, void *arg)
+{
+	struct up_list *l = arg;
+	struct strbuf sb = STRBUF_INIT;
+	const char *a = n->args;
+	int k = 0;
+
+	if (fnmatch(l->pattern, n->name, 0) || (l->provider && fnmatch(l->provider, n->provider, 0)))
+		return 0;
+	sb_printf(&sb, "process(\"%s\").mark(\"%s\")", l->path, n->name);
+	while (l->with_vars && *(a += strspn(a, " "))) {
+		sb_printf(&sb, " $arg%d:long", ++k);
+		a += strcspn(a, " ");
+	}
+	vec_push(l->lines, sb_steal(&sb));
+	return 0;
+}
+
+/* The quoted argument at *p ("NAME(\"...\")"); malloc'ed, *p moved past it. */
+static char *quoted(const char **p, const char *name)
+{
+	size_t n = strlen(name);
+	const char *end;
+
+	if (strncmp(*p, name, n) || strncmp(*p + n, "(\"", 2))
+		return NULL;
+	*p += n + 2;
+	end = strstr(*p, "\")");
+	if (!end)
+		return NULL;
+	{
+		char *r = xstrndup(*p, end - *p);
+
+		*p = end + 2;
+		return r;
+	}
+}
+
+int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struct vec *lines)
+{
+	const char *p = pattern;
+	char *file = NULL, *provider = NULL, *pat = NULL, *path = NULL, *err = NULL;
+	struct up_list l = { .with_vars = with_vars, .lines = lines, .suffix = "" };
+	struct dw_module *m;
+	int ret = -1;
+
+	(void)s;
+	if (strncmp(pattern, "process(", 8))
+		return 1;
+	file = quoted(&p, "process");
+	if (!file || *p++ != '.')
+		goto usage;
+	provider = quoted(&p, "provider");
+	if (provider && *p++ != '.')
+		goto usage;
+	if ((pat = quoted(&p, "mark"))) {
+		l.kind = UP_MARK;
+	} else if (!provider && (pat = quoted(&p, "function"))) {
+		l.kind = UP_ANY;
+		for (int i = UP_CALL; i <= UP_RETURN; i++)
+			if (*p && !strcmp(p, up_suffix[i]))
+				l.kind = (enum up_kind)i;
+		if (l.kind == UP_ANY && *p)
+			goto usage;
+		l.suffix = p;
+	} else {
+		goto usage;
+	}
+	if (l.kind != UP_MARK && *p && l.kind == UP_ANY)
+		goto usage;
+	if (l.kind == UP_MARK && *p)
+		goto usage;
+	path = exe_path(file);
+	if (!path) {
+		util_err("cannot find '%s'%s", file, strchr(file, '/') ? "" : " in $PATH");
+		goto out;
+	}
+	m = dw_user_open(path, &err);
+	if (!m) {
+		fprintf(stderr, "%s: %s\n", util_progname, err);
+		goto out;
+	}
+	l.path = file;
+	l.pattern = pat;
+	l.provider = provider;
+	if (l.kind == UP_MARK) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+
+		ret = elf && sdt_notes(elf, list_mark, &l) >= 0 ? 0 : -1;
+		if (elf)
+			elf_end(elf);
+		if (fd >= 0)
+			close(fd);
+	} else {
+		struct dw_pattern dp;
+
+		if (dw_parse_pattern(pat, &dp, &err) < 0) {
+			util_err("%s", err);
+			goto out;
+		}
+		ret = dw_module_list(m, &dp, list_func, &l) < 0 ? -1 : 0;
+		dw_pattern_free(&dp);
+	}
+	goto out;
+usage:
+	util_err("cannot list '%s': expected process(\"PATH\").function(\"PATTERN\")"
+		 "[.call|.inline|.return], process(\"PATH\").mark(\"PATTERN\") or "
+		 "process(\"PATH\").provider(\"P\").mark(\"PATTERN\")", pattern);
+out:
+	free(file);
+	free(provider);
+	free(pat);
+	free(path);
+	free(err);
+	return ret;
+}
