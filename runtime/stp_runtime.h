@@ -28,6 +28,7 @@ enum stp_session_state {
 };
 
 struct stp_context;
+struct stp_uentries;
 
 /* Capture groups (with the whole match) a script can read back. */
 #define STP_MAX_MATCH_GROUPS 10
@@ -316,8 +317,12 @@ struct stp_uprobe {
 	u8 flags;		/* STP_UPROBE_* */
 	u8 nargs;		/* SDT arguments */
 	const struct stp_sdt_arg *args;
+	/* .return reading @entry values: fills c->entry_slots[0..nslots) at entry */
+	void (*entry)(struct stp_context *c);
+	u16 nslots;
 	/* runtime-private */
 	bool registered;
+	struct stp_uentries *entries;	/* saved @entry values in flight */
 	struct inode *inode;
 	void *handle;		/* the kernel's struct uprobe *, where it has one */
 	struct uprobe_consumer *uc;

@@ -13,6 +13,11 @@
  *    probe is registered, so the program's PROBE_ENABLED() tests see it.
  *  - .return entries are uretprobes.  Handlers run the probe with
  *    c->uprobe set, which makes target-variable reads read user memory.
+ *  - A .return probe reading @entry values (parameters) also has an
+ *    entry handler that saves them in a record keyed by (task, stack
+ *    pointer at entry); the return handler finds it by its own stack
+ *    pointer, one word higher once the return address is popped.  A
+ *    preallocated pool per probe: a hit that finds it full is skipped.
  *  - Unregistration waits for handlers still running (6.1: the
  *    consumer's rwsem; 6.12: uprobe_unregister_sync's SRCU period).
  */
@@ -21,6 +26,7 @@
 #include <linux/kernel.h>
 #include <linux/namei.h>
 #include <linux/sched.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/uprobes.h>
@@ -33,26 +39,135 @@ struct stp_uconsumer {
 	struct stp_uprobe *u;
 };
 
-static int run(struct uprobe_consumer *uc, struct pt_regs *regs, unsigned long func)
-{
-	struct stp_uprobe *u = container_of(uc, struct stp_uconsumer, uc)->u;
-	struct stp_hit h = { .uprobe = u, .ret_from = func };
+#define STP_UENTRIES 256	/* calls in flight per .return probe */
 
-	if (u->pid && task_tgid_nr(current) != u->pid)
-		return 0;
-	_stp_run_probe_hit(u->probe, regs, &h);
-	return 0;
+struct stp_uentry {
+	struct task_struct *task;	/* NULL: free */
+	unsigned long sp;		/* at entry: the return address's slot */
+	int64_t *slots;
+};
+
+struct stp_uentries {
+	raw_spinlock_t lock;
+	struct stp_uentry e[STP_UENTRIES];
+};
+
+static struct stp_uentries *entries_alloc(u16 nslots)
+{
+	struct stp_uentries *t = kvzalloc(sizeof(*t) + STP_UENTRIES * nslots * sizeof(int64_t),
+					  GFP_KERNEL);
+	int64_t *slots;
+	int i;
+
+	if (!t)
+		return NULL;
+	raw_spin_lock_init(&t->lock);
+	slots = (int64_t *)(t + 1);
+	for (i = 0; i < STP_UENTRIES; i++)
+		t->e[i].slots = slots + i * nslots;
+	return t;
+}
+
+/* A free record for (current, sp), or NULL if all are in use. */
+static struct stp_uentry *entry_get(struct stp_uentries *t, unsigned long sp)
+{
+	struct stp_uentry *e = NULL;
+	unsigned long flags;
+	int i;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	for (i = 0; i < STP_UENTRIES && !e; i++)
+		if (!t->e[i].task)
+			e = &t->e[i];
+	if (e) {
+		e->task = current;
+		e->sp = sp;
+	}
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+	return e;
+}
+
+/*
+ * The record of the call returning now (entry sp == sp - 8).  Records of
+ * this task for deeper frames (lower sp) are calls that never returned
+ * normally (longjmp, exceptions): freed on the way.
+ */
+static struct stp_uentry *entry_find(struct stp_uentries *t, unsigned long sp)
+{
+	struct stp_uentry *e = NULL;
+	unsigned long flags;
+	int i;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	for (i = 0; i < STP_UENTRIES; i++) {
+		struct stp_uentry *x = &t->e[i];
+
+		if (x->task != current)
+			continue;
+		if (x->sp == sp - sizeof(long) && !e)
+			e = x;
+		else if (x->sp < sp - sizeof(long))
+			x->task = NULL;
+	}
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+	return e;
+}
+
+static void entry_put(struct stp_uentry *e)
+{
+	smp_store_release(&e->task, NULL);
+}
+
+static bool wanted(const struct stp_uprobe *u)
+{
+	return !u->pid || task_tgid_nr(current) == u->pid;
 }
 
 static int uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
-	return run(uc, regs, 0);
+	struct stp_uprobe *u = container_of(uc, struct stp_uconsumer, uc)->u;
+	struct stp_hit h = { .uprobe = u };
+
+	if (!wanted(u))
+		return 0;
+	if (u->flags & STP_UPROBE_RETURN) {
+		/* The entry of a .return probe that reads @entry values. */
+		struct stp_uentry *e = entry_get(u->entries, user_stack_pointer(regs));
+
+		if (!e) {
+			_stp_count_skip();
+			return 0;
+		}
+		memset(e->slots, 0, u->nslots * sizeof(int64_t));
+		h.entry_slots = e->slots;
+		h.fn = u->entry;
+		if (_stp_run_probe_hit(u->probe, regs, &h))
+			entry_put(e);	/* failed or skipped: no return hit */
+		return 0;
+	}
+	_stp_run_probe_hit(u->probe, regs, &h);
+	return 0;
 }
 
 static int uretprobe_hit(struct uprobe_consumer *uc, unsigned long func,
 			 struct pt_regs *regs)
 {
-	return run(uc, regs, func);
+	struct stp_uprobe *u = container_of(uc, struct stp_uconsumer, uc)->u;
+	struct stp_hit h = { .uprobe = u, .ret_from = func };
+	struct stp_uentry *e = NULL;
+
+	if (!wanted(u))
+		return 0;
+	if (u->entries) {
+		e = entry_find(u->entries, user_stack_pointer(regs));
+		if (!e)
+			return 0;	/* its entry was skipped */
+		h.entry_slots = e->slots;
+	}
+	_stp_run_probe_hit(u->probe, regs, &h);
+	if (e)
+		entry_put(e);
+	return 0;
 }
 
 static int register_one(struct stp_uprobe *u)
@@ -74,10 +189,20 @@ static int register_one(struct stp_uprobe *u)
 		goto fail;
 	}
 	sc->u = u;
-	if (u->flags & STP_UPROBE_RETURN)
+	if (u->flags & STP_UPROBE_RETURN) {
 		sc->uc.ret_handler = uretprobe_hit;
-	else
+		if (u->nslots) {
+			u->entries = entries_alloc(u->nslots);
+			if (!u->entries) {
+				kfree(sc);
+				rc = -ENOMEM;
+				goto fail;
+			}
+			sc->uc.handler = uprobe_hit;
+		}
+	} else {
 		sc->uc.handler = uprobe_hit;
+	}
 #ifdef STAPCONF_UPROBE_UNREGISTER_NOSYNC
 	{
 		struct uprobe *up = uprobe_register(u->inode, u->offset, u->sem_offset,
@@ -91,6 +216,8 @@ static int register_one(struct stp_uprobe *u)
 #endif
 	if (rc) {
 		kfree(sc);
+		kvfree(u->entries);
+		u->entries = NULL;
 		goto fail;
 	}
 	u->uc = &sc->uc;
@@ -197,6 +324,8 @@ void _stp_uprobes_stop(struct stp_uprobe *ups, size_t n)
 		if (!u->registered)
 			continue;
 		kfree(container_of(u->uc, struct stp_uconsumer, uc));
+		kvfree(u->entries);
+		u->entries = NULL;
 		iput(u->inode);
 		u->uc = NULL;
 		u->inode = NULL;

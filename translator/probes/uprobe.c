@@ -19,8 +19,8 @@
  * the start of the script on, including ones started later.  Handlers
  * see user registers; target variables read user memory (c->uprobe).
  *
- * Not yet: .plt, .library(), process.begin/.end/.syscall, parameters
- * in .return probes (@entry), and globals in .return probes.
+ * Not yet: .plt, .library(), process.begin/.end/.syscall, and globals
+ * in .return probes.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -715,9 +715,6 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 		struct resolved_probe *rp = probes->items[i];
 		struct up_probe *p = rp->family_data;
 
-		if (rp->entry_exprs.len)
-			diag_error(s, &rp->point->loc, "%s: parameters and @entry values in a "
-				   "process(...).return probe are not supported yet", rp->pp);
 		if (!p->nargs)
 			continue;
 		sb_printf(c, "static const struct stp_sdt_arg stp_sdt_args_%d[] = {\n", rp->id);
@@ -764,6 +761,9 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 			  p->several ? "STP_UPROBE_WILDCARD | " : "");
 		if (p->nargs)
 			sb_printf(c, ", .nargs = %d, .args = stp_sdt_args_%d", p->nargs, rp->id);
+		if (rp->entry_exprs.len)
+			sb_printf(c, ", .entry = stp_entry_%d, .nslots = %d", rp->id,
+				  rp->entry_exprs.len);
 		sb_puts(c, " },\n");
 	}
 	sb_puts(c, "};\n\n");
