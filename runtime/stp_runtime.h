@@ -334,6 +334,31 @@ void _stp_uprobes_stop(struct stp_uprobe *ups, size_t n);
 /* SDT argument i (1-based) of the current hit; an error if there is none. */
 int64_t _stp_sdt_arg(struct stp_context *c, int i);
 
+/* ---- process and thread events (runtime/utask.c) ---- */
+
+enum {
+	STP_UTASK_BEGIN, STP_UTASK_END, STP_UTASK_THREAD_BEGIN, STP_UTASK_THREAD_END,
+	STP_UTASK_SYSCALL, STP_UTASK_SYSCALL_RETURN, STP_UTASK_NKINDS,
+};
+#define STP_UTASK_TARGET	0x1	/* only the -c/-x target and its descendants */
+
+/* One process.begin, .end, .thread.begin/end or .syscall[.return] probe. */
+struct stp_utask {
+	const struct stp_probe *probe;
+	u8 kind;		/* STP_UTASK_* */
+	u8 flags;
+	const char *path;	/* process("PATH"): its program; NULL: any */
+	pid_t pid;		/* process(PID); 0: any */
+	/* runtime-private */
+	struct inode *inode;
+};
+
+/* As _stp_kprobes_start/_stp_kprobes_stop. */
+int _stp_utasks_start(struct stp_utask *uts, size_t n);
+void _stp_utasks_stop(struct stp_utask *uts, size_t n);
+/* .syscall: 0 $syscall, 1..6 $argN; .syscall.return: 0 $syscall, 1 $return. */
+int64_t _stp_utask_arg(struct stp_context *c, int i);
+
 /* ---- tracepoints: kernel.trace probes (runtime/tracepoint.c) ---- */
 
 /* struct stp_tracepoint flags; translator/probes/trace.c emits these names. */

@@ -14,6 +14,9 @@
  *                whether ping was enabled, all on stderr (a test's
  *                stdout is the script's alone).
  *
+ *   uprog threads  two threads, each calling add(), joined in order
+ *   uprog fork     a child process calling add() and exiting 7, waited for
+ *
  * Every marker has a semaphore (_SDT_HAS_SEMAPHORES), as dtrace -G
  * would make them: a tracer that probes the marker raises it.
  */
@@ -21,7 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/sdt.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* Written by the kernel's uprobes while a marker is probed. */
 __extension__ unsigned short uprog_tick_semaphore __attribute__((section(".probes")));
@@ -59,6 +65,38 @@ __attribute__((noinline)) const char *greet(const char *who)
 	return buf;
 }
 
+static void *thread_main(void *arg)
+{
+	return (void *)(long)add((int)(long)arg, 100);
+}
+
+/* Process and thread events: uprog threads, uprog fork. */
+static int lifecycle(const char *what)
+{
+	if (!strcmp(what, "threads")) {
+		for (long i = 1; i <= 2; i++) {
+			pthread_t t;
+			void *r;
+
+			/* One at a time: the events come in a known order. */
+			if (pthread_create(&t, NULL, thread_main, (void *)i) || pthread_join(t, &r))
+				return 1;
+			fprintf(stderr, "thread %ld: %ld\n", i, (long)r);
+		}
+		return 0;
+	} else {
+		int status;
+		pid_t child = fork();
+
+		if (child == 0)
+			_exit(add(7, 0));
+		if (child < 0 || waitpid(child, &status, 0) != child)
+			return 1;
+		fprintf(stderr, "child exit %d\n", WEXITSTATUS(status));
+		return 0;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 3;
@@ -66,6 +104,8 @@ int main(int argc, char **argv)
 	long total = 0;
 	int enabled;
 
+	if (argc > 1 && (!strcmp(argv[1], "threads") || !strcmp(argv[1], "fork")))
+		return lifecycle(argv[1]);
 	fprintf(stderr, "uprog %s\n", pt.label);
 	for (int i = 0; i < n; i++) {
 		total += add(i, 10);

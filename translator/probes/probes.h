@@ -75,6 +75,12 @@ int pf_ksym_check(const char *release, const char *name, const char **why,
  */
 int pf_ksym_prefix(const char *release, const char *prefix,
 		   void (*fn)(const char *name, void *arg), void *arg);
+/*
+ * A process("PATH") path as the shell finds a program: absolute as
+ * given, relative to the working directory if it has a '/', else in
+ * $PATH; links are not resolved.  malloc'ed, or NULL if not found.
+ */
+char *pf_user_path(const char *name);
 /* The C name of a resolved probe's descriptor: "stp_probe_<id>". */
 #define PF_DESC_FMT "stp_probe_%d"
 

@@ -26,11 +26,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "probes.h"
@@ -49,7 +51,8 @@ static const char *const up_suffix[] = {
 
 /* What resolve() leaves in the point's family_data. */
 struct up_point {
-	const char *path;	/* the file, absolute */
+	const char *path;	/* the file, absolute (the first if a glob) */
+	struct vec paths;	/* every file (a glob: several), const char * */
 	int pid;		/* process(PID): only that process; 0: any */
 	const char *pattern;	/* function, statement or marker pattern */
 	const char *provider;	/* .provider("P"): a glob; NULL: any */
@@ -77,23 +80,30 @@ struct up_probe {
 
 /* ---- resolving ---- */
 
-/* path if it is an executable file, as an absolute path; else NULL. */
-static char *exe_path(const char *name)
+/*
+ * name as an absolute path if it is a readable file; else NULL.  Links
+ * stay as written: the machine that runs the probes (a VM holding the
+ * files at the paths ldd gave) may not have the link's target path.
+ */
+char *pf_user_path(const char *name)
 {
 	char buf[PATH_MAX];
 	const char *path;
 
-	if (strchr(name, '/'))
-		return realpath(name, buf) ? xstrdup(buf) : NULL;
+	if (name[0] == '/')
+		return access(name, R_OK) == 0 ? xstrdup(name) : NULL;
+	if (strchr(name, '/')) {
+		if (access(name, R_OK) || !getcwd(buf, sizeof(buf)))
+			return NULL;
+		return xasprintf("%s/%s", buf, name + 2 * !strncmp(name, "./", 2));
+	}
 	path = getenv("PATH");
 	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
 		size_t n = strcspn(p, ":");
 		char *cand = xasprintf("%.*s/%s", (int)n, n ? p : ".", name);
 
-		if (access(cand, X_OK) == 0 && realpath(cand, buf)) {
-			free(cand);
-			return xstrdup(buf);
-		}
+		if (access(cand, X_OK) == 0)
+			return cand;
 		free(cand);
 		p += n + (p[n] == ':');
 	}
@@ -139,7 +149,7 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 		}
 		first = xstrndup(s->target_cmd + strspn(s->target_cmd, " \t"),
 				 strcspn(s->target_cmd + strspn(s->target_cmd, " \t"), " \t"));
-		path = exe_path(first);
+		path = pf_user_path(first);
 		if (!path)
 			diag_error(s, &c->loc, "cannot find the -c command's program '%s'", first);
 		free(first);
@@ -162,7 +172,7 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 
 		if (!name)
 			return -1;
-		path = exe_path(name);
+		path = pf_user_path(name);
 		if (!path) {
 			diag_error(s, up->ploc, "cannot find '%s'%s", name,
 				   strchr(name, '/') ? "" : " in $PATH");
@@ -172,7 +182,51 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 	if (!path)
 		return -1;
 	up->path = arena_strdup(&s->arena, path);
+	vec_push(&up->paths, (void *)up->path);
 	free(path);
+	return 0;
+}
+
+/* A process path with * ? [...]: every file the glob matches. */
+static int resolve_glob(struct session *s, const struct pp_comp *c, struct up_point *up)
+{
+	struct vec inodes = VEC_INIT;	/* uint64_t[2]: st_dev, st_ino */
+	glob_t g;
+	int rc;
+
+	up->ploc = &c->arg->loc;
+	rc = glob(c->arg->str, 0, NULL, &g);
+	for (size_t i = 0; rc == 0 && i < g.gl_pathc; i++) {
+		char *path = pf_user_path(g.gl_pathv[i]);
+		struct stat st;
+		bool seen = false;
+
+		/* Each file once, however many links name it (libc.so.6 -> ...). */
+		if (!path || stat(path, &st) || !S_ISREG(st.st_mode)) {
+			free(path);
+			continue;
+		}
+		for (int j = 0; !seen && j < inodes.len; j++)
+			seen = ((uint64_t *)inodes.items[j])[0] == st.st_dev &&
+			       ((uint64_t *)inodes.items[j])[1] == st.st_ino;
+		if (!seen) {
+			uint64_t *id = arena_alloc(&s->arena, 2 * sizeof(*id));
+
+			id[0] = st.st_dev;
+			id[1] = st.st_ino;
+			vec_push(&inodes, id);
+			vec_push(&up->paths, arena_strdup(&s->arena, path));
+		}
+		free(path);
+	}
+	vec_free(&inodes);
+	if (rc == 0)
+		globfree(&g);
+	if (!up->paths.len) {
+		diag_error(s, up->ploc, "no file matches '%s'", c->arg->str);
+		return -1;
+	}
+	up->path = up->paths.items[0];
 	return 0;
 }
 
@@ -211,7 +265,8 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 	if (!known)
 		return 0;	/* another family's (process.begin, ...) */
 	up = arena_alloc(&s->arena, sizeof(*up));
-	if (resolve_file(s, p, up))
+	if (p->arg && p->arg->kind == ND_STR && strpbrk(p->arg->str, "*?[") ?
+	    resolve_glob(s, p, up) : resolve_file(s, p, up))
 		return -1;
 	if (!strcmp(f->name, "provider")) {
 		up->provider = string_arg(s, f, "provider(\"NAME\").mark(\"NAME\")");
@@ -270,6 +325,7 @@ struct up_walk {
 	struct session *s;
 	const struct up_point *up;
 	struct resolved_probe *rp;
+	const char *path;	/* the file being walked */
 	struct dw_module *mod;
 	Elf *elf;
 	struct vec *out;
@@ -288,7 +344,7 @@ static struct up_probe *new_probe(struct up_walk *w, const char *pp)
 	p->func = "";
 	p->optional = w->rp->point->optional;
 	p->pid = w->up->pid;
-	p->path = w->up->path;
+	p->path = w->path;
 	x->pp = pp;
 	x->family_data = p;
 	vec_push(w->out, x);
@@ -317,11 +373,11 @@ static int add_site(const struct dw_site *site, void *arg)
 	}
 	if (*site->file)
 		pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")%s",
-				  w->up->path, site->name, site->file, site->line,
+				  w->path, site->name, site->file, site->line,
 				  up_suffix[kind]);
 	else
 		pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s\")%s",
-				  w->up->path, site->name, up_suffix[kind]);
+				  w->path, site->name, up_suffix[kind]);
 	p = new_probe(w, pp);
 	p->offset = off;
 	p->vaddr = pc;
@@ -345,7 +401,7 @@ static int add_stmt(const struct dw_stmt *st, void *arg)
 		return 0;
 	}
 	p = new_probe(w, arena_printf(&w->s->arena, "process(\"%s\").statement(\"%s@%s:%d\")",
-				      w->up->path, st->func, st->file, st->line));
+				      w->path, st->func, st->file, st->line));
 	p->offset = off;
 	p->vaddr = st->pc;
 	p->has_die = true;
@@ -391,7 +447,7 @@ static int add_mark(const struct sdt_note *n, void *arg)
 	}
 	/* SystemTap names a marker's probe by its address, also in pp(). */
 	p = new_probe(w, arena_printf(&w->s->arena, "process(\"%s\").statement(0x%" PRIx64 ")",
-				      w->up->path, n->pc));
+				      w->path, n->pc));
 	p->offset = off;
 	p->vaddr = n->pc;
 	p->sem_offset = sem;
@@ -451,19 +507,21 @@ static void no_match(struct session *s, const struct up_walk *w)
 	}
 }
 
-static int expand_process(struct session *s, struct resolved_probe *rp, struct vec *out)
+/* Add the probes of one file to w->out: 0, or -1 after an error. */
+static int walk_file(struct session *s, struct up_walk *w, const char *path)
 {
-	const struct up_point *up = rp->family_data;
-	struct up_walk w = { .s = s, .up = up, .rp = rp, .out = out };
+	const struct up_point *up = w->up;
 	struct dw_pattern pat = { 0 };
 	char *err = NULL;
 	int n, fd = -1;
 
-	w.mod = dw_user_open(up->path, &err);
-	if (!w.mod) {
+	w->path = path;
+	w->mod = dw_user_open(path, &err);
+	if (!w->mod) {
 		const char *hint = strstr(err, "\nhint: ");
 
-		if (rp->point->optional) {
+		/* A glob's file that is no ELF program is not an error. */
+		if (w->rp->point->optional || up->paths.len > 1) {
 			free(err);
 			return 0;
 		}
@@ -474,28 +532,52 @@ static int expand_process(struct session *s, struct resolved_probe *rp, struct v
 		return -1;
 	}
 	if (up->kind == UP_MARK) {
-		fd = open(up->path, O_RDONLY | O_CLOEXEC);
-		w.elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-		n = w.elf ? sdt_notes(w.elf, add_mark, &w) : -EIO;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		w->elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+		n = w->elf ? sdt_notes(w->elf, add_mark, w) : -EIO;
+		if (w->elf)
+			elf_end(w->elf);
+		w->elf = NULL;
+		if (fd >= 0)
+			close(fd);
 	} else {
 		if (dw_parse_pattern(up->pattern, &pat, &err) < 0) {
 			diag_error(s, up->loc, "%s", err);	/* resolve checked it */
 			free(err);
 			return -1;
 		}
-		n = up->kind == UP_STATEMENT ? dw_module_statements(w.mod, &pat, add_stmt, &w)
-					     : dw_module_functions(w.mod, &pat, add_site, &w);
+		n = up->kind == UP_STATEMENT ? dw_module_statements(w->mod, &pat, add_stmt, w)
+					     : dw_module_functions(w->mod, &pat, add_site, w);
 		dw_pattern_free(&pat);
 	}
-	if (n < 0 && out->len < UP_MAX_PROBES) {
-		diag_error(s, up->loc, "cannot read %s: %s", up->path, strerror(-n));
+	if (n < 0 && w->out->len < UP_MAX_PROBES) {
+		diag_error(s, up->loc, "cannot read %s: %s", path, strerror(-n));
+		return -1;
+	}
+	return 0;
+}
+
+static int expand_process(struct session *s, struct resolved_probe *rp, struct vec *out)
+{
+	const struct up_point *up = rp->family_data;
+	struct up_walk w = { .s = s, .up = up, .rp = rp, .out = out };
+	int n = 0;
+
+	for (int i = 0; i < up->paths.len && n == 0 && out->len < UP_MAX_PROBES; i++)
+		n = walk_file(s, &w, up->paths.items[i]);
+	if (n < 0) {
 		n = -1;
 	} else if (out->len >= UP_MAX_PROBES) {
 		diag_error(s, up->loc, "'%s' matches more than %d places in %s, the most one "
 			   "probe point may probe", up->pattern, UP_MAX_PROBES, up->path);
 		n = -1;
 	} else if (!out->len && !rp->point->optional) {
-		no_match(s, &w);
+		if (w.mod && up->paths.len == 1)
+			no_match(s, &w);
+		else
+			diag_error(s, up->loc, "no %s matches '%s' in the %d files matching "
+				   "the process path", up->kind == UP_MARK ? "marker" : "function",
+				   up->pattern, up->paths.len);
 		n = -1;
 	} else {
 		for (int i = 0; i < out->len; i++)
@@ -504,10 +586,6 @@ static int expand_process(struct session *s, struct resolved_probe *rp, struct v
 		n = out->len;
 	}
 	free(w.bad_err);
-	if (w.elf)
-		elf_end(w.elf);
-	if (fd >= 0)
-		close(fd);
 	return n;
 }
 
@@ -895,7 +973,7 @@ int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struc
 		goto usage;
 	if (l.kind == UP_MARK && *p)
 		goto usage;
-	path = exe_path(file);
+	path = pf_user_path(file);
 	if (!path) {
 		util_err("cannot find '%s'%s", file, strchr(file, '/') ? "" : " in $PATH");
 		goto out;
