@@ -291,6 +291,9 @@ int _stp_uprobes_start(struct stp_uprobe *ups, size_t n)
 		}
 		if (!refused || (refused->flags & STP_UPROBE_OPTIONAL))
 			continue;
+		/* A wildcard's instructions uprobes cannot take: not worth a word. */
+		if (nok && refused_rc == -ENOTSUPP)
+			continue;
 		report_failure(refused, refused_rc, nok > 0);
 		if (!nok) {
 			_stp_uprobes_stop(ups, n);

@@ -92,7 +92,7 @@ int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stm
 #include "../common/util.h"
 
 /* Bump when the module database layout or its meaning changes. */
-#define DWM_SCHEMA_VERSION 3
+#define DWM_SCHEMA_VERSION 5
 
 struct dw_module {
 	struct dw_module *next;	/* dwm_open_list */
@@ -320,6 +320,7 @@ out:
 struct msym {
 	const char *name, *section;
 	uint64_t addr, size;
+	char *owned;		/* name without its @VERSION, freed with the table */
 };
 
 static int msym_cmp(const void *a, const void *b)
@@ -351,6 +352,9 @@ static struct msym *read_symbols(Dwfl_Module *mod, size_t *nout)
 			continue;
 		v[k] = (struct msym){ .name = name, .addr = addr, .size = sym.st_size,
 				      .section = "" };
+		/* .dynsym names of shared libraries carry versions: strtol@@GLIBC_2.2.5 */
+		if (strchr(name, '@'))
+			v[k].name = v[k].owned = xstrndup(name, strcspn(name, "@"));
 		if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0 &&
 		    gelf_getshdr(elf_getscn(elf, shndx), &sh))
 			v[k].section = elf_strptr(elf, shstrndx, sh.sh_name);
@@ -584,6 +588,8 @@ static void add_copy(void *arg, Dwarf_Die *die, bool inlined)
 	free(file);
 }
 
+static int prep(struct builder *b, const char *sql, sqlite3_stmt **st);
+
 static int u64_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -599,15 +605,52 @@ static int u64_cmp(const void *a, const void *b)
  */
 static void add_symbols(struct builder *b)
 {
+	sqlite3_stmt *alias_func = NULL, *alias_site = NULL;
+
 	qsort(b->entries, b->nentries, sizeof(*b->entries), u64_cmp);
+	/*
+	 * A symbol at a DWARF function's entry under another name (strtol,
+	 * a weak alias of __strtol) is that function under its name too.
+	 */
+	if (b->nentries &&
+	    (sqlite3_exec(b->db, "CREATE INDEX sites_by_entry ON sites(entry_pc)", NULL, NULL,
+			  NULL) != SQLITE_OK ||
+	     prep(b, "INSERT OR IGNORE INTO funcs(name, file, line, vars, nparams, ret)"
+		  " SELECT ?1, f.file, f.line, f.vars, f.nparams, f.ret FROM funcs f"
+		  " JOIN sites s ON s.func = f.id WHERE s.entry_pc = ?2 AND s.inlined = 0"
+		  " AND NOT EXISTS (SELECT 1 FROM funcs g JOIN sites t ON t.func = g.id"
+		  " WHERE t.entry_pc = ?2 AND g.name = ?1) LIMIT 1", &alias_func) ||
+	     prep(b, "INSERT INTO sites SELECT ?1, 0, s.entry_pc, s.probe_pc, s.sym,"
+		  " s.sym_offset, s.section, s.die FROM sites s WHERE s.entry_pc = ?2"
+		  " AND s.inlined = 0 AND s.func != ?1 LIMIT 1", &alias_site)))
+		b->err = -EIO;
 	for (size_t i = 0; i < b->nsyms && !b->err; i++) {
 		const struct msym *y = &b->syms[i];
 		uint64_t pc = y->addr - b->m->bias;
 		int64_t fid;
 
-		if (!y->addr || bsearch(&y->addr, b->entries, b->nentries, sizeof(*b->entries),
-					u64_cmp))
+		if (!y->addr)
 			continue;
+		if (bsearch(&y->addr, b->entries, b->nentries, sizeof(*b->entries), u64_cmp)) {
+			sqlite3_bind_text(alias_func, 1, y->name, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(alias_func, 2, (int64_t)pc);
+			if (sqlite3_step(alias_func) != SQLITE_DONE)
+				b->err = -EIO;
+			sqlite3_reset(alias_func);
+			if (sqlite3_changes(b->db) <= 0)
+				continue;
+			fid = sqlite3_last_insert_rowid(b->db);
+			sqlite3_bind_int64(alias_site, 1, fid);
+			sqlite3_bind_int64(alias_site, 2, (int64_t)pc);
+			if (sqlite3_step(alias_site) != SQLITE_DONE)
+				b->err = -EIO;
+			sqlite3_reset(alias_site);
+			sqlite3_bind_int(b->upd_count, 1, 0);
+			sqlite3_bind_int64(b->upd_count, 2, fid);
+			sqlite3_step(b->upd_count);
+			sqlite3_reset(b->upd_count);
+			continue;
+		}
 		fid = func_id(b, y->name, "", 0, NULL, pc);
 		sqlite3_bind_int64(b->ins_site, 1, fid);
 		sqlite3_bind_int(b->ins_site, 2, 0);
@@ -623,6 +666,8 @@ static void add_symbols(struct builder *b)
 		sqlite3_step(b->upd_count);
 		sqlite3_reset(b->upd_count);
 	}
+	sqlite3_finalize(alias_func);
+	sqlite3_finalize(alias_site);
 }
 
 static const char *const dwm_schema =
@@ -739,6 +784,8 @@ out:
 	sqlite3_finalize(b.upd_count);
 	sqlite3_finalize(meta);
 	sqlite3_close(b.db);
+	for (size_t i = 0; i < b.nsyms; i++)
+		free(b.syms[i].owned);
 	free(b.syms);
 	free(b.entries);
 	if (!ret && rename(tmp, m->db_path) < 0) {

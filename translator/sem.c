@@ -1455,7 +1455,8 @@ static void bind_handler(struct sem *S, struct probe *pr, struct resolved_probe 
 {
 	const struct probe_family *f = rp->family;
 
-	if (f->rewrite_body || (f->tv_scope && uses_targets(body))) {
+	/* A body of its own only where it reads the context ($var, $value). */
+	if ((f->rewrite_body || f->tv_scope) && uses_targets(body)) {
 		struct probe *h = arena_alloc(&S->s->arena, sizeof(*h));
 
 		*h = *pr;

@@ -40,7 +40,7 @@
 #include "../sdt.h"
 #include "../tvar.h"
 
-#define UP_MAX_PROBES	5000
+#define UP_MAX_PROBES	20000
 
 enum up_kind { UP_ANY, UP_CALL, UP_INLINE, UP_RETURN, UP_STATEMENT, UP_MARK };
 
@@ -331,8 +331,37 @@ struct up_walk {
 	struct vec *out;
 	int nskipped_inline, nbad;
 	char *bad_err;
-	const char *last_name;	/* functions: one probe per name+file+line+pc */
+	/* file offsets probed so far (open addressing, 0: empty, offset + 1) */
+	uint64_t *seen;
+	size_t nseen, cap;
 };
+
+/* Whether offset was probed already in this walk (one uprobe per address:
+ * a symbol's aliases, malloc and __libc_malloc, are one function). */
+static bool seen_offset(struct up_walk *w, uint64_t off)
+{
+	size_t i;
+
+	if (2 * (w->nseen + 1) > w->cap) {
+		uint64_t *old = w->seen;
+		size_t ocap = w->cap;
+
+		w->cap = w->cap ? 2 * w->cap : 256;
+		w->seen = xcalloc(w->cap, sizeof(*w->seen));
+		w->nseen = 0;
+		for (size_t j = 0; j < ocap; j++)
+			if (old[j])
+				seen_offset(w, old[j] - 1);
+		free(old);
+	}
+	for (i = (off * 0x9e3779b97f4a7c15ULL) >> 40 & (w->cap - 1); w->seen[i];
+	     i = (i + 1) & (w->cap - 1))
+		if (w->seen[i] == off + 1)
+			return true;
+	w->seen[i] = off + 1;
+	w->nseen++;
+	return false;
+}
 
 static struct up_probe *new_probe(struct up_walk *w, const char *pp)
 {
@@ -371,6 +400,8 @@ static int add_site(const struct dw_site *site, void *arg)
 		w->nbad++;
 		return 0;
 	}
+	if (seen_offset(w, off))
+		return 0;
 	if (*site->file)
 		pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")%s",
 				  w->path, site->name, site->file, site->line,
@@ -379,6 +410,9 @@ static int add_site(const struct dw_site *site, void *arg)
 		pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s\")%s",
 				  w->path, site->name, up_suffix[kind]);
 	p = new_probe(w, pp);
+	/* The index's symbol for the probe pc (a .return's entry is in it too). */
+	if (site->symbol)
+		p->func = arena_strdup(&w->s->arena, site->symbol);
 	p->offset = off;
 	p->vaddr = pc;
 	p->has_die = site->die_off != 0;
@@ -402,6 +436,8 @@ static int add_stmt(const struct dw_stmt *st, void *arg)
 	}
 	p = new_probe(w, arena_printf(&w->s->arena, "process(\"%s\").statement(\"%s@%s:%d\")",
 				      w->path, st->func, st->file, st->line));
+	if (st->symbol)
+		p->func = arena_strdup(&w->s->arena, st->symbol);
 	p->offset = off;
 	p->vaddr = st->pc;
 	p->has_die = true;
@@ -516,6 +552,9 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 	int n, fd = -1;
 
 	w->path = path;
+	free(w->seen);	/* offsets are per file */
+	w->seen = NULL;
+	w->nseen = w->cap = 0;
 	w->mod = dw_user_open(path, &err);
 	if (!w->mod) {
 		const char *hint = strstr(err, "\nhint: ");
@@ -586,6 +625,7 @@ static int expand_process(struct session *s, struct resolved_probe *rp, struct v
 		n = out->len;
 	}
 	free(w.bad_err);
+	free(w.seen);
 	return n;
 }
 
