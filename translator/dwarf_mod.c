@@ -862,11 +862,49 @@ static void module_free(struct dw_module *m)
 	free(m);
 }
 
+/*
+ * Open m's index <cache>/<prefix>-<key>.db, building it first if it is
+ * missing or stale, and keep m open for the process.  Takes key; frees m
+ * on failure (NULL, *err set).
+ */
+static struct dw_module *open_index(struct dw_module *m, const char *prefix, char *key,
+				    char **err)
+{
+	char *dir = dw_cache_dir();
+
+	if (mkdir_p(dir, 0755) < 0) {
+		*err = xasprintf("dwarf: cannot create the cache directory %s: %s", dir,
+				 strerror(errno));
+		goto fail;
+	}
+	m->db_path = xasprintf("%s/%s-%s.db", dir, prefix, key);
+	m->db = db_open_valid(m->db_path);
+	if (!m->db) {
+		if (build_index(m, key, err) < 0)
+			goto fail;
+		m->db = db_open_valid(m->db_path);
+		if (!m->db) {
+			*err = xasprintf("dwarf: cannot open the new index %s", m->db_path);
+			goto fail;
+		}
+	}
+	free(dir);
+	free(key);
+	m->next = dwm_open_list;
+	dwm_open_list = m;
+	return m;
+fail:
+	free(dir);
+	free(key);
+	module_free(m);
+	return NULL;
+}
+
 struct dw_module *dw_module_open(const char *release, const char *name, const char *path,
 				 char **err)
 {
 	struct dw_module *m;
-	char *dir = NULL, *key = NULL;
+	char *key;
 
 	*err = NULL;
 	for (m = dwm_open_list; m; m = m->next)
@@ -896,32 +934,9 @@ struct dw_module *dw_module_open(const char *release, const char *name, const ch
 		goto fail;
 	}
 	m->cfi = dwfl_module_dwarf_cfi(m->mod, &(Dwarf_Addr){ 0 });
-	dir = dw_cache_dir();
-	if (mkdir_p(dir, 0755) < 0) {
-		*err = xasprintf("dwarf: cannot create the cache directory %s: %s", dir,
-				 strerror(errno));
-		goto fail;
-	}
 	key = index_key(m->mod, m->debuginfo);
-	m->db_path = xasprintf("%s/mod-%s.db", dir, key);
-	m->db = db_open_valid(m->db_path);
-	if (!m->db) {
-		if (build_index(m, key, err) < 0)
-			goto fail;
-		m->db = db_open_valid(m->db_path);
-		if (!m->db) {
-			*err = xasprintf("dwarf: cannot open the new index %s", m->db_path);
-			goto fail;
-		}
-	}
-	free(dir);
-	free(key);
-	m->next = dwm_open_list;
-	dwm_open_list = m;
-	return m;
+	return open_index(m, "mod", key, err);
 fail:
-	free(dir);
-	free(key);
 	module_free(m);
 	return NULL;
 }
@@ -938,7 +953,7 @@ struct dw_module *dw_user_open(const char *path, char **err)
 {
 	struct dw_module *m;
 	const char *base = strrchr(path, '/'), *dbgfile = NULL;
-	char *dir = NULL, *key = NULL, *id;
+	char *key, *id;
 	GElf_Half type = 0;
 	Elf *elf;
 
@@ -984,35 +999,12 @@ struct dw_module *dw_user_open(const char *path, char **err)
 		m->bias = m->elf_bias;
 	}
 	m->debuginfo = xstrdup(dbgfile ? dbgfile : m->dbg ? path : "");
-	dir = dw_cache_dir();
-	if (mkdir_p(dir, 0755) < 0) {
-		*err = xasprintf("dwarf: cannot create the cache directory %s: %s", dir,
-				 strerror(errno));
-		goto fail;
-	}
 	/* Whether DWARF was found is part of the key: installing it later counts. */
 	id = index_key(m->mod, path);
 	key = xasprintf("%s-%s", id, m->dbg ? "dwarf" : "symtab");
 	free(id);
-	m->db_path = xasprintf("%s/user-%s.db", dir, key);
-	m->db = db_open_valid(m->db_path);
-	if (!m->db) {
-		if (build_index(m, key, err) < 0)
-			goto fail;
-		m->db = db_open_valid(m->db_path);
-		if (!m->db) {
-			*err = xasprintf("dwarf: cannot open the new index %s", m->db_path);
-			goto fail;
-		}
-	}
-	free(dir);
-	free(key);
-	m->next = dwm_open_list;
-	dwm_open_list = m;
-	return m;
+	return open_index(m, "user", key, err);
 fail:
-	free(dir);
-	free(key);
 	module_free(m);
 	return NULL;
 }
