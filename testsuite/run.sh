@@ -14,7 +14,9 @@
 #                       the run/ directory, @WORKLOAD@ the workload
 #                       program (testsuite/workload.c), @KMOD@ the test
 #                       module testsuite/kmod/ built for the kernel under
-#                       test; --vm-insmod KO loads KO before the script)
+#                       test; --vm-insmod KO loads KO before the script;
+#                       --default-limits keeps the default MAXTRYLOCK,
+#                       which the runner raises otherwise: see build_one)
 #   Every run/ test's stderr is checked: NAME.err, or else it must be
 #   empty; a test with a non-zero NAME.rc must have a NAME.err.
 # parseok/: NAME.p1 is the exact expected -p1 output (the canonical form,
@@ -140,10 +142,12 @@ expand_args() {	# script kmod
 
 build_one() {	# script release dir kmod
 	# The VM's CPUs are host threads that the (shared) host can stop for
-	# milliseconds, also while one holds a global's lock; with the default
-	# MAXTRYLOCK a probe on the other CPU soon gives up, and its "skipped
-	# probes" warning would make stderr differ at random.
-	local f=$1 r=$2 dir=$3 name words=() args=(-DMAXTRYLOCK=10000000) i
+	# tens of milliseconds, also while one holds a global's lock; with the
+	# default MAXTRYLOCK (1000 waits of TRYLOCKDELAY 10 us) a probe on the
+	# other CPU may give up, and its "skipped probes" warning would make
+	# stderr differ at random: wait up to 1 s.  A test whose NAME.args
+	# has --default-limits (a word for this runner only) keeps the default.
+	local f=$1 r=$2 dir=$3 name words=() args=() lockwait=(-DMAXTRYLOCK=100000) i
 	name=$(basename "$f" .stp)
 	[ -f "${f%.stp}.args" ] && eval "words=($(expand_args "$f" "$4"))"
 	# Pass-5 options are not part of the module: stap --vm-batch hands
@@ -154,13 +158,14 @@ build_one() {	# script release dir kmod
 		case ${words[i]} in
 		-c|-x) printf '%s\n%s\n' "${words[i]}" "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;
 		--vm-insmod) echo "${words[i+1]}" >>"$dir/t_$name.insmod"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
+		--default-limits) lockwait=() ;;
 		*) args+=("${words[i]}") ;;
 		esac
 	done
 	# NAME.argv: the script's own arguments ($1, @2, ...), as shell words.
 	local argv=()
 	[ -f "${f%.stp}.argv" ] && eval "argv=($(cat "${f%.stp}.argv"))"
-	(cd "$dir" && "$stap" -p4 -r "$r" -m "t_$name" "${args[@]}" "$f" "${argv[@]}" >/dev/null 2>"$dir/t_$name.build-err") ||
+	(cd "$dir" && "$stap" -p4 -r "$r" -m "t_$name" "${lockwait[@]}" "${args[@]}" "$f" "${argv[@]}" >/dev/null 2>"$dir/t_$name.build-err") ||
 		echo "build failed" >"$dir/t_$name.build-failed"
 }
 export -f build_one expand_args
