@@ -24,6 +24,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/mm.h>
 #include <linux/sched.h>
 #include "stp_internal.h"
 
@@ -199,29 +200,40 @@ static void flush_kprobes(struct kprobe **kb, int *nk)
  */
 static int switch_to_ftrace(struct stp_fentry *fe)
 {
-	struct kprobe *kb[STP_KPROBE_BATCH];
+	struct kprobe *batch[STP_KPROBE_BATCH], **kb = batch;
+	int nk = 0, max = STP_KPROBE_BATCH, rc;
 	struct stp_kprobe *k;
 	unsigned int i;
-	int nk = 0, rc;
 
 	rc = _stp_fentry_arm(fe);
-	for (i = 0; (k = _stp_fentry_row(fe, i)); i++) {
-		if (rc) {
-			int erc = enable_kprobe(&k->u.kp);
-
+	if (rc) {
+		for (i = 0; (k = _stp_fentry_row(fe, i)); i++) {
 			k->on_ftrace = false;
-			if (erc) {
-				report_failure(k, erc);
-				return erc;
+			rc = enable_kprobe(&k->u.kp);
+			if (rc) {
+				report_failure(k, rc);
+				return rc;
 			}
-			continue;
 		}
+		return 0;
+	}
+	/* All in one grace period when there is memory for the list. */
+	for (i = 0; _stp_fentry_row(fe, i); i++)
+		;
+	if (i > STP_KPROBE_BATCH) {
+		kb = kvmalloc_array(i, sizeof(*kb), GFP_KERNEL);
+		max = kb ? i : STP_KPROBE_BATCH;
+		kb = kb ?: batch;
+	}
+	for (i = 0; (k = _stp_fentry_row(fe, i)); i++) {
 		kb[nk++] = &k->u.kp;
 		k->registered = false;
-		if (nk == STP_KPROBE_BATCH)
+		if (nk == max)
 			flush_kprobes(kb, &nk);
 	}
 	flush_kprobes(kb, &nk);
+	if (kb != batch)
+		kvfree(kb);
 	return 0;
 }
 
