@@ -111,11 +111,18 @@ bool _stp_fentry_add(struct stp_fentry *fe, struct stp_kprobe *k)
 	return true;
 }
 
+/*
+ * By ip, then by row: rows are in script order, and probes on one
+ * function run in that order, as SystemTap runs them (sort() is not
+ * stable by itself).
+ */
 static int cmp_ent(const void *a, const void *b)
 {
 	const struct stp_fentry_ent *x = a, *y = b;
 
-	return x->ip < y->ip ? -1 : x->ip > y->ip;
+	if (x->ip != y->ip)
+		return x->ip < y->ip ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
 }
 
 int _stp_fentry_arm(struct stp_fentry *fe)

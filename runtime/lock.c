@@ -34,7 +34,7 @@ static void release_one(const struct stp_lock_req *r)
 
 static bool wait_one(const struct stp_lock_req *r)
 {
-	u64 tries = (u64)MAXTRYLOCK * max(TRYLOCKDELAY * STP_TRIES_PER_US, 1);
+	u64 tries = (u64)MAXTRYLOCK * max_t(u64, (u64)TRYLOCKDELAY * STP_TRIES_PER_US, 1);
 
 	while (tries--) {
 		ndelay(1000 / STP_TRIES_PER_US);
