@@ -14,9 +14,10 @@
 #                       the run/ directory, @WORKLOAD@ the workload
 #                       program (testsuite/workload.c), @KMOD@ the test
 #                       module testsuite/kmod/ built for the kernel under
-#                       test; --vm-insmod KO loads KO before the script;
-#                       --default-limits keeps the default MAXTRYLOCK,
-#                       which the runner raises otherwise: see build_one)
+#                       test; --vm-insmod KO loads KO before the script)
+#   A run/ test's NAME.args may also hold --default-limits, a word for
+#   this runner: it keeps the default MAXTRYLOCK, raised otherwise (see
+#   build_one).
 #   Every run/ test's stderr is checked: NAME.err, or else it must be
 #   empty; a test with a non-zero NAME.rc must have a NAME.err.
 # parseok/: NAME.p1 is the exact expected -p1 output (the canonical form,
@@ -162,10 +163,11 @@ build_one() {	# script release dir kmod
 		*) args+=("${words[i]}") ;;
 		esac
 	done
+	args=("${lockwait[@]}" "${args[@]}")
 	# NAME.argv: the script's own arguments ($1, @2, ...), as shell words.
 	local argv=()
 	[ -f "${f%.stp}.argv" ] && eval "argv=($(cat "${f%.stp}.argv"))"
-	(cd "$dir" && "$stap" -p4 -r "$r" -m "t_$name" "${lockwait[@]}" "${args[@]}" "$f" "${argv[@]}" >/dev/null 2>"$dir/t_$name.build-err") ||
+	(cd "$dir" && "$stap" -p4 -r "$r" -m "t_$name" "${args[@]}" "$f" "${argv[@]}" >/dev/null 2>"$dir/t_$name.build-err") ||
 		echo "build failed" >"$dir/t_$name.build-failed"
 }
 export -f build_one expand_args
