@@ -16,10 +16,15 @@
  *    each unregister_k*probes() call waits for an RCU grace period.
  *  - Hits the kernel missed (a kprobe hit inside another kprobe's
  *    handler; a return beyond maxactive) count as skipped probes.
+ *  - A function's entry (STP_KPROBE_FENTRY) is first registered as a
+ *    disabled kprobe: if the kernel put it on an ftrace site, fentry.c
+ *    takes it over and the kprobe goes once the table's ftrace_ops is
+ *    in place; otherwise the kprobe is enabled.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/mm.h>
 #include <linux/sched.h>
 #include "stp_internal.h"
 
@@ -123,7 +128,7 @@ static void describe(const struct stp_kprobe *k, char *buf, size_t len)
 		snprintf(buf, len, "address 0x%lx", k->addr);
 }
 
-static int register_one(struct stp_kprobe *k)
+static int register_one(struct stp_kprobe *k, struct stp_fentry *fe)
 {
 	int rc;
 
@@ -147,12 +152,22 @@ static int register_one(struct stp_kprobe *k)
 #endif
 	} else {
 		struct kprobe *kp = &k->u.kp;
+		bool try_ftrace = fe && (k->flags & STP_KPROBE_FENTRY) && k->symbol &&
+				  !k->offset;
 
 		kp->symbol_name = k->symbol;
 		kp->offset = k->symbol ? k->offset : 0;
 		kp->addr = k->symbol ? NULL : (kprobe_opcode_t *)k->addr;
 		kp->pre_handler = kprobe_pre;
+		if (try_ftrace)
+			kp->flags = KPROBE_FLAG_DISABLED;
 		rc = register_kprobe(kp);
+		if (!rc && try_ftrace) {
+			k->on_ftrace = _stp_fentry_add(fe, k);
+			rc = k->on_ftrace ? 0 : enable_kprobe(kp);
+			if (rc)
+				unregister_kprobe(kp);
+		}
 	}
 	k->registered = rc == 0;
 	return rc;
@@ -170,9 +185,70 @@ static void report_failure(const struct stp_kprobe *k, int rc)
 		       what, errno_name(rc), rc, errno_text(rc));
 }
 
+/* Unregister a batch of kprobes; empties *nk. */
+static void flush_kprobes(struct kprobe **kb, int *nk)
+{
+	if (*nk)
+		unregister_kprobes(kb, *nk);
+	*nk = 0;
+}
+
+/*
+ * After registration: move the rows fentry.c took onto its ftrace_ops
+ * and drop their disabled kprobes, or, if the ops cannot be registered,
+ * enable those kprobes instead.
+ */
+static int switch_to_ftrace(struct stp_fentry *fe)
+{
+	struct kprobe *batch[STP_KPROBE_BATCH], **kb = batch;
+	int nk = 0, max = STP_KPROBE_BATCH, rc;
+	struct stp_kprobe *k;
+	unsigned int i;
+
+	rc = _stp_fentry_arm(fe);
+	if (rc) {
+		for (i = 0; (k = _stp_fentry_row(fe, i)); i++) {
+			k->on_ftrace = false;
+			rc = enable_kprobe(&k->u.kp);
+			if (rc) {
+				report_failure(k, rc);
+				return rc;
+			}
+		}
+		return 0;
+	}
+	/* All in one grace period when there is memory for the list. */
+	for (i = 0; _stp_fentry_row(fe, i); i++)
+		;
+	if (i > STP_KPROBE_BATCH) {
+		kb = kvmalloc_array(i, sizeof(*kb), GFP_KERNEL);
+		max = kb ? i : STP_KPROBE_BATCH;
+		kb = kb ?: batch;
+	}
+	for (i = 0; (k = _stp_fentry_row(fe, i)); i++) {
+		kb[nk++] = &k->u.kp;
+		k->registered = false;
+		if (nk == max)
+			flush_kprobes(kb, &nk);
+	}
+	flush_kprobes(kb, &nk);
+	if (kb != batch)
+		kvfree(kb);
+	return 0;
+}
+
 int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 {
-	size_t i, first;
+	struct stp_fentry *fe = NULL;
+	size_t i, first, nfentry = 0;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		nfentry += (kps[i].flags & (STP_KPROBE_FENTRY | STP_KPROBE_RETURN)) ==
+			   STP_KPROBE_FENTRY;
+	/* Without it (no memory, no kernel support) every row is a kprobe. */
+	if (nfentry && !kps[0].fentry)
+		fe = kps[0].fentry = _stp_fentry_alloc(nfentry);
 
 	/* One group (probe point) at a time: kps[first..i) */
 	for (first = 0; first < n; first = i) {
@@ -182,14 +258,13 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 
 		for (i = first; i < n && kps[i].group == kps[first].group; i++) {
 			struct stp_kprobe *k = &kps[i];
-			int rc;
 
 			cond_resched();
 			if (k->registered) {
 				nok++;
 				continue;
 			}
-			rc = register_one(k);
+			rc = register_one(k, fe);
 			if (!rc) {
 				nok++;
 				continue;
@@ -228,7 +303,10 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 				  refused_rc, errno_text(refused_rc));
 		}
 	}
-	return 0;
+	rc = fe ? switch_to_ftrace(fe) : 0;
+	if (rc)
+		_stp_kprobes_stop(kps, n);
+	return rc;
 }
 
 /* Count the hits the kernel missed on @k as skipped; warn about returns. */
@@ -261,6 +339,12 @@ void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
 	int nk = 0, nr = 0;
 	size_t i;
 
+	if (n && kps[0].fentry) {
+		_stp_fentry_free(kps[0].fentry);
+		kps[0].fentry = NULL;
+		for (i = 0; i < n; i++)
+			kps[i].on_ftrace = false;
+	}
 	for (i = 0; i < n; i++) {
 		struct stp_kprobe *k = &kps[i];
 
@@ -270,17 +354,14 @@ void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
 			rb[nr++] = &k->u.rp;
 		else
 			kb[nk++] = &k->u.kp;
-		if (nk == STP_KPROBE_BATCH) {
-			unregister_kprobes(kb, nk);
-			nk = 0;
-		}
+		if (nk == STP_KPROBE_BATCH)
+			flush_kprobes(kb, &nk);
 		if (nr == STP_KPROBE_BATCH) {
 			unregister_kretprobes(rb, nr);
 			nr = 0;
 		}
 	}
-	if (nk)
-		unregister_kprobes(kb, nk);
+	flush_kprobes(kb, &nk);
 	if (nr)
 		unregister_kretprobes(rb, nr);
 	/* No handler runs any more: the counts are final. */

@@ -3,11 +3,14 @@
  * Locks on script globals.
  *
  * A probe may fire anywhere, including while another CPU holds a lock
- * for a long-running probe, so a probe never spins unbounded: it tries
- * each lock at most MAXTRYLOCK times and, failing that, gives up the
- * hit (counted as skipped, as SystemTap does) rather than risk a
- * deadlock or a stall.  The translator sorts the locks, so two probes
- * never wait for each other in opposite orders.
+ * for a long-running probe, so a probe never spins unbounded: as in
+ * SystemTap, it waits for each lock at most MAXTRYLOCK times
+ * TRYLOCKDELAY microseconds and, failing that, gives up the hit
+ * (counted as skipped) rather than risk a deadlock or a stall.  Within
+ * each wait the lock is tried every 100 ns, so one another CPU's hit
+ * holds for a moment is taken as soon as it is free: ordinary
+ * contention costs that moment, never a skip.  The translator sorts the
+ * locks, so two probes never wait for each other in opposite orders.
  */
 #include <linux/delay.h>
 #include <linux/spinlock.h>
@@ -26,20 +29,31 @@ static void release_one(const struct stp_lock_req *r)
 		read_unlock(r->lock);
 }
 
+/* Tries of one lock per TRYLOCKDELAY microseconds of waiting. */
+#define STP_TRIES_PER_US 10
+
+static bool wait_one(const struct stp_lock_req *r)
+{
+	u64 tries = (u64)MAXTRYLOCK * max_t(u64, (u64)TRYLOCKDELAY * STP_TRIES_PER_US, 1);
+
+	while (tries--) {
+		ndelay(1000 / STP_TRIES_PER_US);
+		if (try_one(r))
+			return true;
+	}
+	return false;
+}
+
 bool _stp_lock_globals(const struct stp_lock_req *reqs, int n)
 {
-	int i, tries;
+	int i;
 
 	for (i = 0; i < n; i++) {
-		for (tries = 1; !try_one(&reqs[i]); tries++) {
-			if (tries >= MAXTRYLOCK) {
-				_stp_unlock_globals(reqs, i);
-				_stp_count_skip();
-				return false;
-			}
-			cpu_relax();
-			ndelay(TRYLOCKDELAY);
-		}
+		if (likely(try_one(&reqs[i])) || wait_one(&reqs[i]))
+			continue;
+		_stp_unlock_globals(reqs, i);
+		_stp_count_skip();
+		return false;
 	}
 	return true;
 }

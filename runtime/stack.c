@@ -30,8 +30,9 @@ int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max)
 	if (regs)
 		pcs[n++] = _stp_probe_addr(c);
 	/*
-	 * An int3 kprobe's regs hold ip one byte past the probe address; the
-	 * unwinder finds the frame's ORC entry by ip, so give it the probe's.
+	 * A kprobe's (and fentry.c's) regs hold ip one byte past the probe
+	 * address; the unwinder finds the frame's ORC entry by ip, so give it
+	 * the probe's.
 	 */
 	if (regs && instruction_pointer(regs) != _stp_probe_addr(c)) {
 		struct pt_regs *copy = this_cpu_ptr(&stp_regs_copy);

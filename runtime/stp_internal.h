@@ -55,6 +55,35 @@ void _stp_stats_reset(void);
 bool _stp_session_failed(void);
 void _stp_count_skip(void);		/* a probe hit that did not run */
 
+/*
+ * fentry.c: entry probes on the ftrace site, for kprobe.c.  Without the
+ * kernel feature the table has no ftrace_ops and every row is a kprobe.
+ */
+struct stp_fentry;
+#ifdef STAPCONF_FTRACE_REGS_OPS
+struct stp_fentry *_stp_fentry_alloc(unsigned int cap);
+/* Take row @k, whose kprobe is registered disabled, if on an ftrace site. */
+bool _stp_fentry_add(struct stp_fentry *fe, struct stp_kprobe *k);
+/* Filter on the rows taken and register the ops; 0 or -errno. */
+int _stp_fentry_arm(struct stp_fentry *fe);
+/* The @i-th row taken, or NULL past the last. */
+struct stp_kprobe *_stp_fentry_row(struct stp_fentry *fe, unsigned int i);
+/* Unregister (waiting for running handlers) and free. */
+void _stp_fentry_free(struct stp_fentry *fe);
+#else
+static inline struct stp_fentry *_stp_fentry_alloc(unsigned int cap) { return NULL; }
+static inline bool _stp_fentry_add(struct stp_fentry *fe, struct stp_kprobe *k)
+{
+	return false;
+}
+static inline int _stp_fentry_arm(struct stp_fentry *fe) { return 0; }
+static inline struct stp_kprobe *_stp_fentry_row(struct stp_fentry *fe, unsigned int i)
+{
+	return NULL;
+}
+static inline void _stp_fentry_free(struct stp_fentry *fe) { }
+#endif
+
 /* ctl.c: message queue to staprun; _stp_ctl_send* work in any context */
 int _stp_ctl_init(void);
 void _stp_ctl_exit(void);

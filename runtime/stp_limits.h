@@ -26,10 +26,10 @@
 #define MAXSKIPPED 100		/* skipped probe hits tolerated before exit */
 #endif
 #ifndef MAXTRYLOCK
-#define MAXTRYLOCK 1000		/* attempts to take a global's lock */
+#define MAXTRYLOCK 1000		/* waits for a global's lock before a skip */
 #endif
 #ifndef TRYLOCKDELAY
-#define TRYLOCKDELAY 10		/* ns between attempts at a global's lock */
+#define TRYLOCKDELAY 10		/* microseconds of each of those waits */
 #endif
 #ifndef HIST_ELISION
 #define HIST_ELISION 2		/* empty buckets kept around '~' in histograms */

@@ -164,8 +164,9 @@ struct stp_lock_req {
 };
 /*
  * Take every lock in reqs (sorted by the translator, so no deadlock),
- * each with at most MAXTRYLOCK attempts.  On failure release what was
- * taken, count a skipped probe and return false: the hit does not run.
+ * waiting for each at most MAXTRYLOCK x TRYLOCKDELAY us.  On failure
+ * release what was taken, count a skipped probe and return false: the
+ * hit does not run.
  */
 bool _stp_lock_globals(const struct stp_lock_req *reqs, int n);
 void _stp_unlock_globals(const struct stp_lock_req *reqs, int n);

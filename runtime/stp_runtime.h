@@ -238,6 +238,7 @@ void _stp_timers_stop(struct stp_timer *timers, size_t n);
 #define STP_KPROBE_RETURN	0x1	/* .return: a kretprobe */
 #define STP_KPROBE_OPTIONAL	0x2	/* "?": skipped silently if refused */
 #define STP_KPROBE_WILDCARD	0x4	/* a wildcard's match: refused is a warning */
+#define STP_KPROBE_FENTRY	0x8	/* a function's entry: may use its ftrace site */
 
 /*
  * One kprobe or kretprobe.  The generated code fills the fields above
@@ -257,7 +258,9 @@ struct stp_kprobe {
 	void (*entry)(struct stp_context *c);
 	u16 nslots;
 	/* runtime-private */
-	bool registered;
+	bool registered;	/* a kprobe (disabled while on_ftrace is pending) */
+	bool on_ftrace;		/* hit through the table's ftrace_ops instead */
+	struct stp_fentry *fentry;	/* kps[0] only: that ftrace_ops (fentry.c) */
 	union {
 		struct kprobe kp;
 		struct kretprobe rp;

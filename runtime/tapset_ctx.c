@@ -101,9 +101,9 @@ int64_t _stp_func_arg(struct stp_context *c, int n)
 
 /*
  * x86 kprobes run the handler with ip just past the int3 they place (or,
- * on ftrace, emulate) at the probed address.  Such hits come from the
- * kprobe-based families; pp() tells them apart from timers, whose regs
- * hold the exact interrupted ip.
+ * on ftrace, emulate) at the probed address, and so does fentry.c's
+ * ftrace handler.  Such hits come from the kprobe-based families; pp()
+ * tells them apart from timers, whose regs hold the exact interrupted ip.
  */
 unsigned long _stp_probe_addr(struct stp_context *c)
 {

@@ -17,6 +17,9 @@
 #                       also in NAME.argv), @KMOD@ the test
 #                       module testsuite/kmod/ built for the kernel under
 #                       test; --vm-insmod KO loads KO before the script)
+#   A run/ test's NAME.args may also hold --default-limits, a word for
+#   this runner: it keeps the default MAXTRYLOCK, raised otherwise (see
+#   build_one).
 #   Every run/ test's stderr is checked: NAME.err, or else it must be
 #   empty; a test with a non-zero NAME.rc must have a NAME.err.
 # parseok/: NAME.p1 is the exact expected -p1 output (the canonical form,
@@ -142,10 +145,12 @@ expand_args() {	# script kmod [file]
 
 build_one() {	# script release dir kmod
 	# The VM's CPUs are host threads that the (shared) host can stop for
-	# milliseconds, also while one holds a global's lock; with the default
-	# MAXTRYLOCK a probe on the other CPU soon gives up, and its "skipped
-	# probes" warning would make stderr differ at random.
-	local f=$1 r=$2 dir=$3 name words=() args=(-DMAXTRYLOCK=10000000) i
+	# tens of milliseconds, also while one holds a global's lock; with the
+	# default MAXTRYLOCK (1000 waits of TRYLOCKDELAY 10 us) a probe on the
+	# other CPU may give up, and its "skipped probes" warning would make
+	# stderr differ at random: wait up to 1 s.  A test whose NAME.args
+	# has --default-limits (a word for this runner only) keeps the default.
+	local f=$1 r=$2 dir=$3 name words=() args=() lockwait=(-DMAXTRYLOCK=100000) i
 	name=$(basename "$f" .stp)
 	[ -f "${f%.stp}.args" ] && eval "words=($(expand_args "$f" "$4"))"
 	# Pass-5 options are not part of the module: stap --vm-batch hands
@@ -156,9 +161,11 @@ build_one() {	# script release dir kmod
 		case ${words[i]} in
 		-c|-x) printf '%s\n%s\n' "${words[i]}" "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;
 		--vm-insmod) echo "${words[i+1]}" >>"$dir/t_$name.insmod"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
+		--default-limits) lockwait=() ;;
 		*) args+=("${words[i]}") ;;
 		esac
 	done
+	args=("${lockwait[@]}" "${args[@]}")
 	# NAME.argv: the script's own arguments ($1, @2, ...), as shell words.
 	local argv=()
 	[ -f "${f%.stp}.argv" ] && eval "argv=($(expand_args "$f" "$4" "${f%.stp}.argv"))"

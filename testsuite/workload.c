@@ -13,6 +13,9 @@
  *                          page that an unmapped page follows (a string
  *                          reader must not read past its NUL)
  *   workload getppid N     getppid(2) N times
+ *   workload getppid2 N    the same on CPUs 0 and 1 at once: this process
+ *                          and a child it forks, each pinned to one
+ *                          (probes then contend for their globals' locks)
  *   workload kmod [N]      write to /proc/stp_test N times (default 1):
  *                          the test module (testsuite/kmod) runs its
  *                          functions once per write
@@ -33,6 +36,7 @@
  * message on stderr rather than silently missing hits).
  */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +56,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
-		" getppid N | kmod [N] | syscalls | proc | exit N | udp\n");
+		" getppid N | getppid2 N | kmod [N] | syscalls | proc | exit N | udp\n");
 	return 2;
 }
 
@@ -229,6 +233,32 @@ static int udp(void)
 	return 0;
 }
 
+/* getppid() n times on CPU 0 and, in a child, on CPU 1 at the same time. */
+static int getppid2(long n)
+{
+	int status = 0;
+	pid_t child = fork();
+	cpu_set_t set;
+
+	if (child < 0)
+		return fail("cannot fork for", "getppid2");
+	CPU_ZERO(&set);
+	CPU_SET(child ? 0 : 1, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		if (!child)
+			_exit(1);
+		waitpid(child, NULL, 0);
+		return fail("cannot pin to CPUs", "0 and 1");
+	}
+	for (long i = 0; i < n; i++)
+		getppid();
+	if (!child)
+		_exit(0);
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
+		return fail("the child on CPU 1", "failed");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = 1;
@@ -262,6 +292,11 @@ int main(int argc, char **argv)
 		while (n-- > 0)
 			getppid();
 		return 0;
+	}
+	if (!strcmp(argv[1], "getppid2")) {
+		if (argc != 3 || number(argv[2], 1000000, &n))
+			return usage();
+		return getppid2(n);
 	}
 	if (!strcmp(argv[1], "kmod")) {
 		if (argc > 3 || (argc == 3 && number(argv[2], 1000000, &n)))

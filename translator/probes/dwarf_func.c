@@ -3,7 +3,7 @@
  * DWARF function probes (stapprobes(3stap), DWARF section), in the
  * kernel itself:
  *
- *   kernel.function("PATTERN")           every copy, entry after the prologue
+ *   kernel.function("PATTERN")           every copy, at its entry
  *   kernel.function("PATTERN").call      out-of-line copies only
  *   kernel.function("PATTERN").inline    inlined copies only
  *   kernel.function("PATTERN").return[.maxactive(N)]
@@ -16,7 +16,8 @@
  * FILE:LINE") plus the suffix written, so pp() and -p2 name the match;
  * a copy of its own because target variables ($x, tv_scope below) live
  * in different places in different copies.  Each has one kprobe: at
- * symbol + offset of the probe address (which holds under KASLR), or
+ * symbol + offset of the probe address (which holds under KASLR; an
+ * out-of-line copy's entry, where runtime/fentry.c may use ftrace), or
  * for .return a kretprobe on the entry of the out-of-line copy, with an
  * entry handler when the body reads @entry values.  Inlined copies have no return
  * to probe: .return skips them with a warning, as SystemTap does.
@@ -72,6 +73,7 @@ struct dwf_kprobe {
 	uint64_t die_off;	/* the copy's DIE, for target variables */
 	uint64_t pc;		/* link-time probe address */
 	uint64_t entry_pc;	/* link-time entry of the copy */
+	bool fentry;		/* at the entry of an out-of-line copy: symbol + 0 */
 };
 
 /* What expand() leaves in each match's family_data. */
@@ -197,7 +199,8 @@ static int add_site(const struct dw_site *site, void *arg)
 	struct dwf_match *m = w->matches.len ? w->matches.items[w->matches.len - 1] : NULL;
 	struct dwf_kprobe *kp;
 	const char *why;
-	uint64_t offset;
+	uint64_t offset, start;
+	bool fentry;
 	int i, ncopies;
 
 	if (!m || strcmp(m->name, site->name) || strcmp(m->file, site->file) ||
@@ -238,16 +241,23 @@ static int add_site(const struct dw_site *site, void *arg)
 		}
 	}
 	offset = site->sym_offset;
+	start = site->probe_pc - site->sym_offset;
 	/* A kretprobe goes on the entry: the symbol's start for out-of-line copies. */
 	if (w->kind == DWF_RETURN) {
-		uint64_t start = site->probe_pc - site->sym_offset;
-
 		if (site->entry_pc < start) {	/* the entry is in another symbol */
 			w->no_symbol++;
 			return 0;
 		}
 		offset = site->entry_pc - start;
 	}
+	/*
+	 * An out-of-line copy that starts its symbol is probed at its entry,
+	 * as SystemTap does, where the runtime can use the fentry call's
+	 * ftrace site; the arguments are still in their registers there.
+	 */
+	fentry = !site->inlined && w->kind != DWF_RETURN && site->entry_pc == start;
+	if (fentry)
+		offset = 0;
 	for (i = 0; i < m->kps.len; i++) {
 		struct dwf_kprobe *o = m->kps.items[i];
 
@@ -262,8 +272,9 @@ static int add_site(const struct dw_site *site, void *arg)
 	kp->symbol = arena_strdup(&w->s->arena, site->symbol);
 	kp->offset = offset;
 	kp->die_off = site->die_off;
-	kp->pc = w->kind == DWF_RETURN ? site->entry_pc : site->probe_pc;
+	kp->pc = w->kind == DWF_RETURN || fentry ? site->entry_pc : site->probe_pc;
 	kp->entry_pc = site->entry_pc;
+	kp->fentry = fentry;
 	vec_push(&m->kps, kp);
 	w->nkps++;
 	return 0;
@@ -466,7 +477,9 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 			group = i;
 		for (j = 0; j < df->nkps; j++)
 			pf_kprobe_row_entry(c, rp->id, df->kps[j].symbol, df->kps[j].offset,
-					    df->maxactive, group, flags, rp->entry_exprs.len);
+					    df->maxactive, group,
+					    flags | (df->kps[j].fentry ? PF_KP_FENTRY : 0),
+					    rp->entry_exprs.len);
 	}
 	sb_puts(c, "};\n\n");
 }

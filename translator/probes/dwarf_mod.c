@@ -66,6 +66,7 @@ struct dwm_kprobe {
 	uint64_t die_off;	/* the copy's DIE (function or inlined copy) */
 	uint64_t pc;		/* the probe address in the module's DWARF */
 	uint64_t entry_pc;	/* the copy's entry, where @entry reads */
+	bool fentry;		/* at the entry of an out-of-line copy: symbol + 0 */
 };
 
 /*
@@ -324,7 +325,9 @@ static int add_site(const struct dw_site *site, void *arg)
 {
 	struct dwm_walk *w = arg;
 	struct dwm_match *m = match_for(w, site->name, site->file, site->line, NULL, 0);
-	uint64_t offset = site->sym_offset;
+	uint64_t offset = site->sym_offset, start = site->probe_pc - site->sym_offset;
+	bool fentry;
+	int n, ret;
 
 	if (!m)
 		return 1;
@@ -336,17 +339,24 @@ static int add_site(const struct dw_site *site, void *arg)
 	}
 	/* A kretprobe goes on the entry, in the same symbol. */
 	if (w->kind == DWM_RETURN && site->symbol) {
-		uint64_t start = site->probe_pc - site->sym_offset;
-
 		if (site->entry_pc < start) {
 			w->no_symbol++;
 			return 0;
 		}
 		offset = site->entry_pc - start;
 	}
-	return add_kprobe(w, m, site->symbol, site->section, offset, site->die_off,
-			  w->kind == DWM_RETURN ? site->entry_pc : site->probe_pc,
-			  site->entry_pc);
+	/* An out-of-line copy's entry, where ftrace may serve: see dwarf_func.c. */
+	fentry = site->symbol && !site->inlined && w->kind != DWM_RETURN &&
+		 site->entry_pc == start;
+	if (fentry)
+		offset = 0;
+	n = m->kps.len;
+	ret = add_kprobe(w, m, site->symbol, site->section, offset, site->die_off,
+			 w->kind == DWM_RETURN || fentry ? site->entry_pc : site->probe_pc,
+			 site->entry_pc);
+	if (m->kps.len > n)
+		((struct dwm_kprobe *)m->kps.items[n])->fentry = fentry;
+	return ret;
 }
 
 static int add_stmt(const struct dw_stmt *st, void *arg)
@@ -642,7 +652,8 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 		if (i && rp->point != ((struct resolved_probe *)probes->items[i - 1])->point)
 			group = i;
 		pf_kprobe_row_entry(c, rp->id, p->kp.symbol, p->kp.offset, p->maxactive, group,
-				    flags, rp->entry_exprs.len);
+				    flags | (p->kp.fentry ? PF_KP_FENTRY : 0),
+				    rp->entry_exprs.len);
 	}
 	sb_puts(c, "};\n\n");
 }

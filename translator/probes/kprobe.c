@@ -784,6 +784,7 @@ void pf_kprobe_row_entry(struct strbuf *c, int probe_id, const char *symbol,
 {
 	static const char *const flag_names[] = {
 		"STP_KPROBE_RETURN", "STP_KPROBE_OPTIONAL", "STP_KPROBE_WILDCARD",
+		"STP_KPROBE_FENTRY",
 	};
 	bool any = false;
 
@@ -833,9 +834,13 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 
 		/* rp->pp holds only name characters and quotes: safe in a comment. */
 		sb_printf(c, "\t/* %s */\n", rp->pp);
+		/* A function's entry (symbol + 0) may go on its ftrace site. */
+		unsigned flags = kp->flags | (kp->nsyms && !(kp->flags & KP_RETURN) ?
+					      PF_KP_FENTRY : 0);
+
 		for (j = 0; j < (kp->nsyms ? kp->nsyms : 1); j++)
 			pf_kprobe_row(c, rp->id, kp->nsyms ? kp->syms[j] : NULL,
-				      kp->nsyms ? 0 : kp->addr, kp->maxactive, i, kp->flags);
+				      kp->nsyms ? 0 : kp->addr, kp->maxactive, i, flags);
 	}
 	sb_puts(c, "};\n\n");
 }

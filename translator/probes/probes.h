@@ -86,9 +86,10 @@ char *pf_user_path(const char *name);
 
 /*
  * The struct stp_kprobe tables of kprobe.* and kernel.function probes
- * (kprobe.c; registered by runtime/kprobe.c).
+ * (kprobe.c; registered by runtime/kprobe.c).  The flags are the
+ * STP_KPROBE_* of runtime/stp_runtime.h, in step with flag_names there.
  */
-enum { PF_KP_RETURN = 1, PF_KP_OPTIONAL = 2, PF_KP_WILDCARD = 4 };
+enum { PF_KP_RETURN = 1, PF_KP_OPTIONAL = 2, PF_KP_WILDCARD = 4, PF_KP_FENTRY = 8 };
 void pf_kprobe_row(struct strbuf *c, int probe_id, const char *symbol,
 		   uint64_t offset_or_addr, int maxactive, int group, unsigned flags);
 /*
