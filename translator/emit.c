@@ -296,14 +296,31 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		sb_printf(fmt, "%%%s%s", cv->conv == 'p' ? "#" : "", cv->flags);
 		if (cv->width == -2) {
 			sb_putc(fmt, '*');
-			sb_printf(args, ", (int)%s", arg_value(E, a));
+			sb_printf(args, ", _stp_fmt_width(%s)", arg_value(E, a));
 			a = a->next;
 		} else if (cv->width >= 0) {
 			sb_printf(fmt, "%d", cv->width);
 		}
+		if (cv->conv == 'o' && strchr(cv->flags, '#')) {
+			/* "%#o" of 0: see _stp_fmt_oct_prec. */
+			const char *pr = "-1", *v;
+
+			if (cv->prec == -2) {
+				pr = arg_value(E, a);
+				a = a->next;
+			} else if (cv->prec >= 0) {
+				pr = arena_printf(&E->s->arena, "%d", cv->prec);
+			}
+			v = arg_value(E, a);
+			sb_puts(fmt, ".*llo");
+			sb_printf(args, ", _stp_fmt_oct_prec(%s, %s), (unsigned long long)%s",
+				  v, pr, v);
+			a = a->next;
+			continue;
+		}
 		if (cv->prec == -2) {
 			sb_puts(fmt, ".*");
-			sb_printf(args, ", (int)%s", arg_value(E, a));
+			sb_printf(args, ", _stp_fmt_prec(%s)", arg_value(E, a));
 			a = a->next;
 		} else if (cv->prec >= 0) {
 			sb_printf(fmt, ".%d", cv->prec);
