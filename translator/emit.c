@@ -7,6 +7,7 @@
  * can fail sets c->last_error and jumps to the body's "out" label.
  * #line directives point compiler messages back at the script.
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -283,8 +284,9 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 			}
 			v = arg_value(E, a);
 			flush_printf(E, fmt, args);
+			/* A fault names the call, as SystemTap's does. */
 			emit_line(E, "c->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
-					"format '%%%c'", cv->conv), &n->args->loc));
+					"identifier '%s'", n->str), &n->loc));
 			emit_line(E, "_stp_print_mem(c, %s, %s, (int)%s, %s, %s, %s);", v, pr, w,
 				  cv->conv == 'M' ? "true" : "false",
 				  strchr(cv->flags, '#') ? "true" : "false",
@@ -444,9 +446,15 @@ static const char *func_call(struct emitter *E, struct node *n)
 
 	for (a = n->args; a; a = a->next)
 		vals[i++] = arg_value(E, a);
-	/* Errors inside embedded C are reported at the call. */
+	/*
+	 * An error raised by embedded C names the function's definition, as
+	 * SystemTap's does ("near identifier 'kernel_string' at
+	 * .../conversions.stp:15:10"); a script function's own statements
+	 * name themselves.
+	 */
 	emit_line(E, "c->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
-					"identifier '%s'", f->name), &n->loc));
+					"identifier '%s'", f->name),
+					f->body->kind == ND_EMBEDDED ? &f->loc : &n->loc));
 	emit_line(E, "if (unlikely(c->nesting + 1 > MAXNESTING)) {");
 	/* SystemTap names the function's definition here, not the call. */
 	emit_line(E, "\tc->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
@@ -492,23 +500,32 @@ static void compound_long(struct emitter *E, const char *dst, const char *old, e
 }
 
 /*
+ * A fault in a target construct is reported, as SystemTap does, at its
+ * first token: "identifier '$ptr'" for $ptr->a->b (and $ptr$, $$parms),
+ * "operator '@cast'" for @cast(p, "T")->a.
+ */
+static const char *target_desc(struct emitter *E, const struct node *n)
+{
+	const char *p = n->loc.at;
+	int len = 1;
+
+	if (!p || (*p != '$' && *p != '@'))
+		return emit_token_desc(E, &n->loc);
+	while (p[len] == '_' || isalnum((unsigned char)p[len]) || (*p == '$' && p[len] == '$'))
+		len++;
+	return arena_printf(&E->s->arena, "%s '%.*s'", *p == '$' ? "identifier" : "operator",
+			    len, p);
+}
+
+/*
  * Open the block a target construct's C runs in: where errors point,
  * and its index values (_tv_i0...), evaluated once by the caller into iv.
  */
 static void target_open(struct emitter *E, struct node *n, const char *const *iv)
 {
 	const struct tv_code *tc = n->tv;
-	struct strbuf what = STRBUF_INIT;
 
-	ast_print_expr(&what, n);
-	if (what.len > 60) {	/* long chains: the start names it */
-		what.len = 60;
-		what.buf[60] = 0;
-	}
-	emit_line(E, "c->last_stmt = %s;",
-		  emit_where(E, arena_printf(&E->s->arena, "identifier '%s'", sb_str(&what)),
-			     &n->loc));
-	sb_free(&what);
+	emit_line(E, "c->last_stmt = %s;", emit_where(E, target_desc(E, n), &n->loc));
 	emit_line(E, "{");
 	E->indent++;
 	for (int i = 0; i < tc->nidx && i < 8; i++)
