@@ -48,7 +48,8 @@ struct stp_context {
 	const struct stp_probe *probe;
 	const char *last_error;	/* non-NULL: the handler must unwind */
 	const char *last_stmt;	/* "operator '/' at f.stp:3:7" for errors */
-	long actions;		/* statements executed, against MAXACTION */
+	long actions;		/* statements charged, against MAXACTION_INTERRUPTIBLE */
+	long pending;		/* statements run in a loop, not yet charged */
 	int nesting;		/* function call depth, against MAXNESTING */
 	struct pt_regs *regs;	/* registers at the probe, or NULL */
 	int64_t *entry_slots;	/* .return: @entry values saved at entry */
