@@ -242,6 +242,18 @@ static void flush_printf(struct emitter *E, struct strbuf *fmt, struct strbuf *a
  * writes the value's low bytes raw, so printf emits the text before it
  * first.
  */
+/* A width or precision: -1 if none, the number, or the next argument ('*'). */
+static const char *spec_value(struct emitter *E, int spec, struct node **a)
+{
+	const char *v;
+
+	if (spec != -2)
+		return arena_printf(&E->s->arena, "%d", spec < 0 ? -1 : spec);
+	v = arg_value(E, *a);
+	*a = (*a)->next;
+	return v;
+}
+
 static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 			struct strbuf *args)
 {
@@ -268,21 +280,10 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		}
 		if (cv->conv == 'm' || cv->conv == 'M') {
 			/* %m: the bytes at an address; '#' means user memory. */
-			const char *w = "-1", *pr = "-1", *v;
+			const char *w = spec_value(E, cv->width, &a);
+			const char *pr = spec_value(E, cv->prec, &a);
+			const char *v = arg_value(E, a);
 
-			if (cv->width == -2) {
-				w = arg_value(E, a);
-				a = a->next;
-			} else if (cv->width >= 0) {
-				w = arena_printf(&E->s->arena, "%d", cv->width);
-			}
-			if (cv->prec == -2) {
-				pr = arg_value(E, a);
-				a = a->next;
-			} else if (cv->prec >= 0) {
-				pr = arena_printf(&E->s->arena, "%d", cv->prec);
-			}
-			v = arg_value(E, a);
 			flush_printf(E, fmt, args);
 			/* A fault names the call, as SystemTap's does. */
 			emit_line(E, "c->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
@@ -305,15 +306,9 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		}
 		if (cv->conv == 'o' && strchr(cv->flags, '#')) {
 			/* "%#o" of 0: see _stp_fmt_oct_prec. */
-			const char *pr = "-1", *v;
+			const char *pr = spec_value(E, cv->prec, &a);
+			const char *v = arg_value(E, a);
 
-			if (cv->prec == -2) {
-				pr = arg_value(E, a);
-				a = a->next;
-			} else if (cv->prec >= 0) {
-				pr = arena_printf(&E->s->arena, "%d", cv->prec);
-			}
-			v = arg_value(E, a);
 			sb_puts(fmt, ".*llo");
 			sb_printf(args, ", _stp_fmt_oct_prec(%s, %s), (unsigned long long)%s",
 				  v, pr, v);
