@@ -174,6 +174,7 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	c->last_error = NULL;
 	c->last_stmt = NULL;
 	c->actions = 0;
+	c->pending = 0;
 	c->nesting = 0;
 	c->regs = regs;
 	c->match_ngroups = 0;

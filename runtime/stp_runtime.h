@@ -49,7 +49,8 @@ struct stp_context {
 	const struct stp_probe *probe;
 	const char *last_error;	/* non-NULL: the handler must unwind */
 	const char *last_stmt;	/* "operator '/' at f.stp:3:7" for errors */
-	long actions;		/* statements executed, against MAXACTION */
+	long actions;		/* statements charged, against MAXACTION_INTERRUPTIBLE */
+	long pending;		/* statements run in a loop, not yet charged */
 	int nesting;		/* function call depth, against MAXNESTING */
 	struct pt_regs *regs;	/* registers at the probe, or NULL */
 	int64_t *entry_slots;	/* .return: @entry values saved at entry */
@@ -113,6 +114,36 @@ void _stp_print(struct stp_context *c, const char *s);
 void _stp_print_n(struct stp_context *c, const char *s, size_t len);
 void _stp_print_char(struct stp_context *c, char ch);
 __printf(2, 3) void _stp_printf(struct stp_context *c, const char *fmt, ...);
+
+/*
+ * printf's '*' width and precision, for the kernel's vsnprintf.  As in
+ * SystemTap, only the value's low 32 bits count and a negative width is
+ * ignored (the kernel would left-justify).  The kernel WARNs beyond its
+ * limits (2^15 - 1 for a precision), so both are clamped there: that is
+ * past the print buffer, which truncates the output anyway.
+ */
+#define STP_FMT_MAX 32767
+static inline int _stp_fmt_width(int64_t w)
+{
+	return clamp_t(int, (int)w, 0, STP_FMT_MAX);
+}
+
+static inline int _stp_fmt_prec(int64_t p)
+{
+	return clamp_t(int, (int)p, -1, STP_FMT_MAX);
+}
+
+/*
+ * "%#o": SystemTap writes a '0' before every value, 0 too ("00", "%#.3o"
+ * is "0000"); the kernel, like C, leaves 0 alone.  For 0 one more digit
+ * of precision gives SystemTap's text.
+ */
+static inline int _stp_fmt_oct_prec(uint64_t v, int64_t p)
+{
+	int prec = _stp_fmt_prec(p);
+
+	return v ? prec : max(prec, 1) + 1;
+}
 
 /*
  * Fail the current hit: format the message into c->error_buf and set

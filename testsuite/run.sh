@@ -26,7 +26,8 @@
 #   which must also be a fixed point); every parseok test has one.
 # parseko/ semko/: NAME.err is the exact expected stderr; every test has one.
 # All pass groups: NAME.args holds extra stap options (@RUN@ is run/).
-# In every NAME.err, @SRC@ stands for the script's path and @RUN@ for run/.
+# In every NAME.err, @SRC@ stands for the script's path, @RUN@ for run/ and
+# @TAPSET@ for the tapset directory (errors in tapset functions name it).
 # Ends with "N passed, N failed, N skipped".
 #
 # Environment: TESTS=glob (only matching test names), KERNELS="r1 r2"
@@ -46,7 +47,10 @@ skipped() { skip=$((skip + 1)); echo "SKIP: $1 ($2)"; }
 selected() { [[ -z "${TESTS:-}" || "$1" == $TESTS ]]; }
 
 # Expected stderr may mention the script's path: @SRC@ stands for it.
-expect_file() { sed -e "s|@SRC@|$2|g" -e "s|@RUN@|$suite/run|g" "$1"; }
+expect_file() {
+	sed -e "s|@SRC@|$2|g" -e "s|@RUN@|$suite/run|g" \
+	    -e "s|@TAPSET@|${SYSTEMTAP_TAPSET:-$top/tapsets}|g" "$1"
+}
 
 run_pass_group() {	# dir pass want(ok|ko)
 	local dir=$1 p=$2 want=$3 f name out err rc

@@ -7,6 +7,7 @@
  * can fail sets c->last_error and jumps to the body's "out" label.
  * #line directives point compiler messages back at the script.
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -241,6 +242,18 @@ static void flush_printf(struct emitter *E, struct strbuf *fmt, struct strbuf *a
  * writes the value's low bytes raw, so printf emits the text before it
  * first.
  */
+/* A width or precision: -1 if none, the number, or the next argument ('*'). */
+static const char *spec_value(struct emitter *E, int spec, struct node **a)
+{
+	const char *v;
+
+	if (spec != -2)
+		return arena_printf(&E->s->arena, "%d", spec < 0 ? -1 : spec);
+	v = arg_value(E, *a);
+	*a = (*a)->next;
+	return v;
+}
+
 static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 			struct strbuf *args)
 {
@@ -267,24 +280,14 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		}
 		if (cv->conv == 'm' || cv->conv == 'M') {
 			/* %m: the bytes at an address; '#' means user memory. */
-			const char *w = "-1", *pr = "-1", *v;
+			const char *w = spec_value(E, cv->width, &a);
+			const char *pr = spec_value(E, cv->prec, &a);
+			const char *v = arg_value(E, a);
 
-			if (cv->width == -2) {
-				w = arg_value(E, a);
-				a = a->next;
-			} else if (cv->width >= 0) {
-				w = arena_printf(&E->s->arena, "%d", cv->width);
-			}
-			if (cv->prec == -2) {
-				pr = arg_value(E, a);
-				a = a->next;
-			} else if (cv->prec >= 0) {
-				pr = arena_printf(&E->s->arena, "%d", cv->prec);
-			}
-			v = arg_value(E, a);
 			flush_printf(E, fmt, args);
+			/* A fault names the call, as SystemTap's does. */
 			emit_line(E, "c->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
-					"format '%%%c'", cv->conv), &n->args->loc));
+					"identifier '%s'", n->str), &n->loc));
 			emit_line(E, "_stp_print_mem(c, %s, %s, (int)%s, %s, %s, %s);", v, pr, w,
 				  cv->conv == 'M' ? "true" : "false",
 				  strchr(cv->flags, '#') ? "true" : "false",
@@ -296,14 +299,25 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 		sb_printf(fmt, "%%%s%s", cv->conv == 'p' ? "#" : "", cv->flags);
 		if (cv->width == -2) {
 			sb_putc(fmt, '*');
-			sb_printf(args, ", (int)%s", arg_value(E, a));
+			sb_printf(args, ", _stp_fmt_width(%s)", arg_value(E, a));
 			a = a->next;
 		} else if (cv->width >= 0) {
 			sb_printf(fmt, "%d", cv->width);
 		}
+		if (cv->conv == 'o' && strchr(cv->flags, '#')) {
+			/* "%#o" of 0: see _stp_fmt_oct_prec. */
+			const char *pr = spec_value(E, cv->prec, &a);
+			const char *v = arg_value(E, a);
+
+			sb_puts(fmt, ".*llo");
+			sb_printf(args, ", _stp_fmt_oct_prec(%s, %s), (unsigned long long)%s",
+				  v, pr, v);
+			a = a->next;
+			continue;
+		}
 		if (cv->prec == -2) {
 			sb_puts(fmt, ".*");
-			sb_printf(args, ", (int)%s", arg_value(E, a));
+			sb_printf(args, ", _stp_fmt_prec(%s)", arg_value(E, a));
 			a = a->next;
 		} else if (cv->prec >= 0) {
 			sb_printf(fmt, ".%d", cv->prec);
@@ -415,6 +429,8 @@ done:
 	return result;
 }
 
+static void emit_flush(struct emitter *E, const char *where);
+
 /* Call a script function: arguments into its frame one level deeper. */
 static const char *func_call(struct emitter *E, struct node *n)
 {
@@ -427,9 +443,15 @@ static const char *func_call(struct emitter *E, struct node *n)
 
 	for (a = n->args; a; a = a->next)
 		vals[i++] = arg_value(E, a);
-	/* Errors inside embedded C are reported at the call. */
+	/*
+	 * An error raised by embedded C names the function's definition, as
+	 * SystemTap's does ("near identifier 'kernel_string' at
+	 * .../conversions.stp:15:10"); a script function's own statements
+	 * name themselves.
+	 */
 	emit_line(E, "c->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
-					"identifier '%s'", f->name), &n->loc));
+					"identifier '%s'", f->name),
+					f->body->kind == ND_EMBEDDED ? &f->loc : &n->loc));
 	emit_line(E, "if (unlikely(c->nesting + 1 > MAXNESTING)) {");
 	/* SystemTap names the function's definition here, not the call. */
 	emit_line(E, "\tc->last_stmt = %s;", emit_where(E, arena_printf(&E->s->arena,
@@ -446,7 +468,10 @@ static const char *func_call(struct emitter *E, struct node *n)
 		      p->sym->type, vals[i]);
 	emit_line(E, "(void)callee;");
 	emit_line(E, "c->nesting++;");
+	/* The callee's loops count on their own (see count_actions). */
+	emit_line(E, "{ long pending = c->pending; c->pending = 0;");
 	emit_line(E, "func_%d(c);", f->id);
+	emit_line(E, "c->pending = pending; }");
 	emit_line(E, "c->nesting--;");
 	if (f->type == TY_LONG || f->type == TY_STRING) {
 		result = emit_temp(E, f->type);
@@ -455,6 +480,9 @@ static const char *func_call(struct emitter *E, struct node *n)
 	E->indent--;
 	emit_line(E, "}");
 	emit_check_error(E);
+	if (E->loop_depth && f->body->kind != ND_EMBEDDED)
+		emit_flush(E, emit_where(E, arena_printf(&E->s->arena, "identifier '%s'", f->name),
+					 &n->loc));
 	return result;
 }
 
@@ -475,23 +503,32 @@ static void compound_long(struct emitter *E, const char *dst, const char *old, e
 }
 
 /*
+ * A fault in a target construct is reported, as SystemTap does, at its
+ * first token: "identifier '$ptr'" for $ptr->a->b (and $ptr$, $$parms),
+ * "operator '@cast'" for @cast(p, "T")->a.
+ */
+static const char *target_desc(struct emitter *E, const struct node *n)
+{
+	const char *p = n->loc.at;
+	int len = 1;
+
+	if (!p || (*p != '$' && *p != '@'))
+		return emit_token_desc(E, &n->loc);
+	while (p[len] == '_' || isalnum((unsigned char)p[len]) || (*p == '$' && p[len] == '$'))
+		len++;
+	return arena_printf(&E->s->arena, "%s '%.*s'", *p == '$' ? "identifier" : "operator",
+			    len, p);
+}
+
+/*
  * Open the block a target construct's C runs in: where errors point,
  * and its index values (_tv_i0...), evaluated once by the caller into iv.
  */
 static void target_open(struct emitter *E, struct node *n, const char *const *iv)
 {
 	const struct tv_code *tc = n->tv;
-	struct strbuf what = STRBUF_INIT;
 
-	ast_print_expr(&what, n);
-	if (what.len > 60) {	/* long chains: the start names it */
-		what.len = 60;
-		what.buf[60] = 0;
-	}
-	emit_line(E, "c->last_stmt = %s;",
-		  emit_where(E, arena_printf(&E->s->arena, "identifier '%s'", sb_str(&what)),
-			     &n->loc));
-	sb_free(&what);
+	emit_line(E, "c->last_stmt = %s;", emit_where(E, target_desc(E, n), &n->loc));
 	emit_line(E, "{");
 	E->indent++;
 	for (int i = 0; i < tc->nidx && i < 8; i++)
@@ -791,9 +828,124 @@ const char *emit_token_desc(struct emitter *E, const struct srcloc *loc)
 	return arena_printf(&E->s->arena, "operator '%.*s'", n, p);
 }
 
-void emit_action(struct emitter *E, const struct srcloc *loc)
+/*
+ * MAXACTION as SystemTap 4.8 counts it (measured against the reference:
+ * run/maxaction_loops).  A probe or function body charges on entry every
+ * statement it holds outside loop bodies, so straight code that is too
+ * long fails before it runs.  In a loop body statements are counted as
+ * they run (c->pending) and charged at flush points: the end of each
+ * iteration, an if (and the end of its branches), a break or continue,
+ * the return of a function call, and every tenth statement.  Each loop
+ * test counts one.  The hit fails when the total reaches the limit,
+ * naming the flush point.
+ */
+static int count_actions(const struct node *n)
 {
-	emit_line(E, "STP_ACTION(%s, %s);", emit_where(E, emit_token_desc(E, loc), loc), E->err);
+	int sum = 0;
+
+	switch (n->kind) {
+	case ND_BLOCK:
+		for (const struct node *k = n->body; k; k = k->next)
+			sum += count_actions(k);
+		return sum;
+	case ND_NULL_STMT:
+		return 0;
+	case ND_IF:
+		if (n->cond->kind == ND_NUM)	/* folded, as SystemTap does */
+			return n->cond->num ? count_actions(n->then) :
+			       n->els ? count_actions(n->els) : 0;
+		return 1 + count_actions(n->then) + (n->els ? count_actions(n->els) : 0);
+	case ND_TRY:
+		return 1 + count_actions(n->body) + (n->els ? count_actions(n->els) : 0);
+	case ND_WHILE:
+	case ND_FOR:
+		return n->init ? 2 : 1;
+	default:
+		return 1;
+	}
+}
+
+/* What a flush at the end of stmt is named by: '{' or its only statement. */
+static const char *flush_where(struct emitter *E, const struct node *n)
+{
+	while (n->kind == ND_BLOCK && n->body && !n->body->next)
+		n = n->body;
+	if (n->kind == ND_BLOCK)
+		return emit_where(E, "operator '{'", &n->loc);
+	return emit_where(E, emit_token_desc(E, &n->loc), &n->loc);
+}
+
+static bool is_loop(const struct node *n)
+{
+	return n->kind == ND_WHILE || n->kind == ND_FOR || n->kind == ND_FOREACH;
+}
+
+/*
+ * A probe or function body: each run of statements up to and with a loop
+ * is charged before it runs, unnamed in a probe (SystemTap's "MAXACTION
+ * exceeded" alone), at the definition in a function.
+ */
+static void emit_charged_body(struct emitter *E, struct node *body)
+{
+	const char *where = E->func ? emit_where(E, arena_printf(&E->s->arena, "identifier '%s'",
+					E->func->name), &E->func->loc) : "NULL";
+	struct node *k, *end;
+	int nact;
+
+	if (body->kind != ND_BLOCK) {
+		if ((nact = count_actions(body)))
+			emit_line(E, "STP_ACTIONS(%d, %s, out);", nact, where);
+		emit_stmt(E, body);
+		return;
+	}
+	for (k = body->body; k; k = end) {
+		for (nact = 0, end = k; end; end = end->next) {
+			nact += count_actions(end);
+			if (is_loop(end)) {
+				end = end->next;
+				break;
+			}
+		}
+		if (nact)
+			emit_line(E, "STP_ACTIONS(%d, %s, out);", nact, where);
+		for (; k != end; k = k->next)
+			emit_stmt(E, k);
+	}
+}
+
+static void emit_flush(struct emitter *E, const char *where)
+{
+	emit_line(E, "STP_FLUSH(%s, %s);", where, E->err);
+}
+
+/* A statement ran: in a loop body, count it (every tenth is a flush). */
+static void count_stmt(struct emitter *E, const struct node *n)
+{
+	if (E->loop_depth)
+		emit_line(E, "STP_STMT(%s, %s);", flush_where(E, n), E->err);
+}
+
+/* A loop in a loop body charges itself (and a for's init) first. */
+void emit_loop_start(struct emitter *E, const struct node *loop, int extra)
+{
+	if (!E->loop_depth)
+		return;
+	emit_line(E, "c->pending += %d;", 1 + extra);
+	emit_flush(E, flush_where(E, loop));
+}
+
+void emit_loop_body(struct emitter *E, struct node *body)
+{
+	E->loop_depth++;
+	emit_stmt(E, body);
+	E->loop_depth--;
+}
+
+void emit_iteration_end(struct emitter *E, const struct node *body)
+{
+	E->loop_depth++;
+	emit_flush(E, flush_where(E, body));
+	E->loop_depth--;
 }
 
 static void loop(struct emitter *E, struct node *n)
@@ -802,17 +954,19 @@ static void loop(struct emitter *E, struct node *n)
 	int id = E->nlabels++;
 
 	E->brk = E->cont = id;
+	emit_loop_start(E, n, n->init ? 1 : 0);
 	if (n->init)
 		emit_expr(E, n->init);
 	emit_line(E, "for (;;) {");
 	E->indent++;
-	emit_action(E, &n->loc);
+	emit_line(E, "c->pending++;");
 	if (n->cond)
 		emit_line(E, "if (!(%s)) break;", emit_expr(E, n->cond));
-	emit_stmt(E, n->body);
+	emit_loop_body(E, n->body);
 	E->indent--;
 	emit_line(E, "cont_%d: __attribute__((unused));", id);
 	E->indent++;
+	emit_iteration_end(E, n->body);
 	if (n->step)
 		emit_expr(E, n->step);
 	E->indent--;
@@ -848,10 +1002,8 @@ void emit_stmt(struct emitter *E, struct node *n)
 	const struct srcloc *saved = E->loc;
 	struct node *k;
 
-	if (n->kind != ND_BLOCK && n->kind != ND_NULL_STMT) {
+	if (n->kind != ND_BLOCK && n->kind != ND_NULL_STMT)
 		E->loc = &n->loc;
-		emit_action(E, &n->loc);
-	}
 	switch (n->kind) {
 	case ND_BLOCK:
 		for (k = n->body; k; k = k->next)
@@ -864,19 +1016,36 @@ void emit_stmt(struct emitter *E, struct node *n)
 		if (n->lhs->type == TY_LONG && strcmp(v, "0") && n->lhs->kind != ND_ASSIGN &&
 		    n->lhs->kind != ND_CALL)
 			emit_line(E, "(void)%s;", v);
+		count_stmt(E, n);
 		break;
 	}
 	case ND_NULL_STMT:
 		break;
 	case ND_IF:
+		/* SystemTap drops a constant test: "if (1) s" counts as s. */
+		if (n->cond->kind == ND_NUM) {
+			if (n->cond->num)
+				emit_stmt(E, n->then);
+			else if (n->els)
+				emit_stmt(E, n->els);
+			break;
+		}
+		if (E->loop_depth) {
+			emit_line(E, "c->pending++;");
+			emit_flush(E, flush_where(E, n));
+		}
 		emit_line(E, "if (%s) {", emit_expr(E, n->cond));
 		E->indent++;
 		emit_stmt(E, n->then);
+		if (E->loop_depth)
+			emit_flush(E, flush_where(E, n->then));
 		E->indent--;
 		if (n->els) {
 			emit_line(E, "} else {");
 			E->indent++;
 			emit_stmt(E, n->els);
+			if (E->loop_depth)
+				emit_flush(E, flush_where(E, n->els));
 			E->indent--;
 		}
 		emit_line(E, "}");
@@ -886,9 +1055,13 @@ void emit_stmt(struct emitter *E, struct node *n)
 		loop(E, n);
 		break;
 	case ND_BREAK:
+		emit_line(E, "c->pending++;");
+		emit_flush(E, flush_where(E, n));
 		emit_line(E, "break;");
 		break;
 	case ND_CONTINUE:
+		emit_line(E, "c->pending++;");
+		emit_flush(E, flush_where(E, n));
 		emit_line(E, "goto cont_%d;", E->cont);
 		break;
 	case ND_NEXT:
@@ -904,6 +1077,7 @@ void emit_stmt(struct emitter *E, struct node *n)
 		break;
 	case ND_DELETE:
 		emit_delete(E, n);
+		count_stmt(E, n);
 		break;
 	case ND_TRY:
 		try_catch(E, n);
@@ -1011,7 +1185,7 @@ static void emit_body(struct session *s, struct strbuf *frames,
 	if (f && (f->type == TY_LONG || f->type == TY_STRING))
 		sb_printf(&E.frame, f->type == TY_STRING ?
 			  "\tchar retval[MAXSTRINGLEN];\n" : "\tint64_t retval;\n");
-	emit_stmt(&E, body);
+	emit_charged_body(&E, body);
 	sb_puts(&E.frame, "\tchar unused;\n};\n");
 	sb_add(frames, E.frame.buf, E.frame.len);
 
@@ -1054,13 +1228,24 @@ static const char prelude[] =
 	"#define STAP_VERSION(a, b) (((a) << 8) + (b))\n"
 	"#define STAP_COMPAT_VERSION STAP_VERSION(4, 8)\n"
 	"#include \"stp_runtime.h\"\n\n"
-	"/* Count a statement against MAXACTION; every body has an out label. */\n"
-	"#define STP_ACTION(where, label) do { \\\n"
-	"\tif (unlikely(++c->actions > MAXACTION)) { \\\n"
+	/* MAXACTION, counted as SystemTap counts: see count_actions(). */
+	"#define STP_ACTIONS(n, where, label) do { \\\n"
+	"\tc->actions += (n); \\\n"
+	"\tif (unlikely(c->actions >= MAXACTION_INTERRUPTIBLE)) { \\\n"
 	"\t\tc->last_stmt = (where); \\\n"
 	"\t\t_stp_error(c, \"MAXACTION exceeded\"); \\\n"
 	"\t\tgoto label; \\\n"
 	"\t} \\\n"
+	"} while (0)\n"
+	"#define STP_FLUSH(where, label) do { \\\n"
+	"\tlong _stp_n = c->pending; \\\n"
+	"\tc->pending = 0; \\\n"
+	"\tSTP_ACTIONS(_stp_n, where, label); \\\n"
+	"} while (0)\n"
+	"#define STP_FLUSH_EVERY 10\n"
+	"#define STP_STMT(where, label) do { \\\n"
+	"\tif (++c->pending >= STP_FLUSH_EVERY) \\\n"
+	"\t\tSTP_FLUSH(where, label); \\\n"
 	"} while (0)\n\n"
 	"static inline int64_t stp_div(struct stp_context *c, int64_t a, int64_t b,\n"
 	"\t\t\t      const char *where)\n{\n"

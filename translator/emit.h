@@ -15,6 +15,7 @@ struct emitter {
 	int ntemps;
 	int nlabels;
 	int brk, cont;		/* labels of the innermost loop */
+	int loop_depth;		/* loops around the code being emitted */
 	struct func *func;	/* NULL in a probe body */
 	int indent;
 	const char *err;	/* label errors jump to: "out" or a catch */
@@ -42,7 +43,10 @@ void emit_check_error(struct emitter *E);
 /* A C string literal naming a spot: "operator '/' at f.stp:1:2". */
 const char *emit_where(struct emitter *E, const char *what, const struct srcloc *loc);
 void emit_c_string(struct strbuf *sb, const char *s, int len);
-void emit_action(struct emitter *E, const struct srcloc *loc);
+/* MAXACTION accounting of loops (emit.c): see count_actions(). */
+void emit_loop_start(struct emitter *E, const struct node *loop, int extra);
+void emit_loop_body(struct emitter *E, struct node *body);
+void emit_iteration_end(struct emitter *E, const struct node *body);
 /* The token at loc as errors name it: "identifier 'x'", "operator '/'"... */
 const char *emit_token_desc(struct emitter *E, const struct srcloc *loc);
 

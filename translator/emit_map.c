@@ -277,10 +277,11 @@ void emit_foreach(struct emitter *E, struct node *n)
 		  n->limit ? arena_printf(&E->s->arena, "%s <= 0 ? 0 : ", lim) : "",
 		  emit_global_ref(E, sym), id, n->sort_key, n->sort_dir ? n->sort_dir : 1,
 		  stat_op_c(n->sort_stat ? n->sort_stat : "count"), lim);
+	emit_loop_start(E, n, 0);
 	emit_line(E, "for (l->i%d = 0; l->i%d < l->n%d; l->i%d++) {", id, id, id, id);
 	E->indent++;
 	E->cont = id;
-	emit_action(E, &n->loc);
+	emit_line(E, "c->pending++;");
 	for (k = n->keys, i = 0; k; k = k->next, i++) {
 		if (k->type == TY_STRING)
 			emit_line(E, "strscpy(l->v_%s, _stp_map_entry_key_str(l->order%d[l->i%d], %d), MAXSTRINGLEN);",
@@ -297,9 +298,10 @@ void emit_foreach(struct emitter *E, struct node *n)
 			emit_line(E, "l->v_%s = _stp_map_entry_long(l->order%d[l->i%d]);",
 				  n->value->str, id, id);
 	}
-	emit_stmt(E, n->body);
-	E->indent--;
+	emit_loop_body(E, n->body);
 	emit_line(E, "cont_%d: __attribute__((unused));", id);
+	emit_iteration_end(E, n->body);
+	E->indent--;
 	emit_line(E, "}");
 	E->cont = saved_cont;
 }
