@@ -90,6 +90,8 @@ static struct symbol *find_in(struct vec *v, const char *name)
  * number of parameters (nargs; -1: any), as in SystemTap; a file's own
  * private function wins over a public one.
  */
+static int load_syscalls(struct sem *S, const struct srcloc *loc);
+
 static struct func *find_func_from(struct sem *S, const char *name,
 				   const struct srcfile *from, int nargs)
 {
@@ -413,6 +415,13 @@ static enum type call(struct sem *S, struct node *n)
 	}
 
 	struct func *f = find_func_from(S, n->str, n->loc.file, nargs);
+
+	/* Functions of the generated syscall library load it (syscall_name). */
+	if (!f && !S->sc_loaded && sc_defines(n->str)) {
+		if (load_syscalls(S, &n->loc) < 0)
+			return n->type = TY_UNKNOWN;
+		f = find_func_from(S, n->str, n->loc.file, nargs);
+	}
 
 	/* No overload takes nargs: name one that exists, for the message. */
 	if (!f)
@@ -1331,6 +1340,23 @@ static void add_aliases(struct sem *S, struct program *prog)
 		vec_push(&S->aliases, a);
 }
 
+/*
+ * Load the generated system call library (syscalls.c) into the session:
+ * its aliases and functions.  Once; 0, or -1 after a message at loc.
+ */
+static int load_syscalls(struct sem *S, const struct srcloc *loc)
+{
+	struct program *p = arena_alloc(&S->s->arena, sizeof(*p));
+
+	S->sc_loaded = true;
+	if (sc_tapset(S->s, loc, p) < 0)
+		return -1;
+	vec_push(&S->s->tapset_files, p);
+	add_funcs(S, p);
+	add_aliases(S, p);
+	return 0;
+}
+
 static int cmp_priority(const void *a, const void *b)
 {
 	const struct resolved_probe *x = *(void *const *)a, *y = *(void *const *)b;
@@ -1520,16 +1546,9 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 		return -1;
 	}
 	/* The system call aliases exist once a point asks for them. */
-	if (!S->sc_loaded && pt->comps && sc_wanted(pt->comps->name)) {
-		struct program *p = arena_alloc(&s->arena, sizeof(*p));
-
-		S->sc_loaded = true;
-		if (sc_tapset(s, &pt->loc, p) < 0)
-			return -1;
-		vec_push(&s->tapset_files, p);
-		add_funcs(S, p);
-		add_aliases(S, p);
-	}
+	if (!S->sc_loaded && pt->comps && sc_wanted(pt->comps->name) &&
+	    load_syscalls(S, &pt->loc) < 0)
+		return -1;
 	for (i = 0; i < S->aliases.len; i++) {
 		struct probe *a = S->aliases.items[i];
 		struct probe_point *name;

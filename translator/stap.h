@@ -476,6 +476,8 @@ int desugar_program(struct session *s, struct program *p);
  */
 int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out);
 bool sc_wanted(const char *first);
+/* Is name a function the system call library defines (syscall_name)? */
+bool sc_defines(const char *name);
 /* -p1 output: the program in canonical form. */
 void ast_print_program(struct strbuf *sb, const struct program *p);
 void ast_print_expr(struct strbuf *sb, const struct node *n);
