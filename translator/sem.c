@@ -207,6 +207,15 @@ static void expect_type(struct sem *S, struct node *n, enum type want,
 
 	if (!S->final || t == want || (t == TY_UNKNOWN && reported(n)))
 		return;
+	/*
+	 * A function that returns nothing is 0 or "" where a value is
+	 * wanted, as SystemTap types it from that use: "count && exit()".
+	 */
+	if ((want == TY_LONG || want == TY_STRING) && n->kind == ND_CALL &&
+	    (t == TY_VOID || (t == TY_UNKNOWN && n->func && !n->func->returns_value))) {
+		n->type = want;
+		return;
+	}
 	if (t == TY_UNKNOWN)
 		diag_error(S->s, &n->loc, "cannot infer the type of %s", what);
 	else if (t == TY_VOID)
@@ -1225,6 +1234,8 @@ static void stmt(struct sem *S, struct node *n)
 		}
 		if (n->lhs) {
 			enum type t = expr(S, n->lhs);
+
+			S->func->returns_value = true;
 
 			if (t == TY_UNKNOWN)
 				want_var_type(S, n->lhs, S->func->type);

@@ -318,6 +318,7 @@ struct func {
 	struct node *body;	/* ND_BLOCK or ND_EMBEDDED */
 	bool is_private;
 	bool used;
+	bool returns_value;	/* has a "return e" (sem) */
 	const struct srcfile *file;
 	int id;
 	struct vec locals;	/* struct symbol *: params first, then locals */
