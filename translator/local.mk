@@ -16,7 +16,7 @@ stap_SOURCES = \
 	translator/probes/begin_end.c translator/probes/timer.c \
 	translator/probes/dwarf_func.c translator/probes/kprobe.c \
 	translator/probes/dwarf_mod.c \
-	translator/probes/trace.c translator/probes/dwarf_stmt.c translator/probes/procfs.c \
+	translator/probes/trace.c translator/probes/dwarf_stmt.c translator/probes/procfs.c translator/probes/netfilter.c \
 	common/util.c common/util.h
 stap_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/translator \
 	-DPKGDATADIR='"$(pkgdatadir)"' -DABS_SRCDIR='"$(abs_srcdir)"' \
