@@ -945,14 +945,15 @@ static int defined_const(struct sem *S, struct node *c)
  * Fold "@defined($x) ? $x : 0" and "if (@defined($x)) ..." so the dead
  * branch, which may name a variable that does not exist here, is never
  * resolved.  The node is replaced in place (its next link kept).
+ * Returns whether it was; the branch kept may be one to fold in turn.
  */
-static void fold_defined(struct sem *S, struct node *n)
+static bool fold_defined(struct sem *S, struct node *n)
 {
 	int v = defined_const(S, n->cond);
 	struct node *keep, *next = n->next;
 
 	if (v < 0)
-		return;
+		return false;
 	keep = v ? n->then : n->els;
 	if (!keep) {	/* if without else */
 		struct srcloc loc = n->loc;
@@ -964,6 +965,7 @@ static void fold_defined(struct sem *S, struct node *n)
 		*n = *keep;
 	}
 	n->next = next;
+	return true;
 }
 
 static enum type expr(struct sem *S, struct node *n)
@@ -1025,7 +1027,9 @@ static enum type expr(struct sem *S, struct node *n)
 	case ND_TERNARY: {
 		enum type a, b;
 
-		fold_defined(S, n);
+		/* Nested: "@defined(a) ? a : @defined(b) ? b : c" (@choose_defined). */
+		while (n->kind == ND_TERNARY && fold_defined(S, n))
+			;
 		if (n->kind != ND_TERNARY)
 			return expr(S, n);
 
@@ -1190,7 +1194,8 @@ static void stmt(struct sem *S, struct node *n)
 	case ND_NULL_STMT:
 		break;
 	case ND_IF:
-		fold_defined(S, n);
+		while (n->kind == ND_IF && fold_defined(S, n))
+			;
 		if (n->kind != ND_IF) {
 			stmt(S, n);
 			break;

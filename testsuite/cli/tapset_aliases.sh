@@ -1,6 +1,7 @@
 # stap -l / -L of tapset aliases whose variables' types SystemTap fixes:
 # irq_handler's dev_name is the name's address (a long, as SystemTap
-# 4.8's -L shows), the netfilter.* families and their variables.
+# 4.8's -L shows), the netfilter.* families and their variables,
+# ioblock_trace.* (no block device in the VM to run them on).
 . "$(dirname "$0")/lib.sh"
 
 kernels=$(debug_kernels)
@@ -15,4 +16,8 @@ for r in $kernels; do
 	is $'netfilter.arp.forward\nnetfilter.arp.in\nnetfilter.arp.out'
 	expect_rc 0 "$STAP" -r "$r" -L 'netfilter.ip.local_out'
 	is 'netfilter.ip.local_out nf_drop:long nf_accept:long nf_stolen:long nf_queue:long nf_repeat:long nf_stop:long indev:long outdev:long indev_name:string outdev_name:string length:long data_str:string data_hex:string pf:string family:long ipproto_tcp:long ipproto_udp:long iphdr:long protocol:long saddr:string daddr:string sport:long dport:long fin:long syn:long rst:long psh:long ack:long urg:long'
+	expect_rc 0 "$STAP" -r "$r" -L 'ioblock_trace.request'
+	is 'ioblock_trace.request name:string bdev:long bdev_contains:long devname:string ino:long sector:long size:long opf:long flags:long rw:long vcnt:long idx:long phys_segments:long hw_segments:long p_start_sect:long q:long bytes_done:long'
+	expect_rc 0 "$STAP" -r "$r" -l 'ioblock_trace.*'
+	is $'ioblock_trace.end\nioblock_trace.request'
 done
