@@ -98,6 +98,8 @@ static struct func *find_func_from(struct sem *S, const char *name,
 	struct func *pub = NULL;
 	int i;
 
+	if (from && from->owner)
+		from = from->owner;
 	for (i = 0; i < S->funcs.len; i++) {
 		struct func *f = S->funcs.items[i];
 
@@ -121,6 +123,8 @@ static struct symbol *find_global(struct sem *S, const char *name,
 {
 	struct symbol *pub = NULL;
 
+	if (from && from->owner)
+		from = from->owner;
 	for (int i = 0; i < S->globals.len; i++) {
 		struct symbol *g = S->globals.items[i];
 

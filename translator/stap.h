@@ -26,6 +26,8 @@ struct srcfile {
 	const char *text;	/* NUL-terminated contents */
 	size_t len;
 	bool is_tapset;		/* from the tapset library: embedded C allowed */
+	/* Generated for that file's code (desugar.c): sees its private names. */
+	const struct srcfile *owner;
 };
 
 struct srcloc {
