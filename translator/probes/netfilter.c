@@ -235,54 +235,32 @@ static bool is_verdict(const struct node *n)
 }
 
 /* "$verdict = e" becomes "__nf_set_verdict(e)" (guru mode only). */
-static void rewrite(struct session *s, struct node **np)
+static bool rewrite_verdict(struct session *s, struct node **np)
 {
 	struct node *n = *np;
 
-	for (; n; np = &n->next, n = *np) {
-		if (n->kind == ND_ASSIGN && is_verdict(n->lhs)) {
-			struct node *call;
-
-			if (!s->guru) {
-				diag_error(s, &n->lhs->loc, "writing to target variable '$verdict' "
-					   "needs guru mode (-g)");
-				return;
-			}
-			if (n->op != OP_NONE) {
-				diag_error(s, &n->loc, "$verdict can only be assigned with '='");
-				return;
-			}
-			rewrite(s, &n->rhs);
-			call = arena_alloc(&s->arena, sizeof(*call));
-			call->kind = ND_CALL;
-			call->loc = n->loc;
-			call->str = "__nf_set_verdict";
-			call->args = n->rhs;
-			call->args->next = NULL;
-			call->num = 1;	/* the argument count, as the parser sets it */
-			call->next = n->next;
-			*np = n = call;
-			continue;
-		}
-		rewrite(s, &n->lhs);
-		rewrite(s, &n->rhs);
-		rewrite(s, &n->cond);
-		rewrite(s, &n->then);
-		rewrite(s, &n->els);
-		rewrite(s, &n->init);
-		rewrite(s, &n->step);
-		rewrite(s, &n->body);
-		rewrite(s, &n->limit);
-		rewrite(s, &n->args);
-		rewrite(s, &n->value);
+	if (n->kind != ND_ASSIGN || !is_verdict(n->lhs))
+		return false;
+	if (!s->guru) {
+		diag_error(s, &n->lhs->loc, "writing to target variable '$verdict' "
+			   "needs guru mode (-g)");
+		return true;
 	}
+	if (n->op != OP_NONE) {
+		diag_error(s, &n->loc, "$verdict can only be assigned with '='");
+		return true;
+	}
+	pf_rewrite_walk(s, &n->rhs, rewrite_verdict);
+	n->rhs->next = NULL;
+	*np = pf_call_node(s, n, "__nf_set_verdict", n->rhs);
+	return true;
 }
 
 static struct node *rewrite_body(struct session *s, struct resolved_probe *rp,
 				 struct node *body)
 {
 	(void)rp;
-	rewrite(s, &body);
+	pf_rewrite_walk(s, &body, rewrite_verdict);
 	return body;
 }
 

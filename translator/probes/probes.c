@@ -71,3 +71,38 @@ out:
 	free(err);
 	return k;
 }
+
+void pf_rewrite_walk(struct session *s, struct node **np, pf_rewrite_fn fn)
+{
+	for (struct node *n = *np; n; np = &(*np)->next, n = *np) {
+		if (fn(s, np))
+			continue;
+		pf_rewrite_walk(s, &n->lhs, fn);
+		pf_rewrite_walk(s, &n->rhs, fn);
+		pf_rewrite_walk(s, &n->cond, fn);
+		pf_rewrite_walk(s, &n->then, fn);
+		pf_rewrite_walk(s, &n->els, fn);
+		pf_rewrite_walk(s, &n->init, fn);
+		pf_rewrite_walk(s, &n->step, fn);
+		pf_rewrite_walk(s, &n->body, fn);
+		pf_rewrite_walk(s, &n->limit, fn);
+		pf_rewrite_walk(s, &n->args, fn);
+		pf_rewrite_walk(s, &n->value, fn);
+		for (struct member *m = n->members; m; m = m->next)
+			pf_rewrite_walk(s, &m->index, fn);
+	}
+}
+
+struct node *pf_call_node(struct session *s, const struct node *at, const char *fn,
+			  struct node *arg)
+{
+	struct node *n = arena_alloc(&s->arena, sizeof(*n));
+
+	n->kind = ND_CALL;
+	n->loc = at->loc;
+	n->str = fn;
+	n->args = arg;
+	n->num = arg ? 1 : 0;	/* the argument count, as the parser sets it */
+	n->next = at->next;
+	return n;
+}
