@@ -65,6 +65,14 @@ int _stp_kstring_utf16(struct stp_context *c, char *dst, uint64_t addr);
  * did not fit.  dst and src must not overlap.
  */
 void _stp_text_str(char *dst, const char *src, size_t len, bool quoted);
+/* The same for the n bytes at src, NULs included (as "\0"). */
+void _stp_text_buf(char *dst, const char *src, size_t n, size_t len, bool quoted);
+/*
+ * SystemTap's kernel/user_buffer_quoted: inlen bytes at addr (at most
+ * MAXSTRINGLEN) quoted as _stp_text_buf does within outlen characters
+ * (0: as many as fit), or the address in hex if unreadable.
+ */
+void _stp_buffer_quoted(char *dst, uint64_t addr, int64_t inlen, int64_t outlen, bool user);
 
 /* ---- context (tapset_ctx.c) ---- */
 

@@ -227,13 +227,18 @@ fault:
 	return -EFAULT;
 }
 
-/* The escape for ch ("\\n"), or NULL if it prints as itself. */
+/* The escape for ch ("\\n") in buf, or ch itself; its length. */
 static int escape(char *buf, unsigned char ch)
 {
 	static const char from[] = "\a\b\f\n\r\t\v\"\\";
 	static const char to[] = "abfnrtv\"\\";
 	const char *p = ch ? strchr(from, ch) : NULL;
 
+	if (!ch) {	/* only in buffers (_stp_text_buf), as SystemTap's "\0" */
+		buf[0] = '\\';
+		buf[1] = '0';
+		return 2;
+	}
 	if (p) {
 		buf[0] = '\\';
 		buf[1] = to[p - from];
@@ -252,6 +257,11 @@ static int escape(char *buf, unsigned char ch)
 
 void _stp_text_str(char *dst, const char *src, size_t len, bool quoted)
 {
+	_stp_text_buf(dst, src, strlen(src), len, quoted);
+}
+
+void _stp_text_buf(char *dst, const char *src, size_t n, size_t len, bool quoted)
+{
 	/*
 	 * len bounds the output, quotes included (0: the whole string
 	 * buffer).  Text that does not fit is cut as SystemTap 4.8 cuts it:
@@ -263,7 +273,7 @@ void _stp_text_str(char *dst, const char *src, size_t len, bool quoted)
 	bool explicit = len && len <= max, dots, cut;
 	char buf[4];
 
-	for (i = 0; src[i]; i++)
+	for (i = 0; i < n; i++)
 		need += escape(buf, (unsigned char)src[i]);
 	limit = explicit ? len : max;
 	cut = need > limit;
@@ -278,13 +288,13 @@ void _stp_text_str(char *dst, const char *src, size_t len, bool quoted)
 	}
 	if (quoted)
 		dst[out++] = '"';
-	for (i = 0; src[i]; i++) {
-		int n = escape(buf, (unsigned char)src[i]);
+	for (i = 0; i < n; i++) {
+		int k = escape(buf, (unsigned char)src[i]);
 
-		if (out - quoted + n > room)
+		if (out - quoted + k > room)
 			break;
-		memcpy(dst + out, buf, n);
-		out += n;
+		memcpy(dst + out, buf, k);
+		out += k;
 	}
 	if (quoted)
 		dst[out++] = '"';
@@ -338,4 +348,20 @@ void _stp_tokenize(char *dst, const char *input, const char *delim)
 	memcpy(dst, t->buf + t->pos, len);
 	dst[len] = '\0';
 	t->pos += len;
+}
+
+/* Per-CPU scratch: probe context may not put MAXSTRINGLEN on the stack. */
+static DEFINE_PER_CPU(char [MAXSTRINGLEN], stp_buffer_raw);
+
+void _stp_buffer_quoted(char *dst, uint64_t addr, int64_t inlen, int64_t outlen, bool user)
+{
+	char *buf = this_cpu_ptr(stp_buffer_raw);
+	size_t n = inlen < 0 ? 0 : min_t(uint64_t, inlen, MAXSTRINGLEN);
+	int err = user ? _stp_uread_quiet(buf, addr, n) : _stp_kread_quiet(buf, addr, n);
+
+	if (err) {
+		snprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)addr);
+		return;
+	}
+	_stp_text_buf(dst, buf, n, outlen > 0 ? (size_t)outlen : 0, true);
 }

@@ -28,9 +28,11 @@
  *                          wait for it; raise SIGUSR1 (caught); read 5
  *                          bytes of /dev/zero, write 7 to /dev/null
  *   workload exit N        exit with status N
- *   workload udp           send 5 bytes over UDP from one loopback socket
+ *   workload udp [PORT]    send 5 bytes over UDP from one loopback socket
  *                          to another bound to 127.0.0.1:54321, and
- *                          receive them
+ *                          receive them; with PORT, the sender is bound
+ *                          to 127.0.0.1:PORT first (the packet's bytes
+ *                          are then the same on every run but the IP id)
  *
  * Exits 0, or 1 with a message when a call fails (a test then sees the
  * message on stderr rather than silently missing hits).
@@ -56,7 +58,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
-		" getppid N | getppid2 N | kmod [N] | syscalls | proc | exit N | udp\n");
+		" getppid N | getppid2 N | kmod [N] | syscalls | proc | exit N | udp [PORT]\n");
 	return 2;
 }
 
@@ -215,16 +217,20 @@ static int proc(void)
 	return 0;
 }
 
-/* For udp.* and socket tests: one datagram over loopback. */
-static int udp(void)
+/* For udp.*, netfilter and socket tests: one datagram over loopback. */
+static int udp(long from_port)
 {
 	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(54321) };
+	struct sockaddr_in from = { .sin_family = AF_INET, .sin_port = htons(from_port) };
 	int rx = socket(AF_INET, SOCK_DGRAM, 0), tx = socket(AF_INET, SOCK_DGRAM, 0);
 	char buf[16];
 
 	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	from.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (rx < 0 || tx < 0 || bind(rx, (struct sockaddr *)&to, sizeof(to)))
 		return fail("cannot bind", "127.0.0.1:54321");
+	if (from_port && bind(tx, (struct sockaddr *)&from, sizeof(from)))
+		return fail("cannot bind the sender to", "127.0.0.1:PORT");
 	if (sendto(tx, "hello", 5, 0, (struct sockaddr *)&to, sizeof(to)) != 5 ||
 	    recv(rx, buf, sizeof(buf), 0) != 5)
 		return fail("cannot send and receive on", "127.0.0.1:54321");
@@ -308,7 +314,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "proc") && argc == 2)
 		return proc();
 	if (!strcmp(argv[1], "udp") && argc == 2)
-		return udp();
+		return udp(0);
+	if (!strcmp(argv[1], "udp") && argc == 3 && !number(argv[2], 65535, &n))
+		return udp(n);
 	if (!strcmp(argv[1], "exit") && argc == 3 && !number(argv[2], 255, &n))
 		return (int)n;
 	return usage();

@@ -192,6 +192,9 @@ static struct node *slice_call(struct session *s, struct program *user, struct n
 			  sb_str(&params), sb_str(&keys), array, sb_str(&test));
 	f = source_from_string(s, arena_printf(&s->arena, "<slice of %s at %s:%d>", array,
 					       at->loc.file->name, at->loc.line), sb_str(&src));
+	/* The rewrite may name the file's private arrays. */
+	f->owner = at->loc.file;
+	f->is_tapset = at->loc.file->is_tapset;
 	sb_free(&src);
 	sb_free(&keys);
 	sb_free(&params);

@@ -751,8 +751,12 @@ const char *emit_expr(struct emitter *E, struct node *n)
 	}
 	case ND_VAR:
 		return var_ref(E, n->sym);
-	case ND_CALL:
-		return n->builtin ? builtin_call(E, n) : func_call(E, n);
+	case ND_CALL: {
+		const char *v = n->builtin ? builtin_call(E, n) : func_call(E, n);
+
+		/* A call of a function returning nothing, used as a string (sem). */
+		return n->type == TY_STRING && !strcmp(v, "0") ? "\"\"" : v;
+	}
 	case ND_ASSIGN:
 		if (n->lhs->kind == ND_INDEX)
 			return emit_index_assign(E, n);

@@ -1036,6 +1036,44 @@ static void unknown_macro(struct pp *pp, struct token *t)
 }
 
 /* tokens -> (conditional | define | token)*  up to EOF, %?, %: or %) */
+/*
+ * $N whose argument is not a number stands for the argument's tokens, as
+ * in SystemTap (stap script.stp "tid()" "@sum" '$return < 0'): append
+ * them to out, each with t as its origin, and return true.  Numbers stay
+ * $N, which the parser and sem turn into literals.
+ */
+static bool script_arg_tokens(struct pp *pp, struct token *t, struct list *out)
+{
+	struct session *s = pp->s;
+	const char *text;
+	char *end;
+	long n;
+
+	if (!isdigit((unsigned char)t->str[0]))
+		return false;
+	n = strtol(t->str, &end, 10);
+	if (*end || n < 1 || n > s->args.len)
+		return false;	/* sem reports an index out of range */
+	text = s->args.items[n - 1];
+	strtoll(text, &end, 0);
+	if (*text && !*end)
+		return false;
+	struct srcfile *f = source_from_string(s, arena_printf(&s->arena, "<argument $%ld>", n),
+					       text);
+	struct token *toks = lex_file(s, f);
+
+	if (!toks)
+		return true;	/* lex_file reported why */
+	for (struct token *a = toks; a->kind != TK_EOF; ) {
+		struct token *next = a->next;
+
+		a->origin = t;
+		list_add(out, a);
+		a = next;
+	}
+	return true;
+}
+
 static struct token *cond_seq(struct pp *pp, struct token *t, bool live,
 			      struct list *out)
 {
@@ -1056,6 +1094,10 @@ static struct token *cond_seq(struct pp *pp, struct token *t, bool live,
 			if (t->kind == TK_AT && !isdigit((unsigned char)t->str[0]) &&
 			    !is_builtin_op(t->str))
 				unknown_macro(pp, t);
+			if (t->kind == TK_DOLLAR && script_arg_tokens(pp, t, out)) {
+				t = next;
+				continue;
+			}
 			list_add(out, t);
 		}
 		t = next;

@@ -90,12 +90,16 @@ static struct symbol *find_in(struct vec *v, const char *name)
  * number of parameters (nargs; -1: any), as in SystemTap; a file's own
  * private function wins over a public one.
  */
+static int load_syscalls(struct sem *S, const struct srcloc *loc);
+
 static struct func *find_func_from(struct sem *S, const char *name,
 				   const struct srcfile *from, int nargs)
 {
 	struct func *pub = NULL;
 	int i;
 
+	if (from && from->owner)
+		from = from->owner;
 	for (i = 0; i < S->funcs.len; i++) {
 		struct func *f = S->funcs.items[i];
 
@@ -119,6 +123,8 @@ static struct symbol *find_global(struct sem *S, const char *name,
 {
 	struct symbol *pub = NULL;
 
+	if (from && from->owner)
+		from = from->owner;
 	for (int i = 0; i < S->globals.len; i++) {
 		struct symbol *g = S->globals.items[i];
 
@@ -205,6 +211,15 @@ static void expect_type(struct sem *S, struct node *n, enum type want,
 
 	if (!S->final || t == want || (t == TY_UNKNOWN && reported(n)))
 		return;
+	/*
+	 * A function that returns nothing is 0 or "" where a value is
+	 * wanted, as SystemTap types it from that use: "count && exit()".
+	 */
+	if ((want == TY_LONG || want == TY_STRING) && n->kind == ND_CALL &&
+	    (t == TY_VOID || (t == TY_UNKNOWN && n->func && !n->func->returns_value))) {
+		n->type = want;
+		return;
+	}
 	if (t == TY_UNKNOWN)
 		diag_error(S->s, &n->loc, "cannot infer the type of %s", what);
 	else if (t == TY_VOID)
@@ -413,6 +428,13 @@ static enum type call(struct sem *S, struct node *n)
 	}
 
 	struct func *f = find_func_from(S, n->str, n->loc.file, nargs);
+
+	/* Functions of the generated syscall library load it (syscall_name). */
+	if (!f && !S->sc_loaded && sc_defines(n->str)) {
+		if (load_syscalls(S, &n->loc) < 0)
+			return n->type = TY_UNKNOWN;
+		f = find_func_from(S, n->str, n->loc.file, nargs);
+	}
 
 	/* No overload takes nargs: name one that exists, for the message. */
 	if (!f)
@@ -927,14 +949,15 @@ static int defined_const(struct sem *S, struct node *c)
  * Fold "@defined($x) ? $x : 0" and "if (@defined($x)) ..." so the dead
  * branch, which may name a variable that does not exist here, is never
  * resolved.  The node is replaced in place (its next link kept).
+ * Returns whether it was; the branch kept may be one to fold in turn.
  */
-static void fold_defined(struct sem *S, struct node *n)
+static bool fold_defined(struct sem *S, struct node *n)
 {
 	int v = defined_const(S, n->cond);
 	struct node *keep, *next = n->next;
 
 	if (v < 0)
-		return;
+		return false;
 	keep = v ? n->then : n->els;
 	if (!keep) {	/* if without else */
 		struct srcloc loc = n->loc;
@@ -946,6 +969,7 @@ static void fold_defined(struct sem *S, struct node *n)
 		*n = *keep;
 	}
 	n->next = next;
+	return true;
 }
 
 static enum type expr(struct sem *S, struct node *n)
@@ -1007,7 +1031,9 @@ static enum type expr(struct sem *S, struct node *n)
 	case ND_TERNARY: {
 		enum type a, b;
 
-		fold_defined(S, n);
+		/* Nested: "@defined(a) ? a : @defined(b) ? b : c" (@choose_defined). */
+		while (n->kind == ND_TERNARY && fold_defined(S, n))
+			;
 		if (n->kind != ND_TERNARY)
 			return expr(S, n);
 
@@ -1172,7 +1198,8 @@ static void stmt(struct sem *S, struct node *n)
 	case ND_NULL_STMT:
 		break;
 	case ND_IF:
-		fold_defined(S, n);
+		while (n->kind == ND_IF && fold_defined(S, n))
+			;
 		if (n->kind != ND_IF) {
 			stmt(S, n);
 			break;
@@ -1216,6 +1243,8 @@ static void stmt(struct sem *S, struct node *n)
 		}
 		if (n->lhs) {
 			enum type t = expr(S, n->lhs);
+
+			S->func->returns_value = true;
 
 			if (t == TY_UNKNOWN)
 				want_var_type(S, n->lhs, S->func->type);
@@ -1329,6 +1358,23 @@ static void add_aliases(struct sem *S, struct program *prog)
 {
 	for (struct probe *a = prog->aliases; a; a = a->next)
 		vec_push(&S->aliases, a);
+}
+
+/*
+ * Load the generated system call library (syscalls.c) into the session:
+ * its aliases and functions.  Once; 0, or -1 after a message at loc.
+ */
+static int load_syscalls(struct sem *S, const struct srcloc *loc)
+{
+	struct program *p = arena_alloc(&S->s->arena, sizeof(*p));
+
+	S->sc_loaded = true;
+	if (sc_tapset(S->s, loc, p) < 0)
+		return -1;
+	vec_push(&S->s->tapset_files, p);
+	add_funcs(S, p);
+	add_aliases(S, p);
+	return 0;
 }
 
 static int cmp_priority(const void *a, const void *b)
@@ -1521,16 +1567,9 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 		return -1;
 	}
 	/* The system call aliases exist once a point asks for them. */
-	if (!S->sc_loaded && pt->comps && sc_wanted(pt->comps->name)) {
-		struct program *p = arena_alloc(&s->arena, sizeof(*p));
-
-		S->sc_loaded = true;
-		if (sc_tapset(s, &pt->loc, p) < 0)
-			return -1;
-		vec_push(&s->tapset_files, p);
-		add_funcs(S, p);
-		add_aliases(S, p);
-	}
+	if (!S->sc_loaded && pt->comps && sc_wanted(pt->comps->name) &&
+	    load_syscalls(S, &pt->loc) < 0)
+		return -1;
 	for (i = 0; i < S->aliases.len; i++) {
 		struct probe *a = S->aliases.items[i];
 		struct probe_point *name;

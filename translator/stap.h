@@ -26,6 +26,8 @@ struct srcfile {
 	const char *text;	/* NUL-terminated contents */
 	size_t len;
 	bool is_tapset;		/* from the tapset library: embedded C allowed */
+	/* Generated for that file's code (desugar.c): sees its private names. */
+	const struct srcfile *owner;
 };
 
 struct srcloc {
@@ -318,6 +320,7 @@ struct func {
 	struct node *body;	/* ND_BLOCK or ND_EMBEDDED */
 	bool is_private;
 	bool used;
+	bool returns_value;	/* has a "return e" (sem) */
 	const struct srcfile *file;
 	int id;
 	struct vec locals;	/* struct symbol *: params first, then locals */
@@ -476,6 +479,8 @@ int desugar_program(struct session *s, struct program *p);
  */
 int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out);
 bool sc_wanted(const char *first);
+/* Is name a function the system call library defines (syscall_name)? */
+bool sc_defines(const char *name);
 /* -p1 output: the program in canonical form. */
 void ast_print_program(struct strbuf *sb, const struct program *p);
 void ast_print_expr(struct strbuf *sb, const struct node *n);

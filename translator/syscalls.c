@@ -612,6 +612,15 @@ static void sc_any(struct strbuf *sb, const struct sc_collect *k)
 		"\t\tsnprintf(STAP_RETVALUE, MAXSTRINGLEN, \"syscall_%lld\", "
 		"(long long)STAP_ARG_nr);\n"
 		"%}\n"
+		"/** sfunction syscall_name - Return the name of system call nr (\"read\" for 0), \"\" if none */\n"
+		"function syscall_name:string (nr:long)\n"
+		"%{ /* pure */ /* unprivileged */\n"
+		"\tif (STAP_ARG_nr >= 0 && STAP_ARG_nr < ARRAY_SIZE(stp_sc_names) &&\n"
+		"\t    stp_sc_names[STAP_ARG_nr])\n"
+		"\t\tstrscpy(STAP_RETVALUE, stp_sc_names[STAP_ARG_nr], MAXSTRINGLEN);\n"
+		"\telse\n"
+		"\t\tSTAP_RETVALUE[0] = '\\0';\n"
+		"%}\n"
 		"probe syscall_any = kernel.trace(\"raw_syscalls:sys_enter\")\n"
 		"{\n\tsyscall_nr = $id\n\tname = __sc_name(syscall_nr)\n}\n"
 		"probe syscall_any.return = kernel.trace(\"raw_syscalls:sys_exit\")\n"
@@ -624,4 +633,10 @@ bool sc_wanted(const char *first)
 {
 	return !fnmatch(first, "syscall", 0) || !fnmatch(first, "nd_syscall", 0) ||
 	       !fnmatch(first, "syscall_any", 0);
+}
+
+/* Is name a public function of the generated file (sc_any)? */
+bool sc_defines(const char *name)
+{
+	return !strcmp(name, "syscall_name");
 }

@@ -12,7 +12,7 @@
 extern const struct probe_family pf_begin, pf_end, pf_error, pf_never;
 extern const struct probe_family pf_timer;
 extern const struct probe_family pf_dwarf_func, pf_dwarf_mod, pf_dwarf_stmt, pf_kprobe;
-extern const struct probe_family pf_trace, pf_procfs, pf_uprobe, pf_utask;
+extern const struct probe_family pf_trace, pf_procfs, pf_netfilter, pf_uprobe, pf_utask;
 
 /* Tried in order; the first family that claims a point gets it. */
 const struct probe_family *const pf_families[] = {
@@ -21,7 +21,7 @@ const struct probe_family *const pf_families[] = {
 	 * stop before end probes run.
 	 */
 	&pf_begin, &pf_timer, &pf_dwarf_func, &pf_dwarf_mod, &pf_dwarf_stmt, &pf_kprobe,
-	&pf_trace, &pf_procfs, &pf_uprobe, &pf_utask,
+	&pf_trace, &pf_procfs, &pf_netfilter, &pf_uprobe, &pf_utask,
 	&pf_end, &pf_error, &pf_never,
 };
 const int pf_nfamilies = (int)ARRAY_SIZE(pf_families);
@@ -70,4 +70,39 @@ struct dw_kernel *pf_kernel(struct session *s, const struct srcloc *loc, bool qu
 out:
 	free(err);
 	return k;
+}
+
+void pf_rewrite_walk(struct session *s, struct node **np, pf_rewrite_fn fn, void *arg)
+{
+	for (struct node *n = *np; n; np = &(*np)->next, n = *np) {
+		if (fn(s, np, arg))
+			continue;
+		pf_rewrite_walk(s, &n->lhs, fn, arg);
+		pf_rewrite_walk(s, &n->rhs, fn, arg);
+		pf_rewrite_walk(s, &n->cond, fn, arg);
+		pf_rewrite_walk(s, &n->then, fn, arg);
+		pf_rewrite_walk(s, &n->els, fn, arg);
+		pf_rewrite_walk(s, &n->init, fn, arg);
+		pf_rewrite_walk(s, &n->step, fn, arg);
+		pf_rewrite_walk(s, &n->body, fn, arg);
+		pf_rewrite_walk(s, &n->limit, fn, arg);
+		pf_rewrite_walk(s, &n->args, fn, arg);
+		pf_rewrite_walk(s, &n->value, fn, arg);
+		for (struct member *m = n->members; m; m = m->next)
+			pf_rewrite_walk(s, &m->index, fn, arg);
+	}
+}
+
+struct node *pf_call_node(struct session *s, const struct node *at, const char *fn,
+			  struct node *arg)
+{
+	struct node *n = arena_alloc(&s->arena, sizeof(*n));
+
+	n->kind = ND_CALL;
+	n->loc = at->loc;
+	n->str = fn;
+	n->args = arg;
+	n->num = arg ? 1 : 0;	/* the argument count, as the parser sets it */
+	n->next = at->next;
+	return n;
 }

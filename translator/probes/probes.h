@@ -57,6 +57,17 @@ struct probe_family {
 extern const struct probe_family *const pf_families[];
 extern const int pf_nfamilies;
 
+/*
+ * For rewrite_body hooks: call fn on each node of the list at *np and,
+ * where fn returns false (not replaced), on the nodes below it.  fn may
+ * replace *np (keeping its next link) and return true.
+ */
+typedef bool (*pf_rewrite_fn)(struct session *s, struct node **np, void *arg);
+void pf_rewrite_walk(struct session *s, struct node **np, pf_rewrite_fn fn, void *arg);
+/* A call fn(arg) at at's place, taking at's next link (arg may be NULL). */
+struct node *pf_call_node(struct session *s, const struct node *at, const char *fn,
+			  struct node *arg);
+
 /* The point's component names joined with '.', arguments included. */
 char *pf_point_text(struct session *s, const struct probe_point *pt);
 /*

@@ -118,59 +118,32 @@ static bool is_value(const struct node *n)
 	return n && n->kind == ND_TARGET && n->str && !strcmp(n->str, "value") && !n->members;
 }
 
-static struct node *call(struct session *s, const struct node *at, const char *fn,
-			 struct node *arg)
-{
-	struct node *n = arena_alloc(&s->arena, sizeof(*n));
-
-	n->kind = ND_CALL;
-	n->loc = at->loc;
-	n->str = fn;
-	n->args = arg;
-	n->num = arg ? 1 : 0;	/* the argument count, as the parser sets it */
-	n->next = at->next;
-	return n;
-}
-
-static void rewrite(struct session *s, struct node **np)
+/* $value, $value = e and $value .= e become the tapset's calls. */
+static bool rewrite_value(struct session *s, struct node **np, void *arg)
 {
 	struct node *n = *np;
 
-	for (; n; np = &n->next, n = *np) {
-		if (n->kind == ND_ASSIGN && is_value(n->lhs) &&
-		    (n->op == OP_NONE || n->op == OP_CONCAT)) {
-			struct node *v = n->rhs;
+	if (n->kind == ND_ASSIGN && is_value(n->lhs) &&
+	    (n->op == OP_NONE || n->op == OP_CONCAT)) {
+		struct node *v = n->rhs;
 
-			rewrite(s, &v);
-			v->next = NULL;
-			*np = n = call(s, n, n->op == OP_NONE ? "__procfs_set" : "__procfs_append", v);
-			continue;
-		}
-		if (is_value(n)) {
-			*np = n = call(s, n, "__procfs_value", NULL);
-			continue;
-		}
-		rewrite(s, &n->lhs);
-		rewrite(s, &n->rhs);
-		rewrite(s, &n->cond);
-		rewrite(s, &n->then);
-		rewrite(s, &n->els);
-		rewrite(s, &n->init);
-		rewrite(s, &n->step);
-		rewrite(s, &n->body);
-		rewrite(s, &n->limit);
-		rewrite(s, &n->args);
-		rewrite(s, &n->value);
-		for (struct member *m = n->members; m; m = m->next)
-			rewrite(s, &m->index);
+		pf_rewrite_walk(s, &v, rewrite_value, NULL);
+		v->next = NULL;
+		*np = pf_call_node(s, n, n->op == OP_NONE ? "__procfs_set" : "__procfs_append", v);
+		return true;
 	}
+	if (is_value(n)) {
+		*np = pf_call_node(s, n, "__procfs_value", NULL);
+		return true;
+	}
+	return false;
 }
 
 static struct node *rewrite_body(struct session *s, struct resolved_probe *rp,
 				 struct node *body)
 {
 	(void)rp;
-	rewrite(s, &body);
+	pf_rewrite_walk(s, &body, rewrite_value, NULL);
 	return body;
 }
 

@@ -698,7 +698,7 @@ static struct node *mark_value(struct session *s, const struct up_probe *p, stru
 	int i = arg_number(name);
 
 	if (i && !n->members) {
-		struct node *call = new_node(s, n, ND_CALL), *num;
+		struct node *num;
 
 		if (i > p->nargs) {
 			diag_error(s, &n->loc, "marker %s:%s has %d argument%s: no $%s",
@@ -709,10 +709,7 @@ static struct node *mark_value(struct session *s, const struct up_probe *p, stru
 		num = new_node(s, n, ND_NUM);
 		num->num = i;
 		num->next = NULL;
-		call->str = "__sdt_arg";
-		call->args = num;
-		call->num = 1;
-		return call;
+		return pf_call_node(s, n, "__sdt_arg", num);
 	}
 	if (!strcmp(name, "$name"))
 		return str_node(s, n, p->mark_name);
@@ -731,13 +728,11 @@ static struct node *mark_value(struct session *s, const struct up_probe *p, stru
 		call->args->next = NULL;
 		tail = &call->args->next;
 		for (int k = 1; k <= p->nargs; k++) {
-			struct node *a = new_node(s, n, ND_CALL), *num = new_node(s, n, ND_NUM);
+			struct node *a, *num = new_node(s, n, ND_NUM);
 
 			num->num = k;
 			num->next = NULL;
-			a->str = "__sdt_arg";
-			a->args = num;
-			a->num = 1;
+			a = pf_call_node(s, num, "__sdt_arg", num);
 			a->next = NULL;
 			*tail = a;
 			tail = &a->next;
@@ -752,36 +747,26 @@ static struct node *mark_value(struct session *s, const struct up_probe *p, stru
 	return n;
 }
 
-static void rewrite(struct session *s, const struct up_probe *p, struct node **np)
+/* A marker's $argN, $$name, ... (a pf_rewrite_fn; arg is the probe). */
+static bool rewrite_mark(struct session *s, struct node **np, void *arg)
 {
-	for (struct node *n = *np; n; np = &n->next, n = *np) {
-		if (n->kind == ND_TARGET && n->str) {
-			*np = n = mark_value(s, p, n);
-			continue;
-		}
-		if (n->kind == ND_DEFINED && n->lhs && n->lhs->kind == ND_TARGET && n->lhs->str) {
-			int i = arg_number(n->lhs->str);
-			struct node *v = new_node(s, n, ND_NUM);
+	const struct up_probe *p = arg;
+	struct node *n = *np;
 
-			v->num = (i && i <= p->nargs) || !strcmp(n->lhs->str, "$name") ||
-				 !strcmp(n->lhs->str, "$provider") || !strcmp(n->lhs->str, "$parms");
-			*np = n = v;
-			continue;
-		}
-		rewrite(s, p, &n->lhs);
-		rewrite(s, p, &n->rhs);
-		rewrite(s, p, &n->cond);
-		rewrite(s, p, &n->then);
-		rewrite(s, p, &n->els);
-		rewrite(s, p, &n->init);
-		rewrite(s, p, &n->step);
-		rewrite(s, p, &n->body);
-		rewrite(s, p, &n->limit);
-		rewrite(s, p, &n->args);
-		rewrite(s, p, &n->value);
-		for (struct member *m = n->members; m; m = m->next)
-			rewrite(s, p, &m->index);
+	if (n->kind == ND_TARGET && n->str) {
+		*np = mark_value(s, p, n);
+		return true;
 	}
+	if (n->kind == ND_DEFINED && n->lhs && n->lhs->kind == ND_TARGET && n->lhs->str) {
+		int i = arg_number(n->lhs->str);
+		struct node *v = new_node(s, n, ND_NUM);
+
+		v->num = (i && i <= p->nargs) || !strcmp(n->lhs->str, "$name") ||
+			 !strcmp(n->lhs->str, "$provider") || !strcmp(n->lhs->str, "$parms");
+		*np = v;
+		return true;
+	}
+	return false;
 }
 
 static struct node *rewrite_body(struct session *s, struct resolved_probe *rp,
@@ -790,7 +775,7 @@ static struct node *rewrite_body(struct session *s, struct resolved_probe *rp,
 	const struct up_probe *p = rp->family_data;
 
 	if (p->kind == UP_MARK)
-		rewrite(s, p, &body);
+		pf_rewrite_walk(s, &body, rewrite_mark, (void *)p);
 	return body;
 }
 

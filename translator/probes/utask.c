@@ -103,22 +103,6 @@ static int resolve_utask(struct session *s, struct probe_point *pt, struct resol
 
 /* ---- $syscall, $argN, $return ---- */
 
-static struct node *arg_call(struct session *s, const struct node *at, int i)
-{
-	struct node *n = arena_alloc(&s->arena, sizeof(*n)), *num = arena_alloc(&s->arena, sizeof(*num));
-
-	num->kind = ND_NUM;
-	num->loc = at->loc;
-	num->num = i;
-	n->kind = ND_CALL;
-	n->loc = at->loc;
-	n->str = "__utask_arg";
-	n->args = num;
-	n->num = 1;
-	n->next = at->next;
-	return n;
-}
-
 static int value_index(const struct ut_point *up, const char *name)
 {
 	if (!strcmp(name, "syscall"))
@@ -131,37 +115,29 @@ static int value_index(const struct ut_point *up, const char *name)
 	return -1;
 }
 
-static void rewrite(struct session *s, const struct ut_point *up, struct node **np)
+/* $syscall, $argN, $return (a pf_rewrite_fn; arg is the point). */
+static bool rewrite_value(struct session *s, struct node **np, void *arg)
 {
-	for (struct node *n = *np; n; np = &n->next, n = *np) {
-		if (n->kind == ND_TARGET && n->str && !n->members) {
-			int i = value_index(up, n->str);
+	const struct ut_point *up = arg;
+	struct node *n = *np, *num;
+	int i;
 
-			if (i < 0) {
-				diag_error(s, &n->loc, "no target variable '$%s' in a %s probe",
-					   n->str, up->kind == UT_SYSCALL ? "process.syscall" :
-					   "process.syscall.return");
-				diag_hint(s, up->kind == UT_SYSCALL ? "it has $syscall and $arg1..$arg6"
-					  : "it has $syscall and $return");
-				continue;
-			}
-			*np = n = arg_call(s, n, i);
-			continue;
-		}
-		rewrite(s, up, &n->lhs);
-		rewrite(s, up, &n->rhs);
-		rewrite(s, up, &n->cond);
-		rewrite(s, up, &n->then);
-		rewrite(s, up, &n->els);
-		rewrite(s, up, &n->init);
-		rewrite(s, up, &n->step);
-		rewrite(s, up, &n->body);
-		rewrite(s, up, &n->limit);
-		rewrite(s, up, &n->args);
-		rewrite(s, up, &n->value);
-		for (struct member *m = n->members; m; m = m->next)
-			rewrite(s, up, &m->index);
+	if (n->kind != ND_TARGET || !n->str || n->members)
+		return false;
+	i = value_index(up, n->str);
+	if (i < 0) {
+		diag_error(s, &n->loc, "no target variable '$%s' in a %s probe", n->str,
+			   up->kind == UT_SYSCALL ? "process.syscall" : "process.syscall.return");
+		diag_hint(s, up->kind == UT_SYSCALL ? "it has $syscall and $arg1..$arg6"
+			  : "it has $syscall and $return");
+		return true;
 	}
+	num = arena_alloc(&s->arena, sizeof(*num));
+	num->kind = ND_NUM;
+	num->loc = n->loc;
+	num->num = i;
+	*np = pf_call_node(s, n, "__utask_arg", num);
+	return true;
 }
 
 static struct node *rewrite_body(struct session *s, struct resolved_probe *rp,
@@ -170,7 +146,7 @@ static struct node *rewrite_body(struct session *s, struct resolved_probe *rp,
 	const struct ut_point *up = rp->family_data;
 
 	if (up->kind == UT_SYSCALL || up->kind == UT_SYSCALL_RETURN)
-		rewrite(s, up, &body);
+		pf_rewrite_walk(s, &body, rewrite_value, (void *)up);
 	return body;
 }
 
