@@ -83,28 +83,6 @@ struct dwm_probe {
 
 /* ---- resolving ---- */
 
-static int unexpected(struct session *s, const struct pp_comp *c, const char *after,
-		      const char *const *valid, int nvalid)
-{
-	const char *near = nvalid ? diag_closest(c->name, valid, nvalid) : NULL;
-
-	diag_error(s, &c->loc, "unexpected '%s' after %s", c->name, after);
-	if (near && strcmp(near, c->name))
-		diag_hint(s, "did you mean '.%s'?", near);
-	return -1;
-}
-
-/* The quoted, non-empty argument of c, or NULL after an error. */
-static const char *string_arg(struct session *s, const struct pp_comp *c, const char *usage)
-{
-	if (c->arg && c->arg->kind == ND_STR && c->arg->str_len &&
-	    (int)strlen(c->arg->str) == c->arg->str_len)
-		return c->arg->str;
-	diag_error(s, c->arg ? &c->arg->loc : &c->loc, "%s needs a quoted argument: %s",
-		   c->name, usage);
-	return NULL;
-}
-
 /* The suffixes after .function(...); 0 or -1. */
 static int resolve_suffix(struct session *s, const struct pp_comp *c, struct dwm_point *dp)
 {
@@ -117,7 +95,7 @@ static int resolve_suffix(struct session *s, const struct pp_comp *c, struct dwm
 		if (!strcmp(c->name, dwm_suffix[i] + 1))
 			dp->kind = (enum dwm_kind)i;
 	if (dp->kind == DWM_ANY)
-		return unexpected(s, c, "module(...).function(...)", valid, 3);
+		return pf_unexpected(s, c, "module(...).function(...)", valid, 3);
 	if (c->arg) {
 		diag_error(s, &c->arg->loc, ".%s takes no argument", c->name);
 		return -1;
@@ -126,7 +104,7 @@ static int resolve_suffix(struct session *s, const struct pp_comp *c, struct dwm
 	if (!c)
 		return 0;
 	if (dp->kind != DWM_RETURN || strcmp(c->name, "maxactive"))
-		return unexpected(s, c, dwm_suffix[dp->kind], after_return,
+		return pf_unexpected(s, c, dwm_suffix[dp->kind], after_return,
 				  dp->kind == DWM_RETURN);
 	if (!c->arg || c->arg->kind != ND_NUM) {
 		diag_error(s, c->arg ? &c->arg->loc : &c->loc,
@@ -139,7 +117,7 @@ static int resolve_suffix(struct session *s, const struct pp_comp *c, struct dwm
 		return -1;
 	}
 	dp->maxactive = (int)c->arg->num;
-	return c->next ? unexpected(s, c->next, ".maxactive(N)", NULL, 0) : 0;
+	return c->next ? pf_unexpected(s, c->next, ".maxactive(N)", NULL, 0) : 0;
 }
 
 static int resolve_module(struct session *s, struct probe_point *pt,
@@ -155,31 +133,31 @@ static int resolve_module(struct session *s, struct probe_point *pt,
 		return 0;
 	dp = arena_alloc(&s->arena, sizeof(*dp));
 	dp->maxactive = -1;
-	dp->module = string_arg(s, m, "module(\"NAME\").function(\"PATTERN\")");
+	dp->module = pf_string_arg(s, m, "module(\"NAME\").function(\"PATTERN\")");
 	if (!dp->module)
 		return -1;
 	dp->mloc = &m->arg->loc;
 	if (!f || (strcmp(f->name, "function") && strcmp(f->name, "statement"))) {
 		if (f)
-			return unexpected(s, f, "module(...)", forms, 2);
+			return pf_unexpected(s, f, "module(...)", forms, 2);
 		diag_error(s, &m->loc, "module(\"%s\") needs a function or statement: "
 			   "module(\"%s\").function(\"PATTERN\")", dp->module, dp->module);
 		return -1;
 	}
 	if (!strcmp(f->name, "statement")) {
 		dp->kind = DWM_STATEMENT;
-		dp->pattern = string_arg(s, f, "statement(\"FUNC@FILE:LINE\")");
+		dp->pattern = pf_string_arg(s, f, "statement(\"FUNC@FILE:LINE\")");
 		if (!dp->pattern)
 			return -1;
 		if (f->next)
-			return unexpected(s, f->next, "module(...).statement(...)", NULL, 0);
+			return pf_unexpected(s, f->next, "module(...).statement(...)", NULL, 0);
 		if (!strchr(dp->pattern, ':')) {
 			diag_error(s, &f->arg->loc, "statement needs a line: "
 				   "\"FUNC@FILE:LINE\", LINE a number, N-M or *");
 			return -1;
 		}
 	} else {
-		dp->pattern = string_arg(s, f, "function(\"NAME[@FILE[:LINE]]\")");
+		dp->pattern = pf_string_arg(s, f, "function(\"NAME[@FILE[:LINE]]\")");
 		if (!dp->pattern || resolve_suffix(s, f->next, dp))
 			return -1;
 	}

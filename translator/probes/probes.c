@@ -106,3 +106,24 @@ struct node *pf_call_node(struct session *s, const struct node *at, const char *
 	n->next = at->next;
 	return n;
 }
+
+int pf_unexpected(struct session *s, const struct pp_comp *c, const char *after,
+		  const char *const *valid, int nvalid)
+{
+	const char *near = nvalid ? diag_closest(c->name, valid, nvalid) : NULL;
+
+	diag_error(s, &c->loc, "unexpected '%s' after %s", c->name, after);
+	if (near && strcmp(near, c->name))
+		diag_hint(s, "did you mean '.%s'?", near);
+	return -1;
+}
+
+const char *pf_string_arg(struct session *s, const struct pp_comp *c, const char *usage)
+{
+	if (c->arg && c->arg->kind == ND_STR && c->arg->str_len &&
+	    (int)strlen(c->arg->str) == c->arg->str_len)
+		return c->arg->str;
+	diag_error(s, c->arg ? &c->arg->loc : &c->loc, "%s needs a quoted argument: %s",
+		   c->name, usage);
+	return NULL;
+}

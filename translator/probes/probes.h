@@ -68,6 +68,14 @@ void pf_rewrite_walk(struct session *s, struct node **np, pf_rewrite_fn fn, void
 struct node *pf_call_node(struct session *s, const struct node *at, const char *fn,
 			  struct node *arg);
 
+/*
+ * Point-syntax errors shared by the families: "unexpected 'c' after
+ * AFTER" (with a did-you-mean among valid[0..nvalid)), -1; and c's
+ * quoted, non-empty argument, or NULL after "needs a quoted argument".
+ */
+int pf_unexpected(struct session *s, const struct pp_comp *c, const char *after,
+		  const char *const *valid, int nvalid);
+const char *pf_string_arg(struct session *s, const struct pp_comp *c, const char *usage);
 /* The point's component names joined with '.', arguments included. */
 char *pf_point_text(struct session *s, const struct probe_point *pt);
 /*

@@ -110,27 +110,6 @@ char *pf_user_path(const char *name)
 	return NULL;
 }
 
-static const char *string_arg(struct session *s, const struct pp_comp *c, const char *usage)
-{
-	if (c->arg && c->arg->kind == ND_STR && c->arg->str_len &&
-	    (int)strlen(c->arg->str) == c->arg->str_len)
-		return c->arg->str;
-	diag_error(s, c->arg ? &c->arg->loc : &c->loc, "%s needs a quoted argument: %s",
-		   c->name, usage);
-	return NULL;
-}
-
-static int unexpected(struct session *s, const struct pp_comp *c, const char *after,
-		      const char *const *valid, int nvalid)
-{
-	const char *near = nvalid ? diag_closest(c->name, valid, nvalid) : NULL;
-
-	diag_error(s, &c->loc, "unexpected '%s' after %s", c->name, after);
-	if (near && strcmp(near, c->name))
-		diag_hint(s, "did you mean '.%s'?", near);
-	return -1;
-}
-
 /* The file process(...) names: up->path, up->pid; 0 or -1. */
 static int resolve_file(struct session *s, const struct pp_comp *c, struct up_point *up)
 {
@@ -168,7 +147,7 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 				   c->arg->num);
 		}
 	} else {
-		const char *name = string_arg(s, c, "process(\"PATH\")");
+		const char *name = pf_string_arg(s, c, "process(\"PATH\")");
 
 		if (!name)
 			return -1;
@@ -240,12 +219,12 @@ static int resolve_suffix(struct session *s, const struct pp_comp *c, struct up_
 		if (!strcmp(c->name, up_suffix[i] + 1))
 			up->kind = (enum up_kind)i;
 	if (up->kind == UP_ANY)
-		return unexpected(s, c, "process(...).function(...)", valid, 3);
+		return pf_unexpected(s, c, "process(...).function(...)", valid, 3);
 	if (c->arg) {
 		diag_error(s, &c->arg->loc, ".%s takes no argument", c->name);
 		return -1;
 	}
-	return c->next ? unexpected(s, c->next, up_suffix[up->kind], NULL, 0) : 0;
+	return c->next ? pf_unexpected(s, c->next, up_suffix[up->kind], NULL, 0) : 0;
 }
 
 static int resolve_process(struct session *s, struct probe_point *pt,
@@ -269,13 +248,13 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 	    resolve_glob(s, p, up) : resolve_file(s, p, up))
 		return -1;
 	if (!strcmp(f->name, "provider")) {
-		up->provider = string_arg(s, f, "provider(\"NAME\").mark(\"NAME\")");
+		up->provider = pf_string_arg(s, f, "provider(\"NAME\").mark(\"NAME\")");
 		if (!up->provider)
 			return -1;
 		f = f->next;
 		if (!f || strcmp(f->name, "mark")) {
 			if (f)
-				return unexpected(s, f, "process(...).provider(...)", forms + 2, 1);
+				return pf_unexpected(s, f, "process(...).provider(...)", forms + 2, 1);
 			diag_error(s, &pt->comps->next->loc, "provider(...) needs a marker: "
 				   ".provider(\"P\").mark(\"NAME\")");
 			return -1;
@@ -283,25 +262,25 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 	}
 	if (!strcmp(f->name, "mark")) {
 		up->kind = UP_MARK;
-		up->pattern = string_arg(s, f, "mark(\"NAME\")");
+		up->pattern = pf_string_arg(s, f, "mark(\"NAME\")");
 		if (!up->pattern)
 			return -1;
 		if (f->next)
-			return unexpected(s, f->next, "process(...).mark(...)", NULL, 0);
+			return pf_unexpected(s, f->next, "process(...).mark(...)", NULL, 0);
 	} else if (!strcmp(f->name, "statement")) {
 		up->kind = UP_STATEMENT;
-		up->pattern = string_arg(s, f, "statement(\"FUNC@FILE:LINE\")");
+		up->pattern = pf_string_arg(s, f, "statement(\"FUNC@FILE:LINE\")");
 		if (!up->pattern)
 			return -1;
 		if (f->next)
-			return unexpected(s, f->next, "process(...).statement(...)", NULL, 0);
+			return pf_unexpected(s, f->next, "process(...).statement(...)", NULL, 0);
 		if (!strchr(up->pattern, ':')) {
 			diag_error(s, &f->arg->loc, "statement needs a line: "
 				   "\"FUNC@FILE:LINE\", LINE a number, N-M or *");
 			return -1;
 		}
 	} else {
-		up->pattern = string_arg(s, f, "function(\"NAME[@FILE[:LINE]]\")");
+		up->pattern = pf_string_arg(s, f, "function(\"NAME[@FILE[:LINE]]\")");
 		if (!up->pattern || resolve_suffix(s, f->next, up))
 			return -1;
 	}

@@ -31,12 +31,6 @@ struct ut_point {
 	bool target;		/* restricted to the -c/-x target's tree */
 };
 
-static int unexpected(struct session *s, const struct pp_comp *c, const char *after)
-{
-	diag_error(s, &c->loc, "unexpected '%s' after %s", c->name, after);
-	return -1;
-}
-
 static int resolve_utask(struct session *s, struct probe_point *pt, struct resolved_probe *rp)
 {
 	struct pp_comp *p = pt->comps, *k = p->next;
@@ -53,7 +47,7 @@ static int resolve_utask(struct session *s, struct probe_point *pt, struct resol
 
 		if (!t || (strcmp(t->name, "begin") && strcmp(t->name, "end"))) {
 			if (t)
-				return unexpected(s, t, "process.thread");
+				return pf_unexpected(s, t, "process.thread", NULL, 0);
 			diag_error(s, &k->loc, "process.thread needs .begin or .end");
 			return -1;
 		}
@@ -69,7 +63,7 @@ static int resolve_utask(struct session *s, struct probe_point *pt, struct resol
 		up->kind = k->name[0] == 'b' ? UT_BEGIN : UT_END;
 	}
 	if (k->next)
-		return unexpected(s, k->next, pf_point_text(s, pt));
+		return pf_unexpected(s, k->next, pf_point_text(s, pt), NULL, 0);
 	if (k->arg) {
 		diag_error(s, &k->arg->loc, ".%s takes no argument", k->name);
 		return -1;
