@@ -26,6 +26,8 @@ static void send_status(u32 type, int status)
 		.errors = atomic_read(&_stp_error_count),
 		.skipped = atomic_read(&_stp_skip_count),
 		.lost_bytes = _stp_relay_lost(),
+		.transport_failures = _stp_relay_failures(),
+		.bufsize_mb = _stp_relay_bufsize_mb(),
 	};
 
 	_stp_ctl_send(type, &st, sizeof(st));

@@ -2,7 +2,7 @@
 /*
  * Probe output: each CPU's hit prints into its own buffer, which goes to
  * relay when the hit ends or the buffer fills, so one hit's output stays
- * together in trace0.
+ * together in one relay record.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>

@@ -1,48 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The trace0 data channel: one global relay buffer in debugfs.
+ * The data channel: one relay buffer per CPU in debugfs (trace0..traceN).
+ *
+ * Every CPU writes only to its own buffer under its own lock, so probes
+ * on different CPUs never wait for each other to print.  Each write is a
+ * record, struct stp_relay_rec plus the bytes, stamped with the monotonic
+ * clock under that lock; staprun merges the buffers by stamp (see
+ * staprun/relay.c for why the order it prints is the order of the writes).
  *
  * Relay's default sub-buffer callback already refuses to overwrite
  * unread data, so a full buffer makes relay_reserve() return NULL and we
- * count the bytes we could not write.
+ * count the write as a transport failure.
  *
- * trace0 has its own read(): relay_file_read() samples subbufs_produced
- * before it advances subbufs_consumed, so a writer switching sub-buffers
- * on another CPU in between makes the difference underflow and the
- * reader jump back up to n_subbufs - 1 sub-buffers, delivering old data
- * a second time (seen as duplicated output under load).  Our read takes
- * the writers' lock, copies into a bounce buffer and consumes through
- * relay_subbufs_consumed(), so reader and writers never overlap.
+ * The trace files have their own read(): relay_file_read() samples
+ * subbufs_produced before it advances subbufs_consumed, so a writer
+ * switching sub-buffers in between makes the difference underflow and
+ * the reader jump back up to n_subbufs - 1 sub-buffers, delivering old
+ * data a second time.  Our read takes the buffer's writer lock, copies
+ * into a bounce buffer and consumes through relay_subbufs_consumed(), so
+ * reader and writer never overlap.
  */
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
 #include <linux/relay.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/mutex.h>
 #include "stp_internal.h"
+#include "stp_ctl.h"
 
 /* staprun -s MB sets this; 0 means STP_RELAY_BUFSIZE. */
 unsigned int _stp_bufsize;
 module_param(_stp_bufsize, uint, 0444);
-MODULE_PARM_DESC(_stp_bufsize, "relay buffer size in MB");
+MODULE_PARM_DESC(_stp_bufsize, "relay buffer size in MB, per CPU");
+
+struct relay_cpu {
+	raw_spinlock_t lock;	/* this CPU's writers and any reader */
+	size_t read_bytes;	/* reader: bytes taken of the oldest sub-buffer */
+};
 
 static struct rchan *chan;
-/* All CPUs share the one buffer, so writers (and the reader) take turns. */
-static DEFINE_RAW_SPINLOCK(relay_lock);
+static DEFINE_PER_CPU(struct relay_cpu, relay_cpus);
 static atomic_t lost_bytes = ATOMIC_INIT(0);
+static atomic_t failures = ATOMIC_INIT(0);
 
-/* The reader's side: one reader at a time, bytes read of the oldest sub-buffer. */
+/* The reader's side: one reader at a time shares the bounce buffer. */
 static DEFINE_MUTEX(read_mutex);
-static size_t read_bytes;
 static char *bounce;		/* one sub-buffer, for copying out unlocked */
 static struct file_operations trace_fops;
 
-/* Copy what is readable now into bounce; called with relay_lock held. */
-static size_t take_locked(struct rchan_buf *buf, size_t max)
+/* Copy what is readable now into bounce; called with rc->lock held. */
+static size_t take_locked(struct rchan_buf *buf, struct relay_cpu *rc,
+			  size_t max)
 {
 	size_t size = chan->subbuf_size, n = chan->n_subbufs;
 
@@ -54,17 +68,18 @@ static size_t take_locked(struct rchan_buf *buf, size_t max)
 			end = min(buf->offset, size);
 		else
 			end = size - buf->padding[idx];
-		if (read_bytes < end) {
-			avail = min(end - read_bytes, max);
-			memcpy(bounce, buf->start + idx * size + read_bytes, avail);
-			read_bytes += avail;
+		if (rc->read_bytes < end) {
+			avail = min(end - rc->read_bytes, max);
+			memcpy(bounce, buf->start + idx * size + rc->read_bytes,
+			       avail);
+			rc->read_bytes += avail;
 			return avail;
 		}
 		if (buf->subbufs_consumed == buf->subbufs_produced)
 			return 0;
 		/* Done with a finished sub-buffer: hand it back to writers. */
-		relay_subbufs_consumed(chan, 0, 1);
-		read_bytes = 0;
+		relay_subbufs_consumed(chan, buf->cpu, 1);
+		rc->read_bytes = 0;
 	}
 }
 
@@ -72,6 +87,7 @@ static ssize_t trace_read(struct file *filp, char __user *ubuf, size_t count,
 			  loff_t *ppos)
 {
 	struct rchan_buf *buf = filp->private_data;
+	struct relay_cpu *rc = per_cpu_ptr(&relay_cpus, buf->cpu);
 	unsigned long flags;
 	ssize_t done = 0;
 
@@ -79,9 +95,9 @@ static ssize_t trace_read(struct file *filp, char __user *ubuf, size_t count,
 	while (count) {
 		size_t n;
 
-		raw_spin_lock_irqsave(&relay_lock, flags);
-		n = take_locked(buf, min(count, chan->subbuf_size));
-		raw_spin_unlock_irqrestore(&relay_lock, flags);
+		raw_spin_lock_irqsave(&rc->lock, flags);
+		n = take_locked(buf, rc, min(count, chan->subbuf_size));
+		raw_spin_unlock_irqrestore(&rc->lock, flags);
 		if (!n)
 			break;
 		if (copy_to_user(ubuf, bounce, n)) {
@@ -103,7 +119,7 @@ static struct dentry *create_buf_file(const char *filename,
 {
 	struct dentry *d;
 
-	*is_global = 1;
+	*is_global = 0;
 	d = debugfs_create_file(filename, mode, parent, buf, &trace_fops);
 	return IS_ERR(d) ? NULL : d;
 }
@@ -119,26 +135,33 @@ static const struct rchan_callbacks relay_cb = {
 	.remove_buf_file = remove_buf_file,
 };
 
+unsigned int _stp_relay_bufsize_mb(void)
+{
+	return _stp_bufsize ? _stp_bufsize : STP_RELAY_BUFSIZE >> 20;
+}
+
 int _stp_relay_init(void)
 {
-	size_t total = STP_RELAY_BUFSIZE;
+	size_t total = (size_t)_stp_relay_bufsize_mb() << 20;
+	size_t subbuf = max_t(size_t, total / STP_RELAY_SUBBUFS, PAGE_SIZE);
+	int cpu;
 
-	if (_stp_bufsize)
-		total = (size_t)_stp_bufsize << 20;
+	for_each_possible_cpu(cpu) {
+		raw_spin_lock_init(&per_cpu_ptr(&relay_cpus, cpu)->lock);
+		per_cpu_ptr(&relay_cpus, cpu)->read_bytes = 0;
+	}
 	/* Relay's open, poll, mmap and release; our read. */
 	trace_fops = relay_file_operations;
 	trace_fops.read = trace_read;
 	trace_fops.splice_read = NULL;
-	bounce = vmalloc(max_t(size_t, total / STP_RELAY_SUBBUFS, PAGE_SIZE));
+	bounce = vmalloc(subbuf);
 	if (!bounce)
 		return -ENOMEM;
-	read_bytes = 0;
-	/* relay_open() creates "trace" + CPU number: trace0 when global. */
-	chan = relay_open("trace", _stp_debugfs_dir,
-			  max_t(size_t, total / STP_RELAY_SUBBUFS, PAGE_SIZE),
-			  STP_RELAY_SUBBUFS, &relay_cb, NULL);
+	/* relay_open() names each CPU's file "trace" + its number. */
+	chan = relay_open("trace", _stp_debugfs_dir, subbuf, STP_RELAY_SUBBUFS,
+			  &relay_cb, NULL);
 	if (!chan) {
-		pr_err("%s: cannot allocate relay buffer of %zu bytes\n",
+		pr_err("%s: cannot allocate relay buffers of %zu bytes per CPU\n",
 		       THIS_MODULE->name, total);
 		vfree(bounce);
 		bounce = NULL;
@@ -158,33 +181,57 @@ void _stp_relay_exit(void)
 
 void _stp_relay_write(const void *data, size_t len)
 {
+	/* relay refuses a reservation larger than a sub-buffer. */
+	size_t max = chan->subbuf_size - sizeof(struct stp_relay_rec);
+	struct relay_cpu *rc;
 	unsigned long flags;
+	u64 ts;
 
-	raw_spin_lock_irqsave(&relay_lock, flags);
+	local_irq_save(flags);
+	rc = this_cpu_ptr(&relay_cpus);
+	raw_spin_lock(&rc->lock);
+	/* Stamped under the lock: see staprun/relay.c. NMI-safe clock. */
+	ts = ktime_get_mono_fast_ns();
 	while (len) {
-		/* relay refuses a single write larger than a sub-buffer. */
-		size_t n = min(len, chan->subbuf_size);
-		void *p = relay_reserve(chan, n);
+		size_t n = min(len, max);
+		struct stp_relay_rec *r = relay_reserve(chan, sizeof(*r) + n);
 
-		if (!p) {
+		if (!r) {
 			atomic_add(len, &lost_bytes);
+			atomic_inc(&failures);
 			break;
 		}
-		memcpy(p, data, n);
+		r->ts = ts;
+		r->len = n;
+		r->pad = 0;
+		memcpy(r + 1, data, n);
 		data += n;
 		len -= n;
 	}
-	raw_spin_unlock_irqrestore(&relay_lock, flags);
+	raw_spin_unlock(&rc->lock);
+	local_irq_restore(flags);
 }
 
 void _stp_relay_flush(void)
 {
 	unsigned long flags;
+	int cpu;
 
-	/* A global channel's flush switches sub-buffers: a writer's job. */
-	raw_spin_lock_irqsave(&relay_lock, flags);
-	relay_flush(chan);
-	raw_spin_unlock_irqrestore(&relay_lock, flags);
+	/*
+	 * Finish each CPU's partial sub-buffer so that poll() wakes the
+	 * reader; under that CPU's lock, since its writers may be running.
+	 */
+	for_each_possible_cpu(cpu) {
+		struct rchan_buf *buf = *per_cpu_ptr(chan->buf, cpu);
+		struct relay_cpu *rc = per_cpu_ptr(&relay_cpus, cpu);
+
+		if (!buf)
+			continue;
+		raw_spin_lock_irqsave(&rc->lock, flags);
+		if (buf->offset && buf->offset <= chan->subbuf_size)
+			relay_switch_subbuf(buf, 0);
+		raw_spin_unlock_irqrestore(&rc->lock, flags);
+	}
 }
 
 u32 _stp_relay_lost(void)
@@ -192,7 +239,13 @@ u32 _stp_relay_lost(void)
 	return atomic_read(&lost_bytes);
 }
 
+u32 _stp_relay_failures(void)
+{
+	return atomic_read(&failures);
+}
+
 void _stp_relay_reset_stats(void)
 {
 	atomic_set(&lost_bytes, 0);
+	atomic_set(&failures, 0);
 }

@@ -8,7 +8,8 @@
  *
  * Files a loaded module creates under debugfs:
  *   /sys/kernel/debug/systemtap/<module>/.cmd    control channel (rw)
- *   /sys/kernel/debug/systemtap/<module>/trace0  relay data channel (r)
+ *   /sys/kernel/debug/systemtap/<module>/traceN  relay data channel of
+ *                                                 CPU N (r), one per CPU
  *
  * Every message on .cmd, in either direction, is a struct stp_ctl_hdr
  * followed by hdr.len payload bytes.  One write() carries exactly one
@@ -17,16 +18,16 @@
  * Session life cycle:
  *   staprun                         module
  *   finit_module()          ---->   init: debugfs dir, relay, .cmd
- *   open .cmd, trace0
+ *   open .cmd, trace*
  *   STP_CTL_START           ---->   register probes, run begin probes
  *                           <----   STP_CTL_STARTED {status}
- *   ... data on trace0, STP_CTL_ERROR/WARNING text on .cmd ...
+ *   ... data on trace*, STP_CTL_ERROR/WARNING text on .cmd ...
  *                           <----   STP_CTL_REQUEST_EXIT (script called
  *                                   exit() or hit MAXERRORS)
  *   STP_CTL_EXIT            ---->   unregister probes, run end probes,
  *                                   flush output
  *                           <----   STP_CTL_EXIT_DONE {status}
- *   drain trace0, close files, delete_module()
+ *   drain trace*, close files, delete_module()
  *
  * A signal to staprun (SIGINT, SIGTERM, SIGHUP) makes it send STP_CTL_EXIT.
  * If .cmd is closed while the session runs (staprun was killed), the
@@ -40,6 +41,7 @@
 #include <linux/types.h>
 #else
 #include <stdint.h>
+typedef uint64_t __u64;
 typedef uint32_t __u32;
 typedef int32_t __s32;
 #endif
@@ -75,6 +77,19 @@ struct stp_ctl_status {
 	__u32 errors;		/* run-time errors seen */
 	__u32 skipped;		/* probe hits skipped (reentrancy, locks) */
 	__u32 lost_bytes;	/* output dropped because relay was full */
+	__u32 transport_failures; /* writes refused because relay was full */
+	__u32 bufsize_mb;	/* relay buffer size per CPU */
+};
+
+/*
+ * The data files carry records: this header, then len bytes of output.
+ * ts (CLOCK_MONOTONIC ns) is taken under the CPU buffer's lock, so each
+ * file's records are in ts order, and staprun merges the files by ts.
+ */
+struct stp_relay_rec {
+	__u64 ts;
+	__u32 len;
+	__u32 pad;
 };
 
 /* Longest payload either side sends; longer text is truncated. */

@@ -93,12 +93,14 @@ __printf(2, 3) int _stp_ctl_sendf(u32 type, const char *fmt, ...);
 void _stp_ctl_wake(void);		/* process context only */
 void _stp_ctl_report_dropped(void);	/* before EXIT_DONE */
 
-/* relay.c: the trace0 data channel */
+/* relay.c: the per-CPU data channel, trace0..traceN */
 int _stp_relay_init(void);
 void _stp_relay_exit(void);
 void _stp_relay_write(const void *data, size_t len);
 void _stp_relay_flush(void);		/* process context */
 u32 _stp_relay_lost(void);
+u32 _stp_relay_failures(void);
+unsigned int _stp_relay_bufsize_mb(void);
 void _stp_relay_reset_stats(void);
 
 /* print.c */

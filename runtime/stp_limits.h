@@ -52,7 +52,7 @@
 #define STP_RELAY_SUBBUFS 8	/* relay sub-buffers */
 #endif
 #ifndef STP_RELAY_BUFSIZE
-#define STP_RELAY_BUFSIZE (1 << 20)	/* total relay bytes; staprun -s N overrides */
+#define STP_RELAY_BUFSIZE (1 << 20)	/* relay bytes per CPU; staprun -s MB overrides */
 #endif
 #ifndef STP_CTL_QUEUE
 #define STP_CTL_QUEUE 64	/* control messages queued for staprun */

@@ -2,7 +2,7 @@
 # staprun/staprun because the source directory owns the name ./staprun;
 # it installs as $(bindir)/staprun.
 bin_PROGRAMS += staprun/staprun
-staprun_staprun_SOURCES = staprun/staprun.c staprun/module.c staprun/session.c staprun/target.c \
+staprun_staprun_SOURCES = staprun/staprun.c staprun/module.c staprun/session.c staprun/relay.c staprun/target.c \
 	staprun/staprun.h runtime/stp_ctl.h common/util.c common/util.h
 staprun_staprun_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/common -I$(srcdir)/runtime
 staprun_staprun_CFLAGS = $(AM_CFLAGS) -pthread

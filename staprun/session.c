@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * One session with a loaded module: START, copy trace0 to the output and
+ * One session with a loaded module: START, copy trace* to the output and
  * .cmd messages to stderr, EXIT, drain.  See runtime/stp_ctl.h.
  *
  * With -c CMD the command's child is released once STARTED arrives, and
@@ -28,12 +28,15 @@
 #include "util.h"
 
 #define TICK_MS 100	/* relay wakes readers only when a sub-buffer fills */
-#define RELAY_CHUNK (256 * 1024)
+#define OUT_CHUNK (64 * 1024)
 #define CTL_BUF (64 * 1024)
 
 struct session {
 	const char *name;
-	int cmd_fd, relay_fd, out_fd;
+	int cmd_fd, out_fd;
+	struct relay_in relay;
+	char *out;		/* merged output, written in batches */
+	size_t out_len;
 	struct target *target;	/* -c CMD, or NULL */
 	bool started;		/* STARTED {0} arrived */
 	bool exit_wanted;	/* REQUEST_EXIT, a signal, or broken output */
@@ -138,27 +141,37 @@ static void write_output(struct session *s, const char *buf, size_t len)
 	}
 }
 
-/* Copies what trace0 has now; returns 0 or -errno. */
-static int read_relay(struct session *s)
+static void flush_out(struct session *s)
 {
-	static char buf[RELAY_CHUNK];
-	ssize_t n;
+	if (s->out_len)
+		write_output(s, s->out, s->out_len);
+	s->out_len = 0;
+}
 
-	for (;;) {
-		n = read(s->relay_fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			break;
-		if (n < 0) {
-			util_err("relay: read failed: %s", strerror(errno));
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		write_output(s, buf, n);
+static void emit_out(void *arg, const char *data, size_t len)
+{
+	struct session *s = arg;
+
+	if (s->out_len + len > OUT_CHUNK)
+		flush_out(s);
+	if (len > OUT_CHUNK) {
+		write_output(s, data, len);
+		return;
 	}
-	return 0;
+	memcpy(s->out + s->out_len, data, len);
+	s->out_len += len;
+}
+
+/*
+ * Copies what the data files have now, in write order; ALL once the
+ * module has stopped writing.  Returns 0 or -errno.
+ */
+static int read_relay(struct session *s, bool all)
+{
+	int ret = relay_in_read(&s->relay, all, emit_out, s);
+
+	flush_out(s);
+	return ret;
 }
 
 static void print_text(const char *prefix, const char *text, __u32 len)
@@ -283,7 +296,7 @@ static int read_ctl(struct session *s)
 /*
  * -c: run the command once the begin probes are done (unless the session
  * is already ending), and end the session when it exits.  The begin
- * probes' output is all in trace0 when STARTED arrives: copy it first, so
+ * probes' output is all in trace* when STARTED arrives: copy it first, so
  * that it comes before anything the command prints.
  */
 static int watch_target(struct session *s)
@@ -294,7 +307,7 @@ static int watch_target(struct session *s)
 	if (!t || t->exited)
 		return 0;
 	if (s->started && !t->released && !s->exit_wanted && !got_signal) {
-		ret = read_relay(s);
+		ret = read_relay(s, false);
 		if (ret)
 			return ret;
 		target_release(t);
@@ -327,11 +340,13 @@ static int open_file(const char *name, const char *file, int flags)
 
 static int run_loop(struct session *s)
 {
-	struct pollfd pfd[2] = {
-		{ .fd = s->cmd_fd, .events = POLLIN },
-		{ .fd = s->relay_fd, .events = POLLIN },
-	};
-	int ret;
+	int i, npfd = 1 + s->relay.n, ret;
+	struct pollfd *pfd = xmalloc(npfd * sizeof(*pfd));
+
+	pfd[0] = (struct pollfd){ .fd = s->cmd_fd, .events = POLLIN };
+	for (i = 0; i < s->relay.n; i++)
+		pfd[1 + i] = (struct pollfd){ .fd = relay_in_fd(&s->relay, i),
+					      .events = POLLIN };
 
 	ret = send_cmd(s, STP_CTL_START);
 	while (!ret && !s->done) {
@@ -344,12 +359,12 @@ static int run_loop(struct session *s)
 			if (ret)
 				break;
 		}
-		if (poll(pfd, 2, TICK_MS) < 0 && errno != EINTR) {
+		if (poll(pfd, npfd, TICK_MS) < 0 && errno != EINTR) {
 			ret = -errno;
 			util_err("ctl: poll failed: %s", strerror(-ret));
 			break;
 		}
-		ret = read_relay(s);
+		ret = read_relay(s, false);
 		if (ret)
 			break;
 		ret = read_ctl(s);
@@ -365,11 +380,12 @@ static int run_loop(struct session *s)
 		if (s->writer_running && atomic_load(&s->writer_done))
 			ret = writer_join(s);
 	}
-	/* relay_flush() ran before EXIT_DONE: all output is readable now. */
+	/* EXIT_DONE came after the last write: all output is readable now. */
 	if (!ret)
-		ret = read_relay(s);
+		ret = read_relay(s, s->done);
 	if (writer_join(s) && !ret)
 		ret = -EIO;
+	free(pfd);
 	return ret;
 }
 
@@ -380,16 +396,18 @@ static void report(struct session *s)
 	if (st->errors || st->skipped)
 		fprintf(stderr, "WARNING: Number of errors: %u, skipped probes: %u\n",
 			st->errors, st->skipped);
-	/* With the output gone, lost bytes are no news either. */
-	if (st->lost_bytes && !s->out_broken)
-		fprintf(stderr, "WARNING: %u bytes of output were lost because the relay buffer was full; try a bigger one with -s MB\n",
-			st->lost_bytes);
+	/* With the output gone, lost output is no news either. */
+	if (st->transport_failures && !s->out_broken)
+		fprintf(stderr, "WARNING: There were %u transport failures. Try stap -s to increase the buffer size from %u.\n",
+			st->transport_failures, st->bufsize_mb);
 }
 
 int session_run(const char *name, int out_fd, struct target *t)
 {
-	struct session s = { .name = name, .cmd_fd = -1, .relay_fd = -1,
+	struct session s = { .name = name, .cmd_fd = -1,
 			     .out_fd = out_fd, .target = t };
+	bool relay_open = false;
+	char *dir;
 	struct sigaction sa = { .sa_handler = on_signal };
 	int ret;
 
@@ -409,11 +427,13 @@ int session_run(const char *name, int out_fd, struct target *t)
 		ret = s.cmd_fd;
 		goto out;
 	}
-	s.relay_fd = open_file(name, "trace0", O_RDONLY | O_NONBLOCK);
-	if (s.relay_fd < 0) {
-		ret = s.relay_fd;
+	dir = xasprintf("/sys/kernel/debug/%s/%s", STP_CTL_DEBUGFS_DIR, name);
+	ret = relay_in_open(&s.relay, dir);
+	free(dir);
+	if (ret)
 		goto out;
-	}
+	relay_open = true;
+	s.out = xmalloc(OUT_CHUNK);
 	ret = run_loop(&s);
 	if (!ret) {
 		report(&s);
@@ -421,8 +441,9 @@ int session_run(const char *name, int out_fd, struct target *t)
 	}
 out:
 	/* Closing .cmd stops a session that is still running. */
-	if (s.relay_fd >= 0)
-		close(s.relay_fd);
+	if (relay_open)
+		relay_in_close(&s.relay);
+	free(s.out);
 	if (s.cmd_fd >= 0)
 		close(s.cmd_fd);
 	return ret;

@@ -39,6 +39,24 @@ bool target_reap(struct target *t);
  */
 void target_abort(struct target *t);
 
+/* relay.c: the per-CPU data files, merged back into write order. */
+struct relay_file;
+struct relay_in {
+	struct relay_file *files;
+	int n;
+};
+typedef void (*relay_emit_fn)(void *arg, const char *data, size_t len);
+/* Open every traceN in DIR. */
+int relay_in_open(struct relay_in *in, const char *dir);
+/* The i-th file's descriptor, for poll(). */
+int relay_in_fd(const struct relay_in *in, int i);
+/*
+ * Read all files and pass what is certain to be complete to EMIT in write
+ * order; ALL (the module has stopped writing) passes everything.
+ */
+int relay_in_read(struct relay_in *in, bool all, relay_emit_fn emit, void *arg);
+void relay_in_close(struct relay_in *in);
+
 /*
  * session.c: START the loaded module, copy its output to out_fd until the
  * session ends.  With a -c target (t non-NULL), release it once the begin

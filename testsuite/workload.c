@@ -16,6 +16,9 @@
  *   workload getppid2 N    the same on CPUs 0 and 1 at once: this process
  *                          and a child it forks, each pinned to one
  *                          (probes then contend for their globals' locks)
+ *   workload pingpong N    getppid(2) N times on CPU 0 (this process) and
+ *                          N times on CPU 1 (a child), strictly taking
+ *                          turns through a pair of pipes: parent first
  *   workload kmod [N]      write to /proc/stp_test N times (default 1):
  *                          the test module (testsuite/kmod) runs its
  *                          functions once per write
@@ -58,7 +61,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
-		" getppid N | getppid2 N | kmod [N] | syscalls | proc | exit N | udp [PORT]\n");
+		" getppid N | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N | udp [PORT]\n");
 	return 2;
 }
 
@@ -265,6 +268,55 @@ static int getppid2(long n)
 	return 0;
 }
 
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Each side makes its call only while it holds the token. */
+static int pingpong(long n)
+{
+	int to_child[2], to_parent[2], status = 0;
+	pid_t child;
+	char tok = 0;
+
+	if (pipe(to_child) || pipe(to_parent))
+		return fail("cannot make pipes for", "pingpong");
+	child = fork();
+	if (child < 0)
+		return fail("cannot fork for", "pingpong");
+	if (!child) {
+		if (pin(1))
+			_exit(1);
+		for (long i = 0; i < n; i++) {
+			if (read(to_child[0], &tok, 1) != 1)
+				_exit(1);
+			getppid();
+			if (write(to_parent[1], &tok, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	if (pin(0)) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		return fail("cannot pin to CPUs", "0 and 1");
+	}
+	for (long i = 0; i < n; i++) {
+		getppid();
+		if (write(to_child[1], &tok, 1) != 1 ||
+		    read(to_parent[0], &tok, 1) != 1)
+			break;
+	}
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
+		return fail("the child on CPU 1", "failed");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = 1;
@@ -303,6 +355,11 @@ int main(int argc, char **argv)
 		if (argc != 3 || number(argv[2], 1000000, &n))
 			return usage();
 		return getppid2(n);
+	}
+	if (!strcmp(argv[1], "pingpong")) {
+		if (argc != 3 || number(argv[2], 1000000, &n))
+			return usage();
+		return pingpong(n);
 	}
 	if (!strcmp(argv[1], "kmod")) {
 		if (argc > 3 || (argc == 3 && number(argv[2], 1000000, &n)))

@@ -43,6 +43,7 @@ static void usage(FILE *f)
 "  -c CMD          run CMD once the probes have started, stop when it exits;\n"
 "                  target() is its pid\n"
 "  -x PID          target() is PID\n"
+"  -s NUM          NUM megabytes of output buffer per CPU (default 1)\n"
 "  -I DIR          also look for tapsets in DIR\n"
 "  -D NAME[=VAL]   define a C macro for the module (MAXACTION=..., ...)\n"
 "  -d MODULE       accepted as in SystemTap; backtraces name module\n"
@@ -77,7 +78,7 @@ static const struct option long_opts[] = {
 };
 
 /* SystemTap options we know but do not implement yet. */
-static const char later_opts[] = "sbtGSPRCTFNU";
+static const char later_opts[] = "btGSPRCTFNU";
 
 static bool valid_module_name(const char *name)
 {
@@ -193,6 +194,18 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case 'r':
 			s->release = optarg;
 			break;
+		case 's': {
+			long mb;
+
+			errno = 0;
+			mb = strtol(optarg, &end, 10);
+			/* staprun's limit: the module parameter is in MB. */
+			if (errno || end == optarg || *end || mb < 1 || mb > 4095)
+				util_die("-s takes a buffer size in megabytes (1-4095), not '%s'",
+					 optarg);
+			s->bufsize_mb = (int)mb;
+			break;
+		}
 		case 'o':
 			s->output_file = optarg;
 			break;

@@ -217,7 +217,8 @@ static int run_vm(struct session *s)
 	struct vm_job job = { .name = "script", .module = s->module_path };
 	struct vm_result res = { 0 };
 	const char *files[2] = { NULL, NULL };
-	char *args[3] = { NULL, NULL, NULL }, *cmd = NULL, pid[16];
+	char *args[5] = { NULL }, *cmd = NULL, pid[16], mb[16];
+	int nargs = 0;
 	struct vec insmod = VEC_INIT;
 	int ret, status;
 
@@ -233,15 +234,20 @@ static int run_vm(struct session *s)
 		if (!cmd)
 			return 1;
 		cfg.files = files;
-		args[0] = "-c";
-		args[1] = cmd;
-		job.staprun_args = args;
+		args[nargs++] = "-c";
+		args[nargs++] = cmd;
 	} else if (s->target_pid) {
 		snprintf(pid, sizeof(pid), "%d", s->target_pid);
-		args[0] = "-x";
-		args[1] = pid;
-		job.staprun_args = args;
+		args[nargs++] = "-x";
+		args[nargs++] = pid;
 	}
+	if (s->bufsize_mb) {
+		snprintf(mb, sizeof(mb), "%d", s->bufsize_mb);
+		args[nargs++] = "-s";
+		args[nargs++] = mb;
+	}
+	if (nargs)
+		job.staprun_args = args;
 	ret = vm_run(&cfg, &job, 1, &res);
 	vec_free(&insmod);
 	free(cmd);
@@ -281,7 +287,7 @@ static int run_vm(struct session *s)
 static int run_host(struct session *s)
 {
 	struct utsname u;
-	char *argv[10], target_pid[16];
+	char *argv[12], target_pid[16], mb[16];
 	int argc = 0, status;
 	pid_t pid;
 
@@ -320,6 +326,11 @@ static int run_host(struct session *s)
 		snprintf(target_pid, sizeof(target_pid), "%d", s->target_pid);
 		argv[argc++] = "-x";
 		argv[argc++] = target_pid;
+	}
+	if (s->bufsize_mb) {
+		snprintf(mb, sizeof(mb), "%d", s->bufsize_mb);
+		argv[argc++] = "-s";
+		argv[argc++] = mb;
 	}
 	argv[argc++] = s->module_path;
 	argv[argc] = NULL;

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reading the module's per-CPU data files (trace0..traceN) back into one
+ * stream, in the order the writes happened.
+ *
+ * Each record carries the CLOCK_MONOTONIC time at which its CPU's writer
+ * held that buffer's lock (runtime/relay.c).  Within a file the stamps
+ * rise.  Across files we need a horizon: a time H such that no record
+ * stamped at or before H can still arrive.  We take H from the clock
+ * before reading; every read then takes the buffer's lock after H, so a
+ * write not yet in the buffer takes the lock after our read and is
+ * stamped later than H.  So after one pass over all files, every record
+ * stamped up to H is in hand, and printing those in stamp order is
+ * exact.  Later ones wait for the next pass.  The kernel's NMI-safe clock
+ * may lag the one we read by a little, hence a margin.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "staprun.h"
+#include "stp_ctl.h"
+#include "util.h"
+
+#define READ_CHUNK (256 * 1024)
+#define HORIZON_MARGIN_NS 2000000ULL	/* 2 ms */
+
+struct relay_file {
+	int fd;
+	char *buf;		/* bytes read, not yet printed */
+	size_t start, len, cap;	/* unprinted bytes are buf[start, len) */
+};
+
+static int cmp_cpu(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+int relay_in_open(struct relay_in *in, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int *cpus = NULL, n = 0, i, ret = 0;
+
+	memset(in, 0, sizeof(*in));
+	if (!d) {
+		ret = -errno;
+		util_err("relay: cannot open %s: %s", dir, strerror(-ret));
+		return ret;
+	}
+	while ((e = readdir(d))) {
+		char *end;
+		long cpu;
+
+		if (strncmp(e->d_name, "trace", 5) || !e->d_name[5])
+			continue;
+		cpu = strtol(e->d_name + 5, &end, 10);
+		if (*end || cpu < 0)
+			continue;
+		cpus = xrealloc(cpus, (n + 1) * sizeof(*cpus));
+		cpus[n++] = (int)cpu;
+	}
+	closedir(d);
+	if (!n) {
+		util_err("relay: no trace files in %s", dir);
+		return -ENOENT;
+	}
+	/* CPU order, so that records stamped alike print the same each run. */
+	qsort(cpus, n, sizeof(*cpus), cmp_cpu);
+	in->files = xmalloc(n * sizeof(*in->files));
+	for (i = 0; i < n; i++) {
+		char *path = xasprintf("%s/trace%d", dir, cpus[i]);
+		struct relay_file *f = &in->files[i];
+
+		memset(f, 0, sizeof(*f));
+		f->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (f->fd < 0) {
+			ret = -errno;
+			util_err("relay: cannot open %s: %s", path,
+				 strerror(-ret));
+		}
+		free(path);
+		in->n = i + 1;
+		if (ret)
+			break;
+	}
+	free(cpus);
+	if (ret)
+		relay_in_close(in);
+	return ret;
+}
+
+void relay_in_close(struct relay_in *in)
+{
+	for (int i = 0; i < in->n; i++) {
+		if (in->files[i].fd >= 0)
+			close(in->files[i].fd);
+		free(in->files[i].buf);
+	}
+	free(in->files);
+	memset(in, 0, sizeof(*in));
+}
+
+int relay_in_fd(const struct relay_in *in, int i)
+{
+	return in->files[i].fd;
+}
+
+/* Appends what the file has now. */
+static int fill(struct relay_file *f)
+{
+	for (;;) {
+		ssize_t n;
+
+		if (f->start && f->start == f->len)
+			f->start = f->len = 0;
+		if (f->cap - f->len < READ_CHUNK) {
+			/* Slide the unprinted bytes down before growing. */
+			if (f->start) {
+				memmove(f->buf, f->buf + f->start,
+					f->len - f->start);
+				f->len -= f->start;
+				f->start = 0;
+			}
+			if (f->cap - f->len < READ_CHUNK) {
+				f->cap = f->len + 2 * READ_CHUNK;
+				f->buf = xrealloc(f->buf, f->cap);
+			}
+		}
+		n = read(f->fd, f->buf + f->len, f->cap - f->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n < 0) {
+			int ret = -errno;
+
+			util_err("relay: read failed: %s", strerror(-ret));
+			return ret;
+		}
+		if (n == 0)
+			return 0;
+		f->len += n;
+	}
+}
+
+/* The file's first whole record, or NULL. */
+static const struct stp_relay_rec *head(const struct relay_file *f)
+{
+	const struct stp_relay_rec *r;
+
+	if (f->len - f->start < sizeof(*r))
+		return NULL;
+	r = (const void *)(f->buf + f->start);
+	if (f->len - f->start - sizeof(*r) < r->len)
+		return NULL;
+	return r;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+int relay_in_read(struct relay_in *in, bool all, relay_emit_fn emit,
+		  void *arg)
+{
+	uint64_t horizon = all ? UINT64_MAX : now_ns() - HORIZON_MARGIN_NS;
+	int i, ret;
+
+	for (i = 0; i < in->n; i++) {
+		ret = fill(&in->files[i]);
+		if (ret)
+			return ret;
+	}
+	for (;;) {
+		const struct stp_relay_rec *best = NULL;
+		struct relay_file *bf = NULL;
+
+		/* Few files: a scan per record beats keeping a heap. */
+		for (i = 0; i < in->n; i++) {
+			const struct stp_relay_rec *r = head(&in->files[i]);
+
+			if (r && r->ts <= horizon && (!best || r->ts < best->ts)) {
+				best = r;
+				bf = &in->files[i];
+			}
+		}
+		if (!best)
+			return 0;
+		emit(arg, (const char *)(best + 1), best->len);
+		bf->start += sizeof(*best) + best->len;
+	}
+}
