@@ -12,21 +12,53 @@
  * contention costs that moment, never a skip.  The translator sorts the
  * locks, so two probes never wait for each other in opposite orders.
  */
+#include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/percpu.h>
 #include <linux/spinlock.h>
 #include "stp_internal.h"
 
+/* Every CPU's lock, in CPU order (the same order for every writer). */
+static bool try_all_cpus(raw_spinlock_t __percpu *l)
+{
+	int cpu, undo;
+
+	for_each_possible_cpu(cpu) {
+		if (raw_spin_trylock(per_cpu_ptr(l, cpu)))
+			continue;
+		for_each_possible_cpu(undo) {
+			if (undo == cpu)
+				break;
+			raw_spin_unlock(per_cpu_ptr(l, undo));
+		}
+		return false;
+	}
+	return true;
+}
+
 static bool try_one(const struct stp_lock_req *r)
 {
+	if (r->pcpu)
+		return r->write ? try_all_cpus(r->pcpu) :
+			raw_spin_trylock(this_cpu_ptr(r->pcpu));
 	return r->write ? write_trylock(r->lock) : read_trylock(r->lock);
 }
 
 static void release_one(const struct stp_lock_req *r)
 {
-	if (r->write)
+	int cpu;
+
+	if (r->pcpu && r->write) {
+		for_each_possible_cpu(cpu)
+			raw_spin_unlock(per_cpu_ptr(r->pcpu, cpu));
+	} else if (r->pcpu) {
+		/* Interrupts are off: still the CPU that took it. */
+		raw_spin_unlock(this_cpu_ptr(r->pcpu));
+	} else if (r->write) {
 		write_unlock(r->lock);
-	else
+	} else {
 		read_unlock(r->lock);
+	}
 }
 
 /* Tries of one lock per TRYLOCKDELAY microseconds of waiting. */

@@ -14,6 +14,7 @@
 #define STP_MAP_H
 
 #include <linux/types.h>
+#include <linux/percpu.h>
 #include <linux/spinlock.h>
 
 #define STP_MAX_KEYS 9
@@ -158,17 +159,40 @@ const char *_stp_map_entry_str(const struct stp_map_entry *e);
 const struct stp_stat *_stp_map_entry_stat(const struct stp_map_entry *e);
 
 /* ---- global-variable locks ---- */
+/*
+ * A global is guarded either by one rwlock or, for statistics, by one raw
+ * spinlock per CPU: adding a sample (the only thing a hot probe does to a
+ * statistic) takes its own CPU's lock, so CPUs never share a cache line
+ * for it; reading, sorting or deleting takes every CPU's lock.
+ */
 struct stp_lock_req {
-	rwlock_t *lock;		/* one per global, DEFINE_RWLOCK in the script */
+	rwlock_t *lock;		/* DEFINE_RWLOCK in the script, or NULL */
+	raw_spinlock_t __percpu *pcpu;	/* DEFINE_PER_CPU, when lock is NULL */
 	bool write;
 };
 /*
  * Take every lock in reqs (sorted by the translator, so no deadlock),
  * waiting for each at most MAXTRYLOCK x TRYLOCKDELAY us.  On failure
  * release what was taken, count a skipped probe and return false: the
- * hit does not run.
+ * hit does not run.  Called with interrupts off (probe context).
  */
 bool _stp_lock_globals(const struct stp_lock_req *reqs, int n);
+/*
+ * A per-CPU counter's value is the sum of its slots.  With every CPU's
+ * lock held, move the sum into this CPU's slot, which then reads and
+ * writes as the value.
+ */
+static inline void _stp_pcpu_fold(int64_t __percpu *v)
+{
+	int64_t sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		sum += *per_cpu_ptr(v, cpu);
+		*per_cpu_ptr(v, cpu) = 0;
+	}
+	*this_cpu_ptr(v) = sum;
+}
 void _stp_unlock_globals(const struct stp_lock_req *reqs, int n);
 
 #endif /* STP_MAP_H */

@@ -67,8 +67,13 @@ void emit_global_exit(struct session *s, struct strbuf *c);
 const char *emit_global_ref(struct emitter *E, struct symbol *sym);
 /* A handler printing write-only globals at the end; false if none. */
 bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *code);
-/* Lock list of a handler; returns its length (0: no globals). */
+/*
+ * Lock list of a handler; returns its length (0: no globals).  AFTER gets
+ * what must run once the locks are taken (folding per-CPU counters).
+ */
 int emit_locks(struct session *s, struct strbuf *c, const char *name,
-	       struct node *body);
+	       struct node *body, struct strbuf *after);
+/* Decide which globals are per-CPU counters; before emitting code. */
+void emit_classify_globals(struct session *s);
 
 #endif /* EMIT_H */

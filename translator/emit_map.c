@@ -30,7 +30,16 @@ static const char *stat_op_c(const char *name)
 
 const char *emit_global_ref(struct emitter *E, struct symbol *sym)
 {
+	/* A per-CPU counter is this CPU's slot: see emit_classify_globals. */
+	if (sym->pcpu_counter)
+		return arena_printf(&E->s->arena, "(*this_cpu_ptr(&g_%s))", sym->cname);
 	return arena_printf(&E->s->arena, "g_%s", sym->cname);
+}
+
+/* Guarded by one lock per CPU rather than one rwlock (runtime/lock.c). */
+static bool pcpu_locked(const struct symbol *g)
+{
+	return g->type == TY_STATS || g->pcpu_counter;
 }
 
 static const char *runtime_type(enum type t)
@@ -333,7 +342,11 @@ void emit_global_decls(struct session *s, struct strbuf *c)
 		struct symbol *g = s->globals.items[i];
 		struct node *init = g->global->init;
 
-		sb_printf(c, "static DEFINE_RWLOCK(gl_%s);\n", g->cname);
+		if (pcpu_locked(g))
+			sb_printf(c, "static DEFINE_PER_CPU(raw_spinlock_t, gl_%s) = "
+				  "__RAW_SPIN_LOCK_INITIALIZER(gl_%s);\n", g->cname, g->cname);
+		else
+			sb_printf(c, "static DEFINE_RWLOCK(gl_%s);\n", g->cname);
 		if (is_map(g)) {
 			sb_printf(c, "static struct stp_map *g_%s;\n", g->cname);
 			sb_printf(c, "static const struct stp_map_desc gd_%s = {\n"
@@ -364,6 +377,9 @@ void emit_global_decls(struct session *s, struct strbuf *c)
 				emit_c_string(c, init->str, init->str_len);
 			}
 			sb_puts(c, ";\n");
+		} else if (g->pcpu_counter) {
+			/* Every CPU's copy would get an initializer: see init. */
+			sb_printf(c, "static DEFINE_PER_CPU(int64_t, g_%s);\n", g->cname);
 		} else {
 			sb_printf(c, "static int64_t g_%s", g->cname);
 			if (init)
@@ -385,6 +401,10 @@ void emit_global_init(struct session *s, struct strbuf *c)
 		else if (g->type == TY_STATS)
 			sb_printf(c, "\tg_%s = _stp_stat_new(&gh_%s);\n\tif (!g_%s)\n\t\tgoto fail;\n",
 				  g->cname, g->cname, g->cname);
+		else if (g->pcpu_counter && g->global->init)
+			/* The sum over CPUs is the value. */
+			sb_printf(c, "\t*per_cpu_ptr(&g_%s, 0) = %" PRId64 "LL;\n",
+				  g->cname, g->global->init->num);
 	}
 	sb_puts(c, "\treturn 0;\nfail: __attribute__((unused));\n\tstp_script_exit();\n"
 		"\treturn -ENOMEM;\n}\n\n");
@@ -407,7 +427,8 @@ void emit_global_exit(struct session *s, struct strbuf *c)
 
 /* ---- locks ---- */
 
-enum { ACC_NONE, ACC_READ, ACC_WRITE };
+/* How a handler uses a global: bits, since one handler may do several. */
+enum { ACC_READ = 1, ACC_WRITE = 2, ACC_ADD = 4 /* g++, g += e as a statement */ };
 
 struct access {
 	unsigned char *mode;	/* by global id */
@@ -417,9 +438,19 @@ struct access {
 
 static void note(struct access *A, struct symbol *sym, int mode)
 {
-	if (sym && sym->kind == SYM_GLOBAL && sym->id < A->nglobals &&
-	    A->mode[sym->id] < mode)
-		A->mode[sym->id] = (unsigned char)mode;
+	if (sym && sym->kind == SYM_GLOBAL && sym->id < A->nglobals)
+		A->mode[sym->id] |= (unsigned char)mode;
+}
+
+/* A statement that only adds to a scalar number: "g++", "g -= e", ...? */
+static struct node *added_scalar(struct node *e)
+{
+	if (e->kind == ND_UNARY && e->op >= OP_PREINC && e->lhs->kind == ND_VAR)
+		return e->lhs;
+	if (e->kind == ND_ASSIGN && (e->op == OP_ADD || e->op == OP_SUB) &&
+	    e->lhs->kind == ND_VAR)
+		return e->lhs;
+	return NULL;
 }
 
 static void walk(struct access *A, struct node *n);
@@ -449,6 +480,16 @@ static void walk(struct access *A, struct node *n)
 	case ND_BLOCK:
 		walk_list(A, n->body);
 		return;
+	case ND_EXPR_STMT: {
+		struct node *v = added_scalar(n->lhs);
+
+		if (!v || !v->sym || v->sym->type != TY_LONG)
+			break;
+		note(A, v->sym, ACC_ADD);
+		if (n->lhs->kind == ND_ASSIGN)
+			walk(A, n->lhs->rhs);
+		return;
+	}
 	case ND_VAR:
 	case ND_INDEX:
 	case ND_IN:
@@ -514,30 +555,79 @@ args:
 		walk_list(A, n->args);
 }
 
+/* One struct stp_lock_req initializer: see runtime/stp_map.h. */
+static void emit_lock_req(struct strbuf *c, const struct symbol *g, bool write)
+{
+	sb_printf(c, "\t{ .%s = &gl_%s, .write = %s },\n",
+		  pcpu_locked(g) ? "pcpu" : "lock", g->cname, write ? "true" : "false");
+}
+
+/* Does a handler using g this way need it exclusively? */
+static bool exclusive(const struct symbol *g, int mode)
+{
+	/* Adds to a counter go to this CPU's slot under this CPU's lock. */
+	if (g->pcpu_counter)
+		return mode != ACC_ADD;
+	return mode & (ACC_WRITE | ACC_ADD);
+}
+
+static void access_init(struct session *s, struct access *A)
+{
+	for (int i = 0; i < s->globals.len; i++) {
+		struct symbol *g = s->globals.items[i];
+
+		if (g->id + 1 > A->nglobals)
+			A->nglobals = g->id + 1;
+	}
+	A->mode = xcalloc((size_t)A->nglobals + 1, 1);
+}
+
+/*
+ * A scalar number that some handler only adds to ("hits++") is kept per
+ * CPU: such handlers add to their CPU's slot under that CPU's lock, so a
+ * hot counter costs no shared cache line.  Any other use takes every
+ * CPU's lock and first folds the slots into its own (_stp_pcpu_fold),
+ * after which the slot is the value.  Runs before any code is emitted.
+ */
+void emit_classify_globals(struct session *s)
+{
+	for (int i = 0; i < s->handlers.len; i++) {
+		struct probe *pr = s->handlers.items[i];
+		struct access A = { 0 };
+
+		access_init(s, &A);
+		walk(&A, pr->body);
+		for (int k = 0; k < s->globals.len; k++) {
+			struct symbol *g = s->globals.items[k];
+
+			if (A.mode[g->id] == ACC_ADD && g->type == TY_LONG && !is_map(g))
+				g->pcpu_counter = true;
+		}
+		free(A.mode);
+		vec_free(&A.visiting);
+	}
+}
+
 int emit_locks(struct session *s, struct strbuf *c, const char *name,
-	       struct node *body)
+	       struct node *body, struct strbuf *after)
 {
 	struct access A = { 0 };
 	int i, n = 0;
 
-	for (i = 0; i < s->globals.len; i++) {
-		struct symbol *g = s->globals.items[i];
-
-		if (g->id + 1 > A.nglobals)
-			A.nglobals = g->id + 1;
-	}
-	A.mode = xcalloc((size_t)A.nglobals + 1, 1);
+	access_init(s, &A);
 	walk(&A, body);
 	/* In global-id order: every handler locks in the same order. */
 	for (i = 0; i < s->globals.len; i++) {
 		struct symbol *g = s->globals.items[i];
+		int mode = A.mode[g->id];
 
-		if (!A.mode[g->id])
+		if (!mode)
 			continue;
 		if (!n)
 			sb_printf(c, "static const struct stp_lock_req %s[] = {\n", name);
-		sb_printf(c, "\t{ &gl_%s, %s },\n", g->cname,
-			  A.mode[g->id] == ACC_WRITE ? "true" : "false");
+		emit_lock_req(c, g, exclusive(g, mode));
+		if (g->pcpu_counter && exclusive(g, mode))
+			sb_printf(after, "\t_stp_pcpu_fold(&g_%s);\n", g->cname);
 		n++;
 	}
 	if (n)
@@ -622,8 +712,7 @@ bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *cod
 		struct symbol *g = show.items[i];
 
 		/* Sorting an array reorders it; statistics are aggregated. */
-		sb_printf(code, "\t{ &gl_%s, %s },\n", g->cname,
-			  g->type == TY_STATS || is_map(g) ? "true" : "false");
+		emit_lock_req(code, g, g->type == TY_STATS || is_map(g) || g->pcpu_counter);
 	}
 	sb_puts(code, "};\n\nstatic void probe_autoprint(struct stp_context *c)\n{\n"
 		"\tstruct frame_autoprint *l = &((union stp_frame *)c->locals)[0].autoprint;\n"
@@ -633,6 +722,13 @@ bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *cod
 	for (i = 0; i < show.len; i++) {
 		struct symbol *g = show.items[i];
 
+		if (g->pcpu_counter) {
+			sb_printf(code, "\t_stp_pcpu_fold(&g_%s);\n", g->cname);
+			autoprint_value(code, g, g->name, "",
+					arena_printf(&s->arena, "(*this_cpu_ptr(&g_%s))", g->cname),
+					NULL, NULL);
+			continue;
+		}
 		if (!is_map(g)) {
 			autoprint_value(code, g, g->name, "", arena_printf(&s->arena, "g_%s", g->cname),
 					arena_printf(&s->arena, "g_%s", g->cname),

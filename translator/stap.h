@@ -367,6 +367,7 @@ struct symbol {
 	bool read, written;
 	bool value_read;	/* globals: value used after elision (else autoprinted) */
 	bool is_array;		/* indexed anywhere (arity > 0) */
+	bool pcpu_counter;	/* globals: a number kept per CPU (emit_map.c) */
 	struct node *hist;	/* the @hist_* use that fixes its buckets */
 	struct node *variance;	/* the @variance(x, N) that fixes N */
 	int id;
