@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Per-hit cost of an entry probe whose body is `n++` (issue #14, item 0):
+# Per-hit cost of an entry probe whose body is `n++` (issue #14, item 0),
+# and with BODIES="count stat printf" also `s[execname()] <<< 1` and
+# `printf("%d\n", pid())`:
 # ours kernel.function and kprobe.function, SystemTap 4.8 and bpftrace,
 # 1 and 2 busy CPUs, all in one VM boot, through the shared
 # ../shared/tools/bench/overhead.sh (its header says how it measures).
@@ -9,6 +11,7 @@
 #
 # Usage: bench/entry_overhead.sh      (from a built tree; ~8 min of VM time)
 # Environment: N, RUNS, MODES, KVER, KEEP as overhead.sh reads them;
+#   BODIES=which bodies (default count; ~8 min of VM time each);
 #   OVERHEAD=path of overhead.sh (default /work/shared/tools/bench/overhead.sh).
 #
 # overhead.sh knows a session is ready when its kprobe shows in
@@ -45,7 +48,8 @@ if [ "$n" -ne 3 ] || ! grep -q "grep getppid $ef; }" "$work/bench/overhead.sh"; 
 fi
 
 cd "$top"
-ONLY='^(ours|ours_kprobe|stap48|stap48_noov|bpftrace)-count$' "$work/bench/overhead.sh" |
+bodies=$(echo "${BODIES:-count}" | tr -s ' ' '|')
+ONLY="^(ours|ours_kprobe|stap48|stap48_noov|bpftrace)-($bodies)\$" "$work/bench/overhead.sh" |
 	sed -n '/^== overhead.sh/,/^   host:/p; /^== Summary/,$p'
 cat <<'EOF'
 

@@ -43,11 +43,7 @@ static struct stp_ctl {
 	struct mutex read_mutex;	/* serializes readers for bounce */
 	struct stp_ctl_msg bounce;	/* a message on its way to user space */
 	struct dentry *file;
-} ctl = {
-	.lock = __RAW_SPIN_LOCK_UNLOCKED(ctl.lock),
-	.wq = __WAIT_QUEUE_HEAD_INITIALIZER(ctl.wq),
-	.read_mutex = __MUTEX_INITIALIZER(ctl.read_mutex),
-};
+} ctl;	/* in .bss: an initializer would put the ring in the .ko file */
 
 static bool is_session_reply(u32 type)
 {
@@ -287,6 +283,9 @@ static const struct file_operations ctl_fops = {
 int _stp_ctl_init(void)
 {
 	BUILD_BUG_ON(STP_CTL_QUEUE < 2 * CTL_RESERVED);
+	raw_spin_lock_init(&ctl.lock);
+	init_waitqueue_head(&ctl.wq);
+	mutex_init(&ctl.read_mutex);
 
 	ctl.file = debugfs_create_file(".cmd", 0600, _stp_debugfs_dir, NULL,
 				       &ctl_fops);

@@ -266,6 +266,13 @@ static int copy_runtime(struct session *s, const char *builddir,
 }
 
 /*
+ * Flags for every object of the module.  -g0: the kernel's config asks
+ * for DWARF, which would be 95% of the module's bytes and nothing reads
+ * it (symbols come from the symbol table).
+ */
+#define MODULE_CFLAGS " -g0"
+
+/*
  * The runtime's objects depend only on the kernel build, its detected
  * features, the runtime sources and the -D set, never on the script: they
  * are compiled once per such combination and kept in the cache.  A later
@@ -277,6 +284,7 @@ static char *rtobj_dir(struct session *s, uint64_t h)
 	char *sub, *dir;
 
 	h = hash_bytes(h, s->release, strlen(s->release) + 1);
+	h = hash_bytes(h, MODULE_CFLAGS, sizeof(MODULE_CFLAGS));
 	for (int i = 0; i < s->defines.len; i++)
 		h = hash_bytes(h, s->defines.items[i], strlen(s->defines.items[i]) + 1);
 	sub = xasprintf("rtobj/%s-%016llx", s->release, (unsigned long long)h);
@@ -381,7 +389,7 @@ int build_module(struct session *s)
 		fprintf(stderr, "Runtime objects: %s %s\n", cached ? "cached in" : "building for", cache);
 	sb_printf(&kb, "obj-m := %s.o\n%s-y := stp_script.o%s\n", s->module_name,
 		  s->module_name, sb_str(&objs));
-	sb_puts(&kb, "ccflags-y := -I$(src)/rt -I$(src)");
+	sb_puts(&kb, "ccflags-y := -I$(src)/rt -I$(src)" MODULE_CFLAGS);
 	defines(s, &kb);
 	sb_puts(&kb, "\n");
 	free(path);
