@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "staprun.h"
@@ -39,6 +40,8 @@ struct session {
 	size_t out_len;
 	struct target *target;	/* -c CMD, or NULL */
 	bool started;		/* STARTED {0} arrived */
+	unsigned int timeout_s;	/* -T */
+	struct timespec deadline;	/* -T: set when STARTED arrives */
 	bool exit_wanted;	/* REQUEST_EXIT, a signal, or broken output */
 	bool exit_sent;
 	bool done;		/* EXIT_DONE arrived, or START failed */
@@ -197,6 +200,10 @@ static void handle_status(struct session *s, const struct stp_ctl_hdr *h,
 			return;
 		}
 		s->started = true;
+		if (s->timeout_s) {
+			clock_gettime(CLOCK_MONOTONIC, &s->deadline);
+			s->deadline.tv_sec += s->timeout_s;
+		}
 		if (staprun_verbose)
 			util_err("ctl: session started");
 		return;
@@ -338,6 +345,18 @@ static int open_file(const char *name, const char *file, int flags)
 	return fd;
 }
 
+static bool timed_out(const struct session *s)
+{
+	struct timespec now;
+
+	if (!s->timeout_s || !s->started)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > s->deadline.tv_sec ||
+	       (now.tv_sec == s->deadline.tv_sec &&
+		now.tv_nsec >= s->deadline.tv_nsec);
+}
+
 static int run_loop(struct session *s)
 {
 	int i, npfd = 1 + s->relay.n, ret;
@@ -350,7 +369,7 @@ static int run_loop(struct session *s)
 
 	ret = send_cmd(s, STP_CTL_START);
 	while (!ret && !s->done) {
-		if (got_signal)
+		if (got_signal || timed_out(s))
 			s->exit_wanted = true;
 		/* EXIT before STARTED would race with the begin probes. */
 		if (s->exit_wanted && s->started && !s->exit_sent) {
@@ -402,10 +421,11 @@ static void report(struct session *s)
 			st->transport_failures, st->bufsize_mb);
 }
 
-int session_run(const char *name, int out_fd, struct target *t)
+int session_run(const char *name, int out_fd, struct target *t,
+		unsigned int timeout_s)
 {
 	struct session s = { .name = name, .cmd_fd = -1,
-			     .out_fd = out_fd, .target = t };
+			     .out_fd = out_fd, .target = t, .timeout_s = timeout_s };
 	bool relay_open = false;
 	char *dir;
 	struct sigaction sa = { .sa_handler = on_signal };

@@ -26,11 +26,12 @@ int staprun_verbose;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: staprun [-v] [-o FILE] [-s MB] [-c CMD | -x PID] MODULE.ko [name=value ...]\n"
+		"usage: staprun [-v] [-o FILE] [-s MB] [-T SECS] [-c CMD | -x PID] MODULE.ko [name=value ...]\n"
 		"       staprun -d MODULE\n"
 		"  -v       say what staprun does (repeat for more)\n"
 		"  -o FILE  write probe output to FILE instead of stdout\n"
 		"  -s MB    relay buffer size in megabytes (1-4095)\n"
+		"  -T SECS  end the session after SECS seconds\n"
 		"  -c CMD   run CMD once the probes have started, end when it exits;\n"
 		"           target() is its pid\n"
 		"  -x PID   target() is PID\n"
@@ -67,6 +68,7 @@ static char *join_params(char **argv, int argc, unsigned int bufsize_mb,
 struct options {
 	const char *out_path;
 	unsigned int bufsize_mb;
+	unsigned int timeout_s;	/* -T; 0: none */
 	const char *target_cmd;	/* -c */
 	pid_t target_pid;	/* -x */
 	char **params;		/* name=value ... */
@@ -105,7 +107,7 @@ static int run(const char *path, const struct options *o)
 	ret = mod_load(path, name, params);
 	if (ret)
 		goto out;
-	ret = session_run(name, out_fd, o->target_cmd ? &t : NULL);
+	ret = session_run(name, out_fd, o->target_cmd ? &t : NULL, o->timeout_s);
 	/* Whatever happened, leave no module behind. */
 	if (mod_unload(name) && ret == 0)
 		ret = 1;
@@ -133,7 +135,7 @@ int main(int argc, char **argv)
 	int opt, ret;
 
 	util_progname = "staprun";
-	while ((opt = getopt(argc, argv, "+vo:s:d:c:x:h")) != -1) {
+	while ((opt = getopt(argc, argv, "+vo:s:T:d:c:x:h")) != -1) {
 		switch (opt) {
 		case 'v':
 			staprun_verbose++;
@@ -146,6 +148,16 @@ int main(int argc, char **argv)
 			o.bufsize_mb = strtoul(optarg, &end, 10);
 			if (errno || *end || o.bufsize_mb < 1 || o.bufsize_mb > 4095) {
 				util_err("-s: buffer size must be 1 to 4095 MB, not '%s'",
+					 optarg);
+				return 1;
+			}
+			break;
+		case 'T':
+			errno = 0;
+			o.timeout_s = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || o.timeout_s < 1 ||
+			    o.timeout_s > 86400 * 365) {
+				util_err("-T: expected a number of seconds, not '%s'",
 					 optarg);
 				return 1;
 			}

@@ -60,10 +60,12 @@ void relay_in_close(struct relay_in *in);
 /*
  * session.c: START the loaded module, copy its output to out_fd until the
  * session ends.  With a -c target (t non-NULL), release it once the begin
- * probes are done and end the session when it exits.  Returns the exit
+ * probes are done and end the session when it exits; with TIMEOUT_S,
+ * end it that many seconds after the begin probes.  Returns the exit
  * status for staprun (0 or 1), or a negative errno if the session could
  * not be run.
  */
-int session_run(const char *name, int out_fd, struct target *t);
+int session_run(const char *name, int out_fd, struct target *t,
+		unsigned int timeout_s);
 
 #endif /* STAPRUN_H */

@@ -44,6 +44,7 @@ static void usage(FILE *f)
 "                  target() is its pid\n"
 "  -x PID          target() is PID\n"
 "  -s NUM          NUM megabytes of output buffer per CPU (default 1)\n"
+"  -T SECS         end the script after SECS seconds\n"
 "  -I DIR          also look for tapsets in DIR\n"
 "  -D NAME[=VAL]   define a C macro for the module (MAXACTION=..., ...)\n"
 "  -d MODULE       accepted as in SystemTap; backtraces name module\n"
@@ -78,7 +79,7 @@ static const struct option long_opts[] = {
 };
 
 /* SystemTap options we know but do not implement yet. */
-static const char later_opts[] = "btGSPRCTFNU";
+static const char later_opts[] = "btGSPRCFNU";
 
 static bool valid_module_name(const char *name)
 {
@@ -204,6 +205,16 @@ static void parse_options(struct session *s, int argc, char **argv)
 				util_die("-s takes a buffer size in megabytes (1-4095), not '%s'",
 					 optarg);
 			s->bufsize_mb = (int)mb;
+			break;
+		}
+		case 'T': {
+			long secs;
+
+			errno = 0;
+			secs = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || secs < 1 || secs > 86400 * 365)
+				util_die("-T takes a number of seconds, not '%s'", optarg);
+			s->timeout_s = (int)secs;
 			break;
 		}
 		case 'o':

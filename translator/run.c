@@ -217,7 +217,7 @@ static int run_vm(struct session *s)
 	struct vm_job job = { .name = "script", .module = s->module_path };
 	struct vm_result res = { 0 };
 	const char *files[2] = { NULL, NULL };
-	char *args[5] = { NULL }, *cmd = NULL, pid[16], mb[16];
+	char *args[7] = { NULL }, *cmd = NULL, pid[16], mb[16], secs[16];
 	int nargs = 0;
 	struct vec insmod = VEC_INIT;
 	int ret, status;
@@ -246,8 +246,16 @@ static int run_vm(struct session *s)
 		args[nargs++] = "-s";
 		args[nargs++] = mb;
 	}
+	if (s->timeout_s) {
+		snprintf(secs, sizeof(secs), "%d", s->timeout_s);
+		args[nargs++] = "-T";
+		args[nargs++] = secs;
+	}
 	if (nargs)
 		job.staprun_args = args;
+	/* -T: the VM must outlive the script's own time limit. */
+	if (s->timeout_s && cfg.timeout_s < s->timeout_s + 60)
+		cfg.timeout_s = s->timeout_s + 60;
 	ret = vm_run(&cfg, &job, 1, &res);
 	vec_free(&insmod);
 	free(cmd);
@@ -287,7 +295,7 @@ static int run_vm(struct session *s)
 static int run_host(struct session *s)
 {
 	struct utsname u;
-	char *argv[12], target_pid[16], mb[16];
+	char *argv[14], target_pid[16], mb[16], secs[16];
 	int argc = 0, status;
 	pid_t pid;
 
@@ -331,6 +339,11 @@ static int run_host(struct session *s)
 		snprintf(mb, sizeof(mb), "%d", s->bufsize_mb);
 		argv[argc++] = "-s";
 		argv[argc++] = mb;
+	}
+	if (s->timeout_s) {
+		snprintf(secs, sizeof(secs), "%d", s->timeout_s);
+		argv[argc++] = "-T";
+		argv[argc++] = secs;
 	}
 	argv[argc++] = s->module_path;
 	argv[argc] = NULL;

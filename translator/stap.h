@@ -406,6 +406,7 @@ struct session {
 	const char *tmpdir;
 	int vm_timeout;
 	int bufsize_mb;		/* -s; 0: the runtime's default */
+	int timeout_s;		/* -T; 0: none */
 	struct vec vm_insmod;	/* --vm-insmod PATH: .ko files the VM loads
 				 * before the script; module("NAME") finds them */
 	const char *target_cmd;	/* -c CMD: staprun runs it, target() is its pid */
