@@ -539,3 +539,18 @@ uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
 	}
 	return h;
 }
+
+char *util_output_path(const char *path)
+{
+	char buf[4096];
+	struct tm tm;
+	time_t now;
+
+	if (!strchr(path, '%'))
+		return xstrdup(path);
+	now = time(NULL);
+	/* An expansion that does not fit, or is empty, keeps the name as given. */
+	if (!localtime_r(&now, &tm) || !strftime(buf, sizeof(buf), path, &tm))
+		return xstrdup(path);
+	return xstrdup(buf);
+}

@@ -25,6 +25,12 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
+/*
+ * An output file name as -o takes it: strftime(3) conversions in PATH are
+ * expanded with the local time now (SystemTap's "-o out-%Y%m%d.txt").
+ */
+char *util_output_path(const char *path);
+
 /* "progname: message\n" on stderr. */
 void util_err(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* util_err, then exit(1). */

@@ -29,7 +29,8 @@ static void usage(FILE *f)
 		"usage: staprun [-v] [-o FILE] [-s MB] [-T SECS] [-c CMD | -x PID] MODULE.ko [name=value ...]\n"
 		"       staprun -d MODULE\n"
 		"  -v       say what staprun does (repeat for more)\n"
-		"  -o FILE  write probe output to FILE instead of stdout\n"
+		"  -o FILE  write probe output to FILE instead of stdout (strftime(3)\n"
+		"           conversions in FILE are expanded: out-%%Y%%m%%d.txt)\n"
 		"  -s MB    relay buffer size in megabytes (1-4095)\n"
 		"  -T SECS  end the session after SECS seconds\n"
 		"  -c CMD   run CMD once the probes have started, end when it exits;\n"
@@ -78,7 +79,7 @@ struct options {
 static int run(const char *path, const struct options *o)
 {
 	char *name = mod_name(path), *params = NULL;
-	const char *out_path = o->out_path;
+	char *out_path = o->out_path ? util_output_path(o->out_path) : NULL;
 	struct target t = { .pid = 0 };
 	int out_fd = STDOUT_FILENO;
 	int ret;
@@ -123,6 +124,7 @@ out:
 	}
 	free(params);
 	free(name);
+	free(out_path);
 	return ret;
 }
 

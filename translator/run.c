@@ -265,14 +265,19 @@ static int run_vm(struct session *s)
 		vm_result_free(&res);
 		return 1;
 	}
+	status = job.status;
 	if (s->output_file && job.out) {
-		if (write_file(s->output_file, job.out, job.out_len) < 0) {
-			util_err("cannot write %s: %s", s->output_file, strerror(errno));
+		/* staprun would have expanded strftime conversions at its open. */
+		char *out = util_output_path(s->output_file);
+
+		/* A full disk is an error, never silent loss. */
+		if (write_file(out, job.out, job.out_len) < 0) {
+			util_err("cannot write %s: %s", out, strerror(errno));
 			status = 1;
 		}
+		free(out);
 		fwrite(job.err, 1, job.err_len, stderr);
 	}
-	status = job.status;
 	if (res.timed_out) {
 		util_err("the VM run timed out after %d s; use --vm-timeout=SECONDS "
 			 "for longer scripts", s->vm_timeout);
