@@ -6,6 +6,10 @@
 #   semok/ semko/       scripts stap -p2 must accept / reject
 #   cli/                command-line behaviour (*.sh, each a test)
 #   unit/               unit-test programs (*_test) built by make check
+#   fuzz/replay         builds fuzz/'s libFuzzer harnesses (passes 1-2 and
+#                       1-3, ASan + UBSan) and replays the test scripts and
+#                       fuzz/regressions/ through them once (make -C fuzz
+#                       check); skipped without clang's libFuzzer
 #   run/                scripts run in a VM on every provisioned kernel;
 #                       NAME.stp with NAME.out (exact stdout), optional
 #                       NAME.err (exact stderr), NAME.rc (exit status),
@@ -272,6 +276,21 @@ $(head -20 "$base.err")"; continue
 	done
 }
 
+# The fuzz harnesses only rot when nothing builds them: build and replay.
+run_fuzz() {
+	selected fuzz/replay || return
+	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' >"$work/fz.c"
+	if ! clang -fsanitize=fuzzer,address,undefined -o "$work/fz" "$work/fz.c" >/dev/null 2>&1; then
+		skipped fuzz/replay "clang with libFuzzer missing: apt-get install clang"
+		return
+	fi
+	if make -C "$top/fuzz" -j2 check >"$work/fuzz.log" 2>&1; then
+		ok fuzz/replay
+	else
+		bad fuzz/replay "$(grep -E -A3 'error|ERROR|SUMMARY|round trip' "$work/fuzz.log" | head -30)"
+	fi
+}
+
 [ -x "$stap" ] || { echo "stap is not built: run make"; echo "0 passed, 1 failed"; exit 1; }
 run_pass_group parseok 1 ok
 run_pass_group parseko 1 ko
@@ -279,6 +298,7 @@ run_pass_group semok 2 ok
 run_pass_group semko 2 ko
 run_cli
 run_unit
+run_fuzz
 run_vm_group
 
 if [ -n "${KEEP:-}" ]; then echo "work directory kept: $work"; else rm -rf "$work"; fi
