@@ -119,7 +119,8 @@ void sb_grow(struct strbuf *sb, size_t extra)
 void sb_add(struct strbuf *sb, const char *s, size_t n)
 {
 	sb_grow(sb, n);
-	memcpy(sb->buf + sb->len, s, n);
+	if (n)	/* s may be an empty strbuf's NULL buffer */
+		memcpy(sb->buf + sb->len, s, n);
 	sb->len += n;
 	sb->buf[sb->len] = '\0';
 }

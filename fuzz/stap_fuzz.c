@@ -2,7 +2,8 @@
 /*
  * libFuzzer harness for passes 1 and 2: each input is a script, parsed
  * and elaborated in-process the way main.c does it, with the source
- * tree's tapsets/ loaded.  Every session is freed before the next input,
+ * tree's tapsets/ loaded.  Built with -DFUZZ_PASS=3 (stap_fuzz3), an
+ * elaborated script is also translated to C (pass 3), as stap -p3 does.  Every session is freed before the next input,
  * so LeakSanitizer sees what a long-lived compile server would leak.
  *
  * Property checked besides "no crash": an accepted script's -p1 output
@@ -23,6 +24,10 @@
 #include "stap.h"
 #include "regex.h"
 
+#ifndef FUZZ_PASS
+#define FUZZ_PASS 2
+#endif
+
 #ifndef FUZZ_TOP
 #error "build with -DFUZZ_TOP='\"/path/to/source\"' (see fuzz/Makefile)"
 #endif
@@ -33,7 +38,8 @@ static char *const fuzz_args[] = { "42", "hello" };
 static void session_init(struct session *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->last_pass = 2;
+	s->last_pass = FUZZ_PASS;
+	s->module_name = "stap_fuzz";
 	s->guru = true;		/* let embedded C through to pass 2 */
 	s->release = "6.1.0-fuzz";	/* no /lib/modules tree: CONFIG_ is unset */
 	s->tapset_dir = FUZZ_TOP "/tapsets";
@@ -87,7 +93,7 @@ static void check_round_trip(const char *text)
 	free(twice);
 }
 
-/* Passes 1 and 2 as stap -p2 runs them. */
+/* Passes 1 and 2 (and 3) as stap -p2 (-p3) runs them. */
 static void elaborate(const char *text)
 {
 	struct session sess, *s = &sess;
@@ -100,6 +106,8 @@ static void elaborate(const char *text)
 	if (sem_elaborate(s) < 0)
 		goto out;
 	sem_print(s, &out);
+	if (FUZZ_PASS >= 3)
+		emit_program(s);
 out:
 	sb_free(&out);
 	session_free(s);

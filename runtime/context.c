@@ -6,7 +6,9 @@
  */
 #include <linux/mm.h>
 #include <linux/percpu.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
+#include <linux/timex.h>
 #include "stp_internal.h"
 #include "stp_tapset.h"
 
@@ -15,6 +17,9 @@ atomic_t _stp_error_count = ATOMIC_INIT(0);
 atomic_t _stp_skip_count = ATOMIC_INIT(0);
 atomic_t _stp_exit_flag = ATOMIC_INIT(0);
 static atomic_t skip_limit_hit = ATOMIC_INIT(0);
+#ifndef STP_NO_OVERLOAD
+static atomic_t overload_hit = ATOMIC_INIT(0);
+#endif
 
 static DEFINE_PER_CPU(struct stp_cpu *, stp_cpus);
 
@@ -64,6 +69,9 @@ void _stp_stats_reset(void)
 	atomic_set(&_stp_skip_count, 0);
 	atomic_set(&_stp_exit_flag, 0);
 	atomic_set(&skip_limit_hit, 0);
+#ifndef STP_NO_OVERLOAD
+	atomic_set(&overload_hit, 0);
+#endif
 	_stp_relay_reset_stats();
 }
 
@@ -107,7 +115,17 @@ void _stp_error_shutdown(void)
 	_stp_exit();
 }
 
-/* A hit that did not run: reentrancy, or a global's lock not taken. */
+/*
+ * A hit that did not run because this CPU was already running one (an
+ * interrupt, NMI or recursion): counted, but as man stap documents for
+ * MAXSKIPPED (the default INTERRUPTIBLE=1), not held against the limit.
+ */
+void _stp_count_reentry(void)
+{
+	atomic_inc(&_stp_skip_count);
+}
+
+/* A hit that did not run for any other reason: a lock, too little stack. */
 void _stp_count_skip(void)
 {
 	if (atomic_inc_return(&_stp_skip_count) > MAXSKIPPED &&
@@ -117,6 +135,52 @@ void _stp_count_skip(void)
 		_stp_error_shutdown();
 	}
 }
+
+/*
+ * Free bytes of this task's kernel stack below us.  Interrupt and
+ * exception stacks are per-CPU areas whose bounds a module cannot read
+ * on every kernel, so hits running on them are not held to MINSTACKSPACE
+ * (ULONG_MAX).
+ */
+static unsigned long stack_free(void)
+{
+	unsigned long sp = (unsigned long)__builtin_frame_address(0);
+	unsigned long base = (unsigned long)task_stack_page(current);
+
+	if (sp < base || sp >= base + THREAD_SIZE)
+		return ULONG_MAX;
+	return sp - base;
+}
+
+#ifndef STP_NO_OVERLOAD
+/*
+ * Charge this CPU the cycles of the hit that started at @start, in the
+ * current interval of STP_OVERLOAD_INTERVAL cycles (a new one begins
+ * once that many have passed).  As soon as the interval's sum exceeds
+ * STP_OVERLOAD_THRESHOLD the session stops with SystemTap's error: its
+ * figure is the sum, just past the threshold, as SystemTap 4.8 reports.
+ * Both CPUs may get there at once; one error is reported.
+ */
+static void overload_charge(struct stp_cpu *sc, u64 start)
+{
+	u64 now = get_cycles();
+
+	if (!sc->ovl_start || now - sc->ovl_start >= STP_OVERLOAD_INTERVAL) {
+		sc->ovl_start = start;
+		sc->ovl_cycles = 0;
+	}
+	sc->ovl_cycles += now - start;
+	if (sc->ovl_cycles <= STP_OVERLOAD_THRESHOLD || atomic_xchg(&overload_hit, 1))
+		return;
+	_stp_ctl_sendf(STP_CTL_ERROR,
+		       "probe overhead (%llu cycles) exceeded threshold (%llu cycles) in last %llu cycles",
+		       (unsigned long long)sc->ovl_cycles,
+		       (unsigned long long)STP_OVERLOAD_THRESHOLD,
+		       (unsigned long long)STP_OVERLOAD_INTERVAL);
+	atomic_inc(&_stp_error_count);
+	_stp_error_shutdown();
+}
+#endif
 
 static void report_error(struct stp_context *c)
 {
@@ -145,6 +209,9 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	struct stp_context *c;
 	unsigned long flags;
 	int ret = -1;
+#ifndef STP_NO_OVERLOAD
+	u64 start;
+#endif
 
 	if (atomic_read(&_stp_state) != p->state)
 		return -1;
@@ -165,9 +232,18 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	 * cmpxchg_local is atomic against anything on this CPU.
 	 */
 	if (unlikely(!sc || cmpxchg_local(&sc->busy, 0, 1) != 0)) {
+		_stp_count_reentry();
+		goto out;
+	}
+	/* Too little stack left to run a handler safely: skip the hit. */
+	if (unlikely(stack_free() < MINSTACKSPACE)) {
+		WRITE_ONCE(sc->busy, 0);
 		_stp_count_skip();
 		goto out;
 	}
+#ifndef STP_NO_OVERLOAD
+	start = get_cycles();
+#endif
 
 	c = &sc->c;
 	c->probe = p;
@@ -194,6 +270,9 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	else
 		ret = 0;
 	_stp_print_flush(sc);
+#ifndef STP_NO_OVERLOAD
+	overload_charge(sc, start);
+#endif
 	barrier();
 	WRITE_ONCE(sc->busy, 0);
 out:

@@ -69,7 +69,7 @@ static void notrace fentry_handler(unsigned long ip, unsigned long parent_ip,
 
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0) {
-		_stp_count_skip();
+		_stp_count_reentry();
 		return;
 	}
 	if (unlikely(!regs))

@@ -34,6 +34,9 @@ struct dentry;
 struct stp_cpu {
 	struct stp_context c;
 	int busy;			/* 1 while a hit runs on this CPU */
+	/* Overload accounting (context.c): this interval's start, cycles spent. */
+	u64 ovl_start;
+	u64 ovl_cycles;
 	size_t print_len;		/* bytes used in print_buf */
 	char print_buf[STP_PRINT_BUFSIZE];
 };
@@ -54,6 +57,7 @@ void _stp_context_exit(void);
 void _stp_stats_reset(void);
 bool _stp_session_failed(void);
 void _stp_count_skip(void);		/* a probe hit that did not run */
+void _stp_count_reentry(void);		/* ... because its CPU was busy */
 
 /*
  * fentry.c: entry probes on the ftrace site, for kprobe.c.  Without the

@@ -32,6 +32,21 @@
 #ifndef MAXSKIPPED
 #define MAXSKIPPED 100		/* skipped probe hits tolerated before exit */
 #endif
+#ifndef MINSTACKSPACE
+#define MINSTACKSPACE 1024	/* free kernel stack bytes a hit needs to run */
+#endif
+/*
+ * Overload protection (man stap): a CPU that spends more than
+ * STP_OVERLOAD_THRESHOLD of each STP_OVERLOAD_INTERVAL cycles in probe
+ * handlers stops the session.  -DSTP_NO_OVERLOAD (or stap's
+ * --suppress-time-limits) turns it off.
+ */
+#ifndef STP_OVERLOAD_INTERVAL
+#define STP_OVERLOAD_INTERVAL 1000000000LL
+#endif
+#ifndef STP_OVERLOAD_THRESHOLD
+#define STP_OVERLOAD_THRESHOLD 500000000LL
+#endif
 #ifndef MAXTRYLOCK
 #define MAXTRYLOCK 1000		/* waits for a global's lock before a skip */
 #endif
@@ -56,6 +71,23 @@
 #endif
 #ifndef STP_CTL_QUEUE
 #define STP_CTL_QUEUE 64	/* control messages queued for staprun */
+#endif
+
+/*
+ * stap --suppress-time-limits (guru mode only) defines this: no overload
+ * check, no MAXACTION, and a global's lock is waited for without bound,
+ * whatever -D said of them.
+ */
+#ifdef STP_SUPPRESS_TIME_LIMITS
+#ifndef STP_NO_OVERLOAD
+#define STP_NO_OVERLOAD
+#endif
+#undef MAXACTION
+#define MAXACTION (0x7fffffffffffffffL / 10)
+#undef MAXACTION_INTERRUPTIBLE
+#define MAXACTION_INTERRUPTIBLE 0x7fffffffffffffffL
+#undef MAXTRYLOCK
+#define MAXTRYLOCK 0x7fffffffffffLL	/* waits of TRYLOCKDELAY: years */
 #endif
 
 #endif /* STP_LIMITS_H */

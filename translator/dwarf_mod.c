@@ -607,7 +607,8 @@ static void add_symbols(struct builder *b)
 {
 	sqlite3_stmt *alias_func = NULL, *alias_site = NULL;
 
-	qsort(b->entries, b->nentries, sizeof(*b->entries), u64_cmp);
+	if (b->nentries)	/* qsort(NULL, 0) is undefined */
+		qsort(b->entries, b->nentries, sizeof(*b->entries), u64_cmp);
 	/*
 	 * A symbol at a DWARF function's entry under another name (strtol,
 	 * a weak alias of __strtol) is that function under its name too.

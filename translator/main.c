@@ -48,6 +48,8 @@ static void usage(FILE *f)
 "  -T SECS         end the script after SECS seconds\n"
 "  -I DIR          also look for tapsets in DIR\n"
 "  -D NAME[=VAL]   define a C macro for the module (MAXACTION=..., ...)\n"
+"  --suppress-time-limits  (guru mode) no overload protection, MAXACTION\n"
+"                  or MAXTRYLOCK: a handler may run as long as it likes\n"
 "  -d MODULE       accepted as in SystemTap; backtraces name module\n"
 "                  addresses through the kernel's kallsyms in any case\n"
 "  --all-modules   likewise\n"
@@ -65,7 +67,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_DUMP_FUNCTIONS,
-       OPT_ALL_MODULES };
+       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS };
 
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -76,6 +78,7 @@ static const struct option long_opts[] = {
 	{ "vm-insmod", required_argument, NULL, OPT_VM_INSMOD },
 	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
+	{ "suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -153,16 +156,43 @@ static void find_paths(struct session *s)
 	free(dir);
 }
 
+/*
+ * getopt's '?': @arg is the word it stopped at, @opt its optopt (a short
+ * option's letter, a long option's val, or 0 for an unknown long one).
+ */
+static void __attribute__((noreturn)) bad_option(const char *arg, int opt,
+						  const char *optstring)
+{
+	const struct option *o;
+
+	if (opt > 0 && opt < 128 && strchr(later_opts, opt))
+		util_die("option -%c is not supported yet", opt);
+	for (o = long_opts; opt >= OPT_VM && o->name; o++)
+		if (o->val == opt)
+			util_die(o->has_arg ? "option '--%s' requires an argument" :
+				 "option '--%s' takes no argument", o->name);
+	if (opt > 0 && opt < 128 && strchr(optstring, opt) && strchr(optstring, opt)[1] == ':')
+		util_die("option -%c requires an argument", opt);
+	if (opt > 0 && opt < 128)
+		util_err("unknown option '-%c'", opt);
+	else
+		util_err("unknown option '%s'", arg);
+	fprintf(stderr, "hint: see stap --help\n");
+	exit(1);
+}
+
 static void parse_options(struct session *s, int argc, char **argv)
 {
+	static const char optstring[] =
+		"+e:p:vkgm:r:o:I:D:hV" "c:x:l:L:s:btwuG:d:S:P:R:C:T:F:N:U";
 	int c;
 	char *end;
+	bool suppress_time_limits = false;
 
 	s->last_pass = 5;
 	s->vm_timeout = 120;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:p:vkgm:r:o:I:D:hV" "c:x:l:L:s:btwuG:d:S:P:R:C:T:F:N:U",
-				long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, optstring, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			s->script_text = optarg;
@@ -268,6 +298,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case OPT_ALL_MODULES:
 			s->all_modules = true;
 			break;
+		case OPT_SUPPRESS_TIME_LIMITS:
+			suppress_time_limits = true;
+			break;
 		case OPT_DUMP_FUNCTIONS:
 			s->dump_functions = true;
 			break;
@@ -291,18 +324,19 @@ static void parse_options(struct session *s, int argc, char **argv)
 			s->last_pass = 0;
 			break;
 		case '?':
-		default:
-			if (optopt && strchr(later_opts, optopt))
-				util_die("option -%c is not supported yet", optopt);
-			if (optopt)
-				util_err("unknown option '-%c'", optopt);
-			else
-				util_err("unknown option '%s'", argv[optind - 1]);
-			fprintf(stderr, "hint: see stap --help\n");
-			exit(1);
+			bad_option(argv[optind - 1], optopt, optstring);
+		default:	/* a SystemTap option not implemented */
+			bad_option(argv[optind - 1], c, optstring);
 		}
-		if (c && strchr(later_opts, c))
-			util_die("option -%c is not supported yet", c);
+	}
+	/*
+	 * SystemTap 4.8 wants -g before this option; -g anywhere will do.
+	 * stp_limits.h turns the one define into all three limits' absence.
+	 */
+	if (suppress_time_limits) {
+		if (!s->guru)
+			util_die("--suppress-time-limits requires guru mode (-g)");
+		vec_push(&s->defines, "STP_SUPPRESS_TIME_LIMITS");
 	}
 	if (s->last_pass == 0)
 		return;

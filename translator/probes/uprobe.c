@@ -236,6 +236,7 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 	struct dw_pattern pat;
 	char *err = NULL;
 	bool known = false;
+	int rc;
 
 	if (strcmp(p->name, "process") || !f)
 		return 0;
@@ -244,8 +245,18 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 	if (!known)
 		return 0;	/* another family's (process.begin, ...) */
 	up = arena_alloc(&s->arena, sizeof(*up));
-	if (p->arg && p->arg->kind == ND_STR && strpbrk(p->arg->str, "*?[") ?
-	    resolve_glob(s, p, up) : resolve_file(s, p, up))
+	rc = p->arg && p->arg->kind == ND_STR && strpbrk(p->arg->str, "*?[") ?
+	     resolve_glob(s, p, up) : resolve_file(s, p, up);
+	/* up lives in the arena, which frees no vec: move the paths there. */
+	if (up->paths.len) {
+		void **items = arena_alloc(&s->arena, up->paths.len * sizeof(*items));
+
+		memcpy(items, up->paths.items, up->paths.len * sizeof(*items));
+		free(up->paths.items);
+		up->paths.items = items;
+		up->paths.cap = up->paths.len;	/* read only from now on */
+	}
+	if (rc)
 		return -1;
 	if (!strcmp(f->name, "provider")) {
 		up->provider = pf_string_arg(s, f, "provider(\"NAME\").mark(\"NAME\")");
