@@ -45,9 +45,11 @@ static void usage(FILE *f)
 "  -x PID          target() is PID\n"
 "  -I DIR          also look for tapsets in DIR\n"
 "  -D NAME[=VAL]   define a C macro for the module (MAXACTION=..., ...)\n"
-"  -d MODULE       accepted as in SystemTap; backtraces name module\n"
-"                  addresses through the kernel's kallsyms in any case\n"
-"  --all-modules   likewise\n"
+"  -d MODULE       a user program or library (a path): put its symbols and\n"
+"                  unwind data into the module for user backtraces; a kernel\n"
+"                  module's name is accepted (kallsyms names its addresses)\n"
+"  --ldd           -d for the shared libraries of the user files too\n"
+"  --all-modules   accepted; kallsyms names kernel modules' addresses\n"
 "  --dump-functions  list the tapset library's functions and exit\n"
 "                  (with -v: with a line of description each)\n"
 "  --vm            run pass 5 in a QEMU VM booting the target kernel\n"
@@ -62,7 +64,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_DUMP_FUNCTIONS,
-       OPT_ALL_MODULES };
+       OPT_ALL_MODULES, OPT_LDD };
 
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -73,6 +75,7 @@ static const struct option long_opts[] = {
 	{ "vm-insmod", required_argument, NULL, OPT_VM_INSMOD },
 	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
+	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -242,6 +245,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case OPT_ALL_MODULES:
 			s->all_modules = true;
+			break;
+		case OPT_LDD:
+			s->ldd = true;
 			break;
 		case OPT_DUMP_FUNCTIONS:
 			s->dump_functions = true;
