@@ -260,8 +260,9 @@ int _stp_umodname(char *dst, size_t len, unsigned long addr);
 int _stp_ustack_pcs(struct stp_context *c, unsigned long *pcs, int max);
 /* ubacktrace (trailing space) and ucallers(count - 1): hex into dst. */
 void _stp_ubacktrace_hex(struct stp_context *c, char *dst, int count, bool trailing);
-/* One line per frame of this hit's user stack, or of the hex addresses
- * in addrs if not NULL; printed (dst NULL) or into dst (MAXSTRINGLEN). */
+/* One line per frame of this hit's user stack, in the how style, or per
+ * word of addrs if not NULL (as print_ustack); printed (dst NULL) or into
+ * dst (MAXSTRINGLEN). */
 void _stp_ustack_print(struct stp_context *c, const char *addrs, enum stp_ufmt how,
 		       char *dst);
 

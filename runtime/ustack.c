@@ -117,6 +117,11 @@ void _stp_ubacktrace_hex(struct stp_context *c, char *dst, int count, bool trail
 	size_t out = 0;
 
 	dst[0] = '\0';
+	/* As SystemTap: ucallers(n) of a shorter stack is an error. */
+	if (count > 0 && n < count) {
+		_stp_error(c, "reached end of stack before unwinding to level %d", count - 1);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		/* "0x", 16 digits and a space */
 		if (out + 20 >= MAXSTRINGLEN)
@@ -129,6 +134,32 @@ void _stp_ubacktrace_hex(struct stp_context *c, char *dst, int count, bool trail
 #define STP_ULINE_LEN (KSYM_NAME_LEN + 320)
 static DEFINE_PER_CPU(char [STP_ULINE_LEN], stp_uline);
 
+/*
+ * The words of a ubacktrace() string, as SystemTap prints them: each word
+ * as it is, then the symbol of its value in hex (0 for a word that is no
+ * number).
+ */
+static void print_tokens(struct stp_context *c, const char *addrs, char *dst)
+{
+	char *line = this_cpu_ptr(stp_uline);
+	size_t out = 0;
+
+	while (*addrs) {
+		size_t len = strcspn(addrs, " "), n;
+
+		if (!len) {
+			addrs++;
+			continue;
+		}
+		n = scnprintf(line, STP_ULINE_LEN, " %.*s : ", (int)min_t(size_t, len, 64), addrs);
+		_stp_usym_format(line + n, STP_ULINE_LEN - n,
+				 simple_strtoul(addrs, NULL, 16), STP_UFMT_DATA);
+		addrs += len;
+		if (!_stp_line_out(c, line, dst, &out))
+			break;
+	}
+}
+
 void _stp_ustack_print(struct stp_context *c, const char *addrs, enum stp_ufmt how,
 		       char *dst)
 {
@@ -140,20 +171,10 @@ void _stp_ustack_print(struct stp_context *c, const char *addrs, enum stp_ufmt h
 	if (dst)
 		dst[0] = '\0';
 	if (addrs) {
-		/* Hex addresses separated by spaces; anything else ends them. */
-		for (n = 0; *addrs && n < STP_MAX_STACK; n++) {
-			char *end;
-
-			while (*addrs == ' ')
-				addrs++;
-			pcs[n] = simple_strtoul(addrs, &end, 16);
-			if (end == addrs)
-				break;
-			addrs = end;
-		}
-	} else {
-		n = _stp_ustack_pcs(c, pcs, STP_MAX_STACK);
+		print_tokens(c, addrs, dst);
+		return;
 	}
+	n = _stp_ustack_pcs(c, pcs, STP_MAX_STACK);
 	for (i = 0; i < n; i++) {
 		_stp_usym_format(line, STP_ULINE_LEN, pcs[i], how);
 		if (!_stp_line_out(c, line, dst, &out))
