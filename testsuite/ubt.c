@@ -9,12 +9,11 @@
  *             then asmfp(), a function with a frame pointer but no CFI
  *             (only the rbp chain can unwind it), which calls leaf(7);
  *             then rawpid(), a getpid system call made here rather than
- *             in libc; prints the results on stderr.
+ *             in libc.  Prints nothing; exits 0.
  *
  * It first re-executes itself with address-space randomization off, so
  * that libc's addresses are the same in every run too.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/personality.h>
 #include <unistd.h>
@@ -63,12 +62,17 @@ __attribute__((noinline)) long rawpid(void)
 
 int main(int argc, char **argv)
 {
-	int n = argc > 1 ? atoi(argv[1]) : 3;
+	int n = argc > 1 ? atoi(argv[1]) : 3, d, a;
+	long p;
 
 	if (!(personality(0xffffffff) & ADDR_NO_RANDOMIZE)) {
 		personality(ADDR_NO_RANDOMIZE);
 		execv("/proc/self/exe", argv);
 	}
-	fprintf(stderr, "ubt %d %d %d\n", depth(n) + data_word, asmfp(), rawpid() > 0);
-	return 0;
+	/* In this order: the tests count leaf()'s hits. */
+	d = depth(n);
+	a = asmfp();
+	p = rawpid();
+	/* Nothing printed: a test's stderr is stap's alone. */
+	return d + data_word + a > 0 && p > 0 ? 0 : 1;
 }
