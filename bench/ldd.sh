@@ -6,25 +6,16 @@
 # (-p4) with and without --ldd (which adds libc's tables), with the size of
 # the generated C and of the module.  It only prints.
 #
-# Usage: bench/ldd.sh [-n RUNS] [-r RELEASE]
-#   -n RUNS     timed runs, median reported (default 5)
-#   -r RELEASE  kernel to build for (default: the newest provisioned)
+# Usage: bench/ldd.sh [RUNS [RELEASE]]
+#   RUNS     timed runs, median reported (default 5)
+#   RELEASE  kernel to build for (default: the newest provisioned)
 # Environment: STAP=path (default: ./stap of this tree).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 stap=${STAP:-$top/stap}
-runs=5 rel=
-
-while getopts "n:r:" o; do
-	case $o in
-	n) runs=$OPTARG ;;
-	r) rel=$OPTARG ;;
-	*) sed -n '9,12p' "$0"; exit 2 ;;
-	esac
-done
+runs=${1:-5} rel=${2:-$(ls /lib/modules | sort -V | tail -1)}
 [ -x "$stap" ] || { echo "ldd: $stap is not built: run make" >&2; exit 1; }
 [ -x "$top/testsuite/ubt" ] || { echo "ldd: run make testsuite/ubt" >&2; exit 1; }
-[ -n "$rel" ] || rel=$(ls /lib/modules | sort -V | tail -1)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/stap-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
