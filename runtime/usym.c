@@ -14,6 +14,7 @@
 #include <linux/dcache.h>
 #include <linux/elf.h>
 #include <linux/fs.h>
+#include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/namei.h>
@@ -25,10 +26,39 @@
 
 static struct inode **usym_inodes;	/* one per _stp_usym_tables entry */
 static int usym_n;
+static bool usym_started;	/* the per-CPU irq_works are ready */
+
+/*
+ * Probe handlers run with interrupts off, possibly under the scheduler's
+ * locks: releasing the mmap lock there could wake a waiting writer and
+ * take a run-queue lock we hold.  So the release is deferred to an
+ * irq_work, which runs once interrupts are back on (as BPF's stack maps
+ * do), and until it has run this CPU keeps holding the lock: further
+ * lookups in the same hit reuse it.
+ */
+struct stp_umm_release {
+	struct irq_work work;
+	struct mm_struct *mm;	/* held for a pending release, or NULL */
+};
+static DEFINE_PER_CPU(struct stp_umm_release, stp_umm_release);
+
+static void umm_release(struct irq_work *work)
+{
+	struct stp_umm_release *r = container_of(work, struct stp_umm_release, work);
+	struct mm_struct *mm = READ_ONCE(r->mm);
+
+	WRITE_ONCE(r->mm, NULL);
+	if (mm)
+		mmap_read_unlock(mm);
+}
 
 int _stp_usyms_start(void)
 {
-	int i;
+	int i, cpu;
+
+	for_each_possible_cpu(cpu)
+		init_irq_work(&per_cpu_ptr(&stp_umm_release, cpu)->work, umm_release);
+	smp_store_release(&usym_started, true);
 
 	for (usym_n = 0; _stp_usym_tables[usym_n].syms.name; usym_n++)
 		;
@@ -51,7 +81,12 @@ int _stp_usyms_start(void)
 
 void _stp_usyms_stop(void)
 {
-	int i;
+	int i, cpu;
+
+	/* Probes are gone: wait for the releases they queued. */
+	WRITE_ONCE(usym_started, false);
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu_ptr(&stp_umm_release, cpu)->work);
 
 	for (i = 0; usym_inodes && i < usym_n; i++)
 		if (usym_inodes[i])
@@ -64,16 +99,26 @@ void _stp_usyms_stop(void)
 struct mm_struct *_stp_umm_lock(void)
 {
 	struct mm_struct *mm = current->mm;
+	struct stp_umm_release *r;
 
-	/* The mmap lock is a sleeping lock: never from interrupts. */
-	if (!mm || (current->flags & PF_KTHREAD) || in_hardirq() || in_nmi())
+	if (!mm || (current->flags & PF_KTHREAD) || in_nmi() || !usym_started)
 		return NULL;
-	return mmap_read_trylock(mm) ? mm : NULL;
+	if (!irqs_disabled())
+		return mmap_read_trylock(mm) ? mm : NULL;
+	r = this_cpu_ptr(&stp_umm_release);
+	if (irq_work_is_busy(&r->work))
+		return READ_ONCE(r->mm) == mm ? mm : NULL;	/* still held */
+	if (!mmap_read_trylock(mm))
+		return NULL;
+	WRITE_ONCE(r->mm, mm);
+	irq_work_queue(&r->work);
+	return mm;
 }
 
 void _stp_umm_unlock(struct mm_struct *mm)
 {
-	if (mm)
+	/* With interrupts off, the irq_work releases it. */
+	if (mm && !irqs_disabled())
 		mmap_read_unlock(mm);
 }
 
