@@ -10,11 +10,13 @@
  *             (only the rbp chain can unwind it), which calls leaf(7);
  *             then rawpid(), a getpid system call made here rather than
  *             in libc.  Prints nothing; exits 0.
+ *   ubt spin  spin(): a busy loop for timer probes to interrupt
  *
  * It first re-executes itself with address-space randomization off, so
  * that libc's addresses are the same in every run too.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/personality.h>
 #include <unistd.h>
 
@@ -52,6 +54,13 @@ __asm__(".text\n"
 	"	ret\n"
 	".size asmfp, .-asmfp\n");
 
+/* Busy for a while in user space, for timer probes to land in. */
+__attribute__((noinline)) void spin(void)
+{
+	for (volatile long i = 0; i < 40000000; i++)
+		;
+}
+
 __attribute__((noinline)) long rawpid(void)
 {
 	long r;
@@ -68,6 +77,10 @@ int main(int argc, char **argv)
 	if (!(personality(0xffffffff) & ADDR_NO_RANDOMIZE)) {
 		personality(ADDR_NO_RANDOMIZE);
 		execv("/proc/self/exe", argv);
+	}
+	if (argc > 1 && !strcmp(argv[1], "spin")) {
+		spin();
+		return 0;
 	}
 	/* In this order: the tests count leaf()'s hits. */
 	d = depth(n);
