@@ -19,6 +19,7 @@
 #include <linux/mm.h>
 #include <linux/namei.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -159,6 +160,25 @@ static unsigned long map_span(struct mm_struct *mm, unsigned long base, struct i
 	return end - base;
 }
 
+/*
+ * A mapped file's path.  d_path() may take rename_lock, which the code a
+ * hard interrupt interrupted may hold: there, only the file's own name.
+ */
+static const char *upath(struct file *file)
+{
+	char *buf = this_cpu_ptr(stp_upath);
+	const char *path;
+
+	if (in_hardirq()) {
+		rcu_read_lock();
+		strscpy(buf, READ_ONCE(file->f_path.dentry->d_name.name), 256);
+		rcu_read_unlock();
+		return buf;
+	}
+	path = d_path(&file->f_path, buf, 256);
+	return IS_ERR(path) ? "?" : path;
+}
+
 int _stp_uloc(struct mm_struct *mm, unsigned long addr, struct stp_uloc *l)
 {
 	struct vm_area_struct *v;
@@ -183,9 +203,7 @@ int _stp_uloc(struct mm_struct *mm, unsigned long addr, struct stp_uloc *l)
 			l->path = l->t->syms.name;
 			return 0;
 		}
-	l->path = d_path(&v->vm_file->f_path, this_cpu_ptr(stp_upath), 256);
-	if (IS_ERR(l->path))
-		l->path = "?";
+	l->path = upath(v->vm_file);
 	return 0;
 }
 
