@@ -149,10 +149,24 @@ void usyms_emit(struct session *s, struct strbuf *c)
 	if (syms_script_needs(s, "/* usymbols */")) {
 		for (int i = 0; i < s->user_files.len; i++)
 			add_path(&files, s->user_files.items[i]);
-		/* -d MODULE: a path names a user file; a bare name, a kernel module. */
-		for (int i = 0; i < s->sym_modules.len; i++)
-			if (strchr(s->sym_modules.items[i], '/'))
-				add_path(&files, s->sym_modules.items[i]);
+		/*
+		 * -d MODULE: a path names a user file (made absolute: the
+		 * module finds it from staprun's directory); a bare name, a
+		 * kernel module.
+		 */
+		for (int i = 0; i < s->sym_modules.len; i++) {
+			const char *d = s->sym_modules.items[i];
+			char *abs;
+
+			if (!strchr(d, '/'))
+				continue;
+			abs = d[0] == '/' ? NULL : realpath(d, NULL);
+			if (abs) {
+				d = arena_strdup(&s->arena, abs);
+				free(abs);
+			}
+			add_path(&files, d);
+		}
 		for (int i = 0, n = files.len; s->ldd && i < n; i++)
 			vm_ldd(files.items[i], &libs);
 		for (int i = 0; i < libs.len; i++)

@@ -30,6 +30,10 @@ contains '.name = "/lib/x86_64-linux-gnu/libc.so.6"'
 expect_rc 0 "$STAP" -r "$r" -p3 -e 'probe process("'$ubt'").function("leaf") { print(1) }'
 grep -q "\.name = \"$ubt\"" <<<"$out" && fail "a table nothing uses: $out"
 
+# -d with a relative path: made absolute (the module looks it up at run time).
+expect_rc 0 bash -c "cd '$(dirname "$ubt")' && '$STAP' -r '$r' -p3 -d ./ubt -e 'probe begin { print(usymname(0)) }'"
+contains ".name = \"$ubt\""
+
 expect_rc 0 "$STAP" -r "$r" -p3 -d /nonexistent -e 'probe begin { print(usymname(0)) }'
 contains 'stap: warning: no symbols for /nonexistent: No such file or directory'
 exit 0
