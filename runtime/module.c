@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include "stp_internal.h"
+#include "stp_tapset.h"
 
 struct dentry *_stp_debugfs_dir;
 
@@ -48,7 +49,9 @@ void _stp_session_start_cmd(void)
 	session_started = true;
 	_stp_stats_reset();
 	atomic_set(&_stp_state, STP_SESSION_STARTING);
-	ret = stp_session_start();
+	ret = _stp_usyms_start();
+	if (!ret)
+		ret = stp_session_start();
 	if (ret) {
 		/*
 		 * Undo what the families that did start registered; with the
@@ -57,6 +60,7 @@ void _stp_session_start_cmd(void)
 		 */
 		atomic_set(&_stp_state, STP_SESSION_STOPPED);
 		stp_session_stop();
+		_stp_usyms_stop();
 		_stp_relay_flush();
 	} else {
 		/* A begin probe's error or exit() decided the state already. */
@@ -77,6 +81,7 @@ void _stp_session_stop_cmd(bool reply)
 		if (atomic_read(&_stp_state) != STP_SESSION_ERROR)
 			atomic_set(&_stp_state, STP_SESSION_STOPPING);
 		stp_session_stop();
+		_stp_usyms_stop();
 		atomic_set(&_stp_state, STP_SESSION_STOPPED);
 		session_active = false;
 		/* Push the last partial sub-buffer out to the reader. */

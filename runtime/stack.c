@@ -95,9 +95,7 @@ static const char *format_line(unsigned long addr, bool verbose)
 	return buf;
 }
 
-/* Print a line, or append it to dst if it fits whole; false when full. */
-static bool emit_line(struct stp_context *c, const char *line, char *dst,
-		      size_t *out)
+bool _stp_line_out(struct stp_context *c, const char *line, char *dst, size_t *out)
 {
 	size_t n = strlen(line);
 
@@ -135,7 +133,7 @@ void _stp_syms_print(struct stp_context *c, const char *addrs, bool verbose,
 		if (end == p)
 			break;	/* not a hex address: the rest is ignored */
 		p = end;
-		if (!emit_line(c, format_line(addr, verbose), dst, &out))
+		if (!_stp_line_out(c, format_line(addr, verbose), dst, &out))
 			break;
 	}
 }
@@ -155,13 +153,13 @@ void _stp_backtrace_syms(struct stp_context *c, bool verbose, char *dst)
 	 */
 	if (verbose && !dst && c->ret_from && n > 0) {
 		_stp_print(c, "Returning from: ");
-		emit_line(c, format_line(c->ret_from, true), NULL, &out);
+		_stp_line_out(c, format_line(c->ret_from, true), NULL, &out);
 		_stp_print(c, "Returning to  : ");
-		emit_line(c, format_line(pcs[0], true), NULL, &out);
+		_stp_line_out(c, format_line(pcs[0], true), NULL, &out);
 		i = 1;
 	}
 	for (; i < n; i++)
-		if (!emit_line(c, format_line(pcs[i], verbose), dst, &out))
+		if (!_stp_line_out(c, format_line(pcs[i], verbose), dst, &out))
 			break;
 }
 

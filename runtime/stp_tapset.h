@@ -175,11 +175,95 @@ int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max);
 void _stp_syms_print(struct stp_context *c, const char *addrs, bool verbose,
 		     char *dst);
 
+/*
+ * Print line and a newline (dst NULL), or append them to dst at *out if
+ * they fit in MAXSTRINGLEN; false when full.
+ */
+bool _stp_line_out(struct stp_context *c, const char *line, char *dst, size_t *out);
 /* print_backtrace() (dst NULL) and sprint_backtrace() (into dst). */
 void _stp_backtrace_syms(struct stp_context *c, bool verbose, char *dst);
 /* Hex addresses of frames skip.. (count of them, -1: all), as backtrace(). */
 void _stp_backtrace_hex(struct stp_context *c, char *dst, int skip, int count);
 /* The address at depth (0: the probe point), or fail the hit. */
 int64_t _stp_backtrace_at(struct stp_context *c, int64_t depth);
+
+/*
+ * The index of t's symbol holding offset rel (from t->base), its offset
+ * and size into *off and *size; -1 if none does (a gap between symbols).
+ */
+long _stp_symtab_find(const struct stp_symtab *t, unsigned long rel,
+		      unsigned long *off, unsigned long *size);
+
+/* ---- user symbols and stacks (usym.c, ustack.c) ---- */
+
+/*
+ * A user file's tables (translator/usyms.c): symbols as file offsets
+ * (syms.name is the file's path) and .eh_frame unwind rows, sorted by
+ * file offset: from pc to the next row, the caller's frame is at CFA =
+ * (rsp or rbp, cfa_reg) + cfa_off, its return address at CFA + 8 * ra,
+ * its rbp at CFA + 8 * bp (0: unchanged).  STP_UCFI_NONE: no rule, use
+ * frame pointers.  The values are translator/syms.h's UCFI_ ones.
+ */
+enum { STP_UCFI_SP = 0, STP_UCFI_BP = 1, STP_UCFI_NONE = 2 };
+struct stp_ucfi {
+	u32 pc;
+	s32 cfa_off;
+	u8 cfa_reg;
+	s8 ra, bp;
+};
+struct stp_usymtab {
+	struct stp_symtab syms;
+	const struct stp_ucfi *cfi;
+	u32 ncfi;
+};
+extern const struct stp_usymtab _stp_usym_tables[];
+
+/* Session start/stop (module.c): find the tables' files; 0 or -errno. */
+int _stp_usyms_start(void);
+void _stp_usyms_stop(void);
+
+/* Where a user address is: its file and the offsets SystemTap prints. */
+struct stp_uloc {
+	const struct stp_usymtab *t;	/* the file's tables, or NULL */
+	const char *path;		/* t's path, or the mapping's (per-CPU) */
+	unsigned long off;		/* the address's file offset */
+	unsigned long rel, size;	/* from the file's load address; span */
+};
+/*
+ * current's mm with its mmap lock held (a trylock: NULL if it is busy,
+ * or in interrupt context, or for a kernel thread), for _stp_uloc().
+ */
+struct mm_struct *_stp_umm_lock(void);
+void _stp_umm_unlock(struct mm_struct *mm);
+/* 0, or -ENOENT if nothing file-backed is mapped at addr. */
+int _stp_uloc(struct mm_struct *mm, unsigned long addr, struct stp_uloc *l);
+
+/* How a user address reads: the _stp_usym_format styles. */
+enum stp_ufmt {
+	STP_UFMT_NAME,		/* usymname: "leaf", or "0x..." */
+	STP_UFMT_DATA,		/* usymdata: "leaf+0x7/0xe [/path]" */
+	STP_UFMT_STACK,		/* print_ustack: " 0x... : " + usymdata */
+	STP_UFMT_BT,		/* print_ubacktrace: as STACK, but " 0x... [lib+0x..]" */
+	STP_UFMT_SHORT,		/* sprint_ubacktrace: "leaf+0x7 [ubt]" */
+	STP_UFMT_BRIEF,		/* print_ubacktrace_brief: "leaf+0x7" */
+};
+void _stp_usym_format(char *dst, size_t len, unsigned long addr, enum stp_ufmt how);
+/* umodname: the path of the file mapped at addr; -ENOENT if none. */
+int _stp_umodname(char *dst, size_t len, unsigned long addr);
+
+/*
+ * The user stack of this hit, innermost first, from the task's user
+ * registers (the hit's own in a uprobe): .eh_frame rows where the file
+ * has them, else frame pointers.  A file without tables ends the walk
+ * after its first frame, with a warning once naming it.  Up to max.
+ */
+int _stp_ustack_pcs(struct stp_context *c, unsigned long *pcs, int max);
+/* ubacktrace (trailing space) and ucallers(count - 1): hex into dst. */
+void _stp_ubacktrace_hex(struct stp_context *c, char *dst, int count, bool trailing);
+/* One line per frame of this hit's user stack, in the how style, or per
+ * word of addrs if not NULL (as print_ustack); printed (dst NULL) or into
+ * dst (MAXSTRINGLEN). */
+void _stp_ustack_print(struct stp_context *c, const char *addrs, enum stp_ufmt how,
+		       char *dst);
 
 #endif /* STP_TAPSET_H */

@@ -42,6 +42,26 @@ static long find(const struct stp_symtab *t, u32 off)
 	return best;
 }
 
+long _stp_symtab_find(const struct stp_symtab *t, unsigned long rel,
+		      unsigned long *off, unsigned long *size)
+{
+	unsigned long end;
+	long i;
+
+	if (!t->n || rel > U32_MAX)
+		return -1;
+	i = find(t, (u32)rel);
+	if (i < 0)
+		return -1;
+	end = t->sizes[i] ? t->offs[i] + t->sizes[i] :
+	      i + 1 < t->n ? t->offs[i + 1] : t->offs[i];
+	if (rel >= end)
+		return -1;	/* in a gap between symbols */
+	*off = rel - t->offs[i];
+	*size = end - t->offs[i];
+	return i;
+}
+
 static int table_lookup(unsigned long addr, char *name, size_t len,
 			unsigned long *off, unsigned long *size, const char **mod)
 {
@@ -49,22 +69,14 @@ static int table_lookup(unsigned long addr, char *name, size_t len,
 
 	for (t = _stp_sym_tables; t->name; t++) {
 		unsigned long link = addr - kaslr_offset_of(t);
-		unsigned long rel = link - t->base;
-		unsigned long end;
 		long i;
 
-		if (!t->n || link < t->base || rel > U32_MAX)
+		if (link < t->base)
 			continue;
-		i = find(t, (u32)rel);
+		i = _stp_symtab_find(t, link - t->base, off, size);
 		if (i < 0)
 			continue;
-		end = t->sizes[i] ? t->offs[i] + t->sizes[i] :
-		      i + 1 < t->n ? t->offs[i + 1] : t->offs[i];
-		if (rel >= end)
-			continue;	/* in a gap between symbols */
 		strscpy(name, t->strtab + t->names[i], len);
-		*off = rel - t->offs[i];
-		*size = end - t->offs[i];
 		*mod = t->name;
 		return 0;
 	}

@@ -15,3 +15,16 @@ testsuite_workload_LDFLAGS = -static
 check_PROGRAMS += testsuite/uprog
 testsuite_uprog_SOURCES = testsuite/uprog.c
 testsuite_uprog_CFLAGS = -g -O0
+
+# The user-backtrace tests' program: not PIE, so that its addresses are
+# fixed; and a stripped copy (no symbols, .eh_frame kept).
+check_PROGRAMS += testsuite/ubt
+testsuite_ubt_SOURCES = testsuite/ubt.c
+testsuite_ubt_CFLAGS = -g -fno-pie
+testsuite_ubt_LDFLAGS = -no-pie
+# After configure's CFLAGS (-O2), which per-target CFLAGS come before.
+testsuite/ubt-ubt.$(OBJEXT): CFLAGS += -O0
+check_SCRIPTS = testsuite/ubt-stripped
+CLEANFILES = testsuite/ubt-stripped
+testsuite/ubt-stripped: testsuite/ubt$(EXEEXT)
+	$(AM_V_GEN)strip -o $@ testsuite/ubt$(EXEEXT)

@@ -18,7 +18,10 @@
 #                       the run/ directory, @WORKLOAD@ the workload
 #                       program (testsuite/workload.c), @UPROG@ the
 #                       user-space probe program (testsuite/uprog.c;
-#                       also in NAME.argv), @KMOD@ the test
+#                       also in NAME.argv), @UBT@ the user-backtrace
+#                       program (testsuite/ubt.c; ubt-stripped next to
+#                       it; NAME.out says @TESTSUITE@ for the directory
+#                       they are in), @KMOD@ the test
 #                       module testsuite/kmod/ built for the kernel under
 #                       test; --vm-insmod KO loads KO before the script)
 #   A run/ test's NAME.args may also hold --default-limits, a word for
@@ -68,6 +71,8 @@ err_matches() {
 		[[ $g =~ ^$re$ ]] || return 1
 	done 3<"$1" 4<"$2"
 }
+# A run/ test's expected stdout: NAME.out with @TESTSUITE@ replaced.
+expect_out() { sed -e "s|@TESTSUITE@|$top/testsuite|g" "${1%.stp}.out"; }
 
 run_pass_group() {	# dir pass want(ok|ko)
 	local dir=$1 p=$2 want=$3 f name out err rc
@@ -161,7 +166,7 @@ provisioned_kernels() {
 # NAME.args (or another of its files, $3) with its @WORDS@ replaced, on stdout.
 expand_args() {	# script kmod [file]
 	sed -e "s|@RUN@|$(dirname "$1")|g" -e "s|@WORKLOAD@|$top/testsuite/workload|g" \
-	    -e "s|@UPROG@|$top/testsuite/uprog|g" -e "s|@KMOD@|$2|g" "${3:-${1%.stp}.args}"
+	    -e "s|@UPROG@|$top/testsuite/uprog|g" -e "s|@UBT@|$top/testsuite/ubt|g" -e "s|@KMOD@|$2|g" "${3:-${1%.stp}.args}"
 }
 
 build_one() {	# script release dir kmod
@@ -217,6 +222,10 @@ run_vm_group() {
 			skipped "run/$(basename "$f" .stp)" "testsuite/uprog is not built: run make check (or make testsuite/uprog)"
 			continue
 		fi
+		if uses "$f" UBT && [ ! -x "$top/testsuite/ubt-stripped" ]; then
+			skipped "run/$(basename "$f" .stp)" "testsuite/ubt is not built: run make check (or make testsuite/ubt testsuite/ubt-stripped)"
+			continue
+		fi
 		uses "$f" KMOD && kmod_tests=1
 		tests+=("$f")
 	done
@@ -250,9 +259,9 @@ run_vm_group() {
 			if [ $vmrc -ne 0 ] || [ ! -f "$base.rc" ]; then bad "$t" "VM run failed: $(cat "$dir/vm-err")"; continue; fi
 			local want_rc=0; [ -f "${f%.stp}.rc" ] && want_rc=$(cat "${f%.stp}.rc")
 			local got_rc; got_rc=$(cat "$base.rc")
-			if ! cmp -s "${f%.stp}.out" "$base.out"; then
+			if ! cmp -s <(expect_out "$f") "$base.out"; then
 				bad "$t" "stdout differs:
-$(diff "${f%.stp}.out" "$base.out" | head -20)
+$(diff <(expect_out "$f") "$base.out" | head -20)
 stderr: $(head -5 "$base.err")"; continue
 			fi
 			# stderr is always checked: NAME.err, or else nothing at all.

@@ -308,6 +308,8 @@ char *dw_type_name(Dwarf_Die *type);
  */
 typedef int (*dw_elf_sym_fn)(const char *name, const GElf_Sym *sym, void *arg);
 int dw_elf_symbols(Elf *elf, dw_elf_sym_fn fn, void *arg);
+/* The same for the first section of type (SHT_SYMTAB, SHT_DYNSYM). */
+int dw_elf_symbols_of(Elf *elf, int type, dw_elf_sym_fn fn, void *arg);
 
 /*
  * For the index readers (dwarf.c, dwarf_mod.c): prepare sql with a

@@ -1510,6 +1510,11 @@ int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t
 /* Outside the sqlite3 split: the symbol-table readers need it either way. */
 int dw_elf_symbols(Elf *elf, dw_elf_sym_fn fn, void *arg)
 {
+	return dw_elf_symbols_of(elf, SHT_SYMTAB, fn, arg);
+}
+
+int dw_elf_symbols_of(Elf *elf, int type, dw_elf_sym_fn fn, void *arg)
+{
 	Elf_Scn *scn = NULL;
 
 	while ((scn = elf_nextscn(elf, scn))) {
@@ -1517,7 +1522,7 @@ int dw_elf_symbols(Elf *elf, dw_elf_sym_fn fn, void *arg)
 		Elf_Data *d;
 		int n = 0;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != (GElf_Word)type || !sh.sh_entsize)
 			continue;
 		d = elf_getdata(scn, NULL);
 		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {

@@ -50,9 +50,11 @@ static void usage(FILE *f)
 "  -D NAME[=VAL]   define a C macro for the module (MAXACTION=..., ...)\n"
 "  --suppress-time-limits  (guru mode) no overload protection, MAXACTION\n"
 "                  or MAXTRYLOCK: a handler may run as long as it likes\n"
-"  -d MODULE       accepted as in SystemTap; backtraces name module\n"
-"                  addresses through the kernel's kallsyms in any case\n"
-"  --all-modules   likewise\n"
+"  -d MODULE       a user program or library (a path): put its symbols and\n"
+"                  unwind data into the module for user backtraces; a kernel\n"
+"                  module's name is accepted (kallsyms names its addresses)\n"
+"  --ldd           -d for the shared libraries of the user files too\n"
+"  --all-modules   accepted; kallsyms names kernel modules' addresses\n"
 "  --dump-functions  list the tapset library's functions and exit\n"
 "                  (with -v: with a line of description each)\n"
 "  --vm            run pass 5 in a QEMU VM booting the target kernel\n"
@@ -67,7 +69,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_DUMP_FUNCTIONS,
-       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS };
+       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_LDD };
 
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -79,6 +81,7 @@ static const struct option long_opts[] = {
 	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ "suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS },
+	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -300,6 +303,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case OPT_SUPPRESS_TIME_LIMITS:
 			suppress_time_limits = true;
+			break;
+		case OPT_LDD:
+			s->ldd = true;
 			break;
 		case OPT_DUMP_FUNCTIONS:
 			s->dump_functions = true;

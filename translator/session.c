@@ -122,6 +122,7 @@ void session_free(struct session *s)
 	vec_free(&s->include_dirs);
 	vec_free(&s->vm_insmod);
 	vec_free(&s->sym_modules);
+	vec_free(&s->user_files);
 	sb_free(&s->c_code);
 	pp_free(s);
 	arena_free(&s->arena);

@@ -414,6 +414,9 @@ struct session {
 	const char *list_pattern;	/* -l/-L PROBE: list, don't run */
 	bool list_vars;		/* -L: with context variables */
 	struct vec sym_modules;	/* -d MODULE: symbols wanted for backtraces */
+	bool ldd;		/* --ldd: and those of the user files' libraries */
+	struct vec user_files;	/* files process(...) probes are in: their symbols
+				 * serve user backtraces (const char *, arena) */
 	bool all_modules;	/* --all-modules */
 	bool dump_functions;	/* --dump-functions */
 

@@ -24,25 +24,18 @@
 #include "dw.h"
 #include "syms.h"
 
-struct sym {
-	uint64_t addr;
-	uint32_t size;
-	const char *name;
-	int rank;		/* which of two at one address wins: higher */
-};
-
-static bool script_needs_symbols(struct session *s)
+bool syms_script_needs(struct session *s, const char *pragma)
 {
 	for (int i = 0; i < s->funcs.len; i++) {
 		struct func *f = s->funcs.items[i];
 
-		if (f->body->kind == ND_EMBEDDED && strstr(f->body->str, "/* symbols */"))
+		if (f->body->kind == ND_EMBEDDED && strstr(f->body->str, pragma))
 			return true;
 	}
 	return false;
 }
 
-static int by_addr(const void *a, const void *b)
+int syms_by_addr(const void *a, const void *b)
 {
 	const struct sym *x = a, *y = b;
 
@@ -67,6 +60,7 @@ struct symtab_read {
 	Elf *elf;
 	struct vec *out;
 	uint64_t *printk;
+	bool objects;		/* data objects too (user files) */
 };
 
 /* Keep text symbols (functions, and untyped assembler entry points). */
@@ -80,14 +74,15 @@ static int symtab_add(const char *name, const GElf_Sym *sym, void *arg)
 
 	if (!*name)
 		return 0;
-	if (!strcmp(name, "_printk"))
+	if (r->printk && !strcmp(name, "_printk"))
 		*r->printk = sym->st_value;
-	if (type != STT_FUNC && type != STT_NOTYPE)
+	if (type != STT_FUNC && type != STT_NOTYPE && !(r->objects && type == STT_OBJECT))
 		return 0;
 	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
 		return 0;
 	tscn = elf_getscn(r->elf, sym->st_shndx);
-	if (!tscn || !gelf_getshdr(tscn, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
+	if (!tscn || !gelf_getshdr(tscn, &tsh) ||
+	    !(tsh.sh_flags & (type == STT_OBJECT ? SHF_ALLOC : SHF_EXECINSTR)))
 		return 0;
 	e = arena_alloc(&r->s->arena, sizeof(*e));
 	e->addr = sym->st_value;
@@ -99,6 +94,14 @@ static int symtab_add(const char *name, const GElf_Sym *sym, void *arg)
 		e->rank = -1;
 	vec_push(r->out, e);
 	return 0;
+}
+
+int syms_collect(struct session *s, Elf *elf, int type, struct vec *out, uint64_t *printk)
+{
+	/* Without printk, a user file: SystemTap names its data too (usymdata). */
+	struct symtab_read r = { s, elf, out, printk, !printk };
+
+	return dw_elf_symbols_of(elf, type, symtab_add, &r);
 }
 
 static int read_symtab(struct session *s, const char *path, struct vec *out,
@@ -118,11 +121,7 @@ static int read_symtab(struct session *s, const char *path, struct vec *out,
 		*err = xasprintf("%s: not an ELF file: %s", path, elf_errmsg(-1));
 		goto out;
 	}
-	{
-		struct symtab_read r = { s, elf, out, printk };
-
-		dw_elf_symbols(elf, symtab_add, &r);
-	}
+	syms_collect(s, elf, SHT_SYMTAB, out, printk);
 	if (!out->len)
 		*err = xasprintf("%s has no function symbols (stripped?)", path);
 	else
@@ -134,30 +133,59 @@ out:
 	return ret;
 }
 
-/* The kernel's table as C arrays named stp_sym_kernel_*. */
-static void emit_kernel_table(struct session *s, struct strbuf *c,
-			      struct vec *syms, uint64_t printk)
+void syms_emit_arrays(struct strbuf *c, const char *id, const struct sym *arr, size_t n)
 {
-	struct sym *arr = xcalloc((size_t)syms->len, sizeof(*arr));
-	uint64_t base;
-	size_t n = 0, stroff = 0;
+	size_t stroff = 0;
+
+	sb_printf(c, "static const u32 stp_sym_%s_offs[] = {\n", id);
+	for (size_t i = 0; i < n; i++)
+		sb_printf(c, "0x%" PRIx64 ",%s", arr[i].addr - arr[0].addr, i % 8 == 7 ? "\n" : "");
+	sb_printf(c, "\n};\nstatic const u32 stp_sym_%s_sizes[] = {\n", id);
+	for (size_t i = 0; i < n; i++)
+		sb_printf(c, "0x%x,%s", arr[i].size, i % 8 == 7 ? "\n" : "");
+	sb_printf(c, "\n};\nstatic const u32 stp_sym_%s_names[] = {\n", id);
+	for (size_t i = 0; i < n; i++) {
+		sb_printf(c, "%zu,%s", stroff, i % 8 == 7 ? "\n" : "");
+		stroff += strlen(arr[i].name) + 1;
+	}
+	sb_printf(c, "\n};\nstatic const char stp_sym_%s_strtab[] =\n", id);
+	/* ELF symbol names are printable: no escaping needed beyond \0. */
+	for (size_t i = 0; i < n; i++)
+		sb_printf(c, "\"%s\\0\"\n", arr[i].name);
+	sb_puts(c, ";\n");
+}
+
+size_t syms_sort(struct vec *syms, struct sym **out)
+{
+	struct sym *arr = xcalloc((size_t)syms->len + 1, sizeof(*arr));
+	size_t n = 0;
 
 	for (int i = 0; i < syms->len; i++)
 		arr[i] = *(struct sym *)syms->items[i];
-	qsort(arr, (size_t)syms->len, sizeof(*arr), by_addr);
-	/* One symbol per address: by_addr put the preferred one first. */
+	qsort(arr, (size_t)syms->len, sizeof(*arr), syms_by_addr);
+	/* One symbol per address: syms_by_addr put the preferred one first. */
 	for (int i = 0; i < syms->len; i++)
 		if (!n || arr[n - 1].addr != arr[i].addr)
 			arr[n++] = arr[i];
 	/*
 	 * A symbol reaches to the next one, alignment padding included, as
 	 * kallsyms and SystemTap size it (do_sys_openat2+0x0/0x170 where its
-	 * ELF size is 0x166); the last keeps its ELF size.  Then the padding
-	 * symbols, which only marked where the one before ends, go.
+	 * ELF size is 0x166); the last keeps its ELF size.
 	 */
 	for (size_t i = 0; i + 1 < n; i++)
 		if (arr[i + 1].addr - arr[i].addr <= UINT32_MAX)
 			arr[i].size = (uint32_t)(arr[i + 1].addr - arr[i].addr);
+	*out = arr;
+	return n;
+}
+
+/* The kernel's table as C arrays named stp_sym_kernel_*. */
+static void emit_kernel_table(struct strbuf *c, struct vec *syms, uint64_t printk)
+{
+	struct sym *arr;
+	size_t n = syms_sort(syms, &arr);
+
+	/* The padding symbols, which only marked where the one before ends, go. */
 	{
 		size_t kept = 0;
 
@@ -166,37 +194,19 @@ static void emit_kernel_table(struct session *s, struct strbuf *c,
 				arr[kept++] = arr[i];
 		n = kept;
 	}
-	base = arr[0].addr;
 	/* Offsets are 32-bit: the kernel's text is far smaller than 4 GiB. */
-	while (n && arr[n - 1].addr - base > UINT32_MAX)
+	while (n && arr[n - 1].addr - arr[0].addr > UINT32_MAX)
 		n--;
 
 	sb_puts(c, "\n/* The kernel's function symbols (translator/syms.c). */\n");
-	sb_puts(c, "static const u32 stp_sym_kernel_offs[] = {\n");
-	for (size_t i = 0; i < n; i++)
-		sb_printf(c, "0x%" PRIx64 ",%s", arr[i].addr - base, i % 8 == 7 ? "\n" : "");
-	sb_puts(c, "\n};\nstatic const u32 stp_sym_kernel_sizes[] = {\n");
-	for (size_t i = 0; i < n; i++)
-		sb_printf(c, "0x%x,%s", arr[i].size, i % 8 == 7 ? "\n" : "");
-	sb_puts(c, "\n};\nstatic const u32 stp_sym_kernel_names[] = {\n");
-	for (size_t i = 0; i < n; i++) {
-		sb_printf(c, "%zu,%s", stroff, i % 8 == 7 ? "\n" : "");
-		stroff += strlen(arr[i].name) + 1;
-	}
-	sb_puts(c, "\n};\nstatic const char stp_sym_kernel_strtab[] =\n");
-	for (size_t i = 0; i < n; i++) {
-		/* ELF symbol names are printable: no escaping needed beyond \0. */
-		sb_printf(c, "\"%s\\0\"\n", arr[i].name);
-	}
-	sb_puts(c, ";\n");
+	syms_emit_arrays(c, "kernel", arr, n);
 	sb_printf(c, "const struct stp_symtab _stp_sym_tables[] = {\n"
 		  "\t{ .name = \"kernel\", .base = 0x%" PRIx64 "ULL,\n"
 		  "\t  .offs = stp_sym_kernel_offs, .sizes = stp_sym_kernel_sizes,\n"
 		  "\t  .names = stp_sym_kernel_names, .strtab = stp_sym_kernel_strtab,\n"
 		  "\t  .n = %zu, .link_ref = 0x%" PRIx64 "ULL },\n"
-		  "\t{ .name = NULL },\n};\n", base, n, printk);
+		  "\t{ .name = NULL },\n};\n", arr[0].addr, n, printk);
 	free(arr);
-	(void)s;
 }
 
 int syms_emit(struct session *s, struct strbuf *c)
@@ -208,7 +218,8 @@ int syms_emit(struct session *s, struct strbuf *c)
 	int ret = 0;
 
 	sb_puts(c, "\n#include \"stp_tapset.h\"\n");
-	if (!script_needs_symbols(s))
+	usyms_emit(s, c);
+	if (!syms_script_needs(s, "/* symbols */"))
 		goto empty;
 	k = dw_open(s->release, &err);
 	if (!k) {
@@ -228,7 +239,7 @@ int syms_emit(struct session *s, struct strbuf *c)
 		goto empty;
 	}
 	dw_close(k);
-	emit_kernel_table(s, c, &syms, printk);
+	emit_kernel_table(c, &syms, printk);
 	vec_free(&syms);
 	return ret;
 empty:

@@ -88,7 +88,7 @@ char *vm_which(const char *name)
  * Append to @libs the shared libraries (and the dynamic loader) that ldd
  * lists for @path.  Static executables and scripts have none.
  */
-static int vm_ldd(const char *path, struct vec *libs)
+int vm_ldd(const char *path, struct vec *libs)
 {
 	char *argv[] = { "ldd", (char *)path, NULL };
 	struct strbuf out = STRBUF_INIT;
@@ -96,7 +96,7 @@ static int vm_ldd(const char *path, struct vec *libs)
 	int ret = run_cmd(argv, NULL, &out, 30);
 
 	if (ret < 0) {
-		util_err("vm: cannot run ldd on %s: %s", path, strerror(-ret));
+		util_err("ldd: cannot run on %s: %s", path, strerror(-ret));
 		goto out;
 	}
 	ret = 0;	/* "not a dynamic executable" exits 1: no libraries */
@@ -105,7 +105,7 @@ static int vm_ldd(const char *path, struct vec *libs)
 		char *arrow = strstr(line, "=> "), *lib, *sp;
 
 		if (strstr(line, "not found")) {
-			util_err("vm: %s: shared library missing:%s", path,
+			util_err("ldd: %s: shared library missing:%s", path,
 				 line);
 			ret = -ENOENT;
 			goto out;

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+struct vec;
+
 struct vm_job {
 	const char *name;	/* unique, [A-Za-z0-9_.-]+ */
 	const char *module;	/* host path of the .ko to run */
@@ -57,6 +59,12 @@ struct vm_result {
  * status and at res->kernel_problem), or a negative errno with a message
  * already printed ("qemu-system-x86_64 not found: run ./bootstrap.sh").
  */
+/*
+ * Append to libs (malloc'ed paths) the shared libraries and the dynamic
+ * loader that ldd lists for path; 0 or a negative errno (reported).
+ */
+int vm_ldd(const char *path, struct vec *libs);
+
 int vm_run(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 	   struct vm_result *res);
 

@@ -560,6 +560,7 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 		free(err);
 		return -1;
 	}
+	vec_push(&s->user_files, (void *)path);
 	if (up->kind == UP_MARK) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		w->elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;

@@ -85,6 +85,7 @@ static int resolve_utask(struct session *s, struct probe_point *pt, struct resol
 			return -1;
 		}
 		up->path = arena_strdup(&s->arena, path);
+		vec_push(&s->user_files, (void *)up->path);
 		free(path);
 	} else {
 		diag_error(s, &p->arg->loc, "process needs a quoted path or a process id");
