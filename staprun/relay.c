@@ -162,6 +162,14 @@ static const struct stp_relay_rec *head(const struct relay_file *f)
 	return r;
 }
 
+void relay_in_settle(void)
+{
+	struct timespec ts = { 0, HORIZON_MARGIN_NS };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;

@@ -314,6 +314,7 @@ static int watch_target(struct session *s)
 	if (!t || t->exited)
 		return 0;
 	if (s->started && !t->released && !s->exit_wanted && !got_signal) {
+		relay_in_settle();
 		ret = read_relay(s, false);
 		if (ret)
 			return ret;

@@ -55,6 +55,12 @@ int relay_in_fd(const struct relay_in *in, int i);
  * order; ALL (the module has stopped writing) passes everything.
  */
 int relay_in_read(struct relay_in *in, bool all, relay_emit_fn emit, void *arg);
+/*
+ * Wait until everything written before this call is below the next
+ * read's horizon (its safety margin), e.g. all of the begin probes'
+ * output once STARTED has arrived.
+ */
+void relay_in_settle(void);
 void relay_in_close(struct relay_in *in);
 
 /*
