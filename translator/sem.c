@@ -366,11 +366,10 @@ static enum type call(struct sem *S, struct node *n)
 						   n->str);
 				return n->type = bi->ret;
 			}
-			if (!n->fmt && S->final) {
-				n->fmt = fmt_parse(S->s, f);
-				if (n->fmt && n->fmt->has_binary && bi->id == BI_SPRINTF)
-					diag_error(S->s, &f->loc, "%%b, %%m and %%M write raw bytes: use them with printf, not sprintf");
-			}
+			if (!n->fmt)
+				n->fmt = fmt_parse(S->s, f, S->final);
+			if (S->final && n->fmt && n->fmt->has_binary && bi->id == BI_SPRINTF)
+				diag_error(S->s, &f->loc, "%%b, %%m and %%M write raw bytes: use them with printf, not sprintf");
 			if (S->final && n->fmt && n->fmt->nargs != nargs - 1) {
 				diag_error(S->s, &f->loc,
 					   "format string expects %d argument%s, but %d %s given",
@@ -396,6 +395,9 @@ static enum type call(struct sem *S, struct node *n)
 						}
 						k += take;
 					}
+					/* As SystemTap, the conversion types an untyped argument. */
+					if (!S->final && expr(S, a) == TY_UNKNOWN)
+						want_var_type(S, a, want);
 					expect_type(S, a, want, want == TY_STRING ?
 						    "the argument for %s" : "the argument for a numeric conversion");
 				} else {
@@ -871,6 +873,8 @@ static void want_var_type(struct sem *S, struct node *n, enum type t)
 		struct symbol *sym = resolve_var(S, n);
 
 		unify(S, &sym->type, &sym->type_loc, t, &n->loc, "variable");
+	} else if (n->kind == ND_INDEX && n->sym && n->sym->type != TY_STATS) {
+		unify(S, &n->sym->type, &n->sym->type_loc, t, &n->loc, "array");
 	}
 }
 

@@ -173,7 +173,7 @@ struct fmt {
 	int nargs;		/* values it consumes, '*' included */
 	bool has_binary;	/* has %b: only printf can write it */
 };
-struct fmt *fmt_parse(struct session *s, const struct node *lit);
+struct fmt *fmt_parse(struct session *s, const struct node *lit, bool report);
 
 enum node_kind {
 	/* expressions */
