@@ -985,6 +985,12 @@ static enum type expr(struct sem *S, struct node *n)
 		return n->type = TY_LONG;
 	case ND_STR:
 		return n->type = TY_STRING;
+	case ND_EMBEDDED:	/* typed by the parser */
+		if (S->final && !S->s->guru && !n->loc.file->is_tapset) {
+			diag_error(S->s, &n->loc, "embedded C is only allowed in guru mode");
+			diag_hint(S->s, "run stap with -g if you trust this code");
+		}
+		return n->type;
 	case ND_ARG:
 	case ND_ARGC:
 		return script_arg(S, n);
