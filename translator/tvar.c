@@ -1381,14 +1381,13 @@ static int special(struct tv *t, const char *what, int depth, struct tv_code *ou
 	sb_puts(&code, "_tv_dst[0] = 0;\n");
 	if (!strcmp(what, "return")) {
 		struct tval v;
+		Dwarf_Die rt;
 
-		if (base_return(t, &v) < 0) {
-			if (t->sc->is_return) {	/* void function: empty, as SystemTap */
-				t->failed = false;
-				goto done;
-			}
+		/* A void function's $$return is empty, as SystemTap's. */
+		if (t->sc->has_fn && t->sc->is_return && !type_of(&t->sc->fn, &rt))
+			goto done;
+		if (base_return(t, &v) < 0)
 			return -1;
-		}
 		pretty_named(t, &code, "return", &v, true, depth, false);
 		goto done;
 	}
