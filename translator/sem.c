@@ -1397,9 +1397,16 @@ static int cmp_priority(const void *a, const void *b)
 }
 
 /* Does the point a script uses name this alias (wildcards either side)? */
-static bool alias_matches(const struct probe_point *use, const struct probe_point *name)
+/*
+ * Does use name the alias name?  With suffix, name may match only the
+ * first components of use: *suffix is then the rest ("miscellany.return"
+ * of alias miscellany: ".return"), which goes on each of its locations.
+ */
+static bool alias_matches(const struct probe_point *use, const struct probe_point *name,
+			  struct pp_comp **suffix)
 {
-	const struct pp_comp *u = use->comps, *a = name->comps;
+	struct pp_comp *u = use->comps;
+	const struct pp_comp *a = name->comps;
 
 	for (; u && a; u = u->next, a = a->next) {
 		if (fnmatch(u->name, a->name, 0) && fnmatch(a->name, u->name, 0))
@@ -1419,7 +1426,31 @@ static bool alias_matches(const struct probe_point *use, const struct probe_poin
 				return false;
 		}
 	}
+	if (suffix && u && !a) {
+		*suffix = u;
+		return true;
+	}
 	return !u && !a;
+}
+
+/* q with the components of suffix after its own (alias suffixes). */
+static struct probe_point *with_suffix(struct sem *S, const struct probe_point *q,
+				       const struct pp_comp *suffix)
+{
+	struct probe_point *p = arena_alloc(&S->s->arena, sizeof(*p));
+	struct pp_comp **tail = &p->comps;
+	const struct pp_comp *lists[2] = { q->comps, suffix }, *c;
+
+	*p = *q;
+	p->next = NULL;
+	for (int i = 0; i < 2; i++)
+		for (c = lists[i]; c; c = c->next) {
+			*tail = arena_alloc(&S->s->arena, sizeof(**tail));
+			**tail = *c;
+			(*tail)->next = NULL;
+			tail = &(*tail)->next;
+		}
+	return p;
 }
 
 /* { first; second } as a new block, for alias prologues and epilogues. */
@@ -1567,6 +1598,58 @@ static void no_such_probe(struct sem *S, struct probe_point *pt)
  * number of probes it became.
  */
 static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt,
+			 struct node *body, int depth);
+
+/*
+ * The probes of alias a, which pt names as name (then suffix): each of
+ * its locations, with a copy of its body joined to the user's.  Their
+ * number, or -1 after an error.
+ */
+static int use_alias(struct sem *S, struct probe *pr, struct probe_point *pt,
+		     struct probe *a, struct probe_point *name,
+		     const struct pp_comp *suffix, struct node *body, int depth)
+{
+	struct session *s = S->s;
+	/* A copy of the alias's body for each use: pass 2 binds its
+	 * variables to the locals of the using probe. */
+	struct node *ab = ast_clone(&s->arena, a->body);
+	struct node *b = a->alias_epilogue ? join_blocks(S, body, ab) :
+		join_blocks(S, ab, body);
+	int here = 0;
+
+	for (struct probe_point *q = a->points; q; q = q->next) {
+		int n = resolve_point(S, pr, suffix ? with_suffix(S, q, suffix) : q,
+				      b, depth + 1);
+
+		if (n < 0)
+			return -1;
+		if (n == 0 && !q->optional) {
+			no_such_probe(S, q);
+			return -1;
+		}
+		here += n;
+		/* "!": the first location the kernel has is enough. */
+		if (n > 0 && q->sufficient)
+			break;
+	}
+	/* Every location optional and none here: not on this kernel. */
+	if (!here && !pt->optional && !strchr(pf_point_text(s, pt), '*')) {
+		struct strbuf where = STRBUF_INIT;
+
+		for (struct probe_point *q = a->points; q; q = q->next)
+			sb_printf(&where, "%s%s", q == a->points ? "" : ", ",
+				  pf_point_text(s, q));
+		diag_error(s, &pt->loc, "probe alias '%s' has no location on kernel %s: "
+			   "none of %s", pf_point_text(s, name), s->release,
+			   sb_str(&where));
+		diag_hint(s, "add '?' after the point to skip it where it is missing");
+		sb_free(&where);
+		return -1;
+	}
+	return here;
+}
+
+static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt,
 			 struct node *body, int depth)
 {
 	struct session *s = S->s;
@@ -1580,53 +1663,23 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 	if (!S->sc_loaded && pt->comps && sc_wanted(pt->comps->name) &&
 	    load_syscalls(S, &pt->loc) < 0)
 		return -1;
-	for (i = 0; i < S->aliases.len; i++) {
-		struct probe *a = S->aliases.items[i];
-		struct probe_point *name;
+	/* Whole names first; an alias suffix only where none matches. */
+	for (int round = 0; round < 2 && !matched; round++) {
+		for (i = 0; i < S->aliases.len; i++) {
+			struct probe *a = S->aliases.items[i];
+			struct probe_point *name;
+			struct pp_comp *suffix = NULL;
+			int here;
 
-		for (name = a->alias_names; name; name = name->next) {
-			if (!alias_matches(pt, name))
-				continue;
-			/*
-			 * A copy of the alias's body for each use: pass 2 binds
-			 * its variables to the locals of the using probe.
-			 */
-			struct node *ab = ast_clone(&s->arena, a->body);
-			struct node *b = a->alias_epilogue ? join_blocks(S, body, ab) :
-				join_blocks(S, ab, body);
-			/* Reuse the joined body when the alias names several points. */
-			int here = 0;
-
-			for (struct probe_point *q = a->points; q; q = q->next) {
-				int n = resolve_point(S, pr, q, b, depth + 1);
-
-				if (n < 0)
-					return -1;
-				if (n == 0 && !q->optional) {
-					no_such_probe(S, q);
-					return -1;
-				}
-				here += n;
-				/* "!": the first location the kernel has is enough. */
-				if (n > 0 && q->sufficient)
+			for (name = a->alias_names; name; name = name->next)
+				if (alias_matches(pt, name, round ? &suffix : NULL))
 					break;
-			}
-			/* Every location optional and none here: not on this kernel. */
-			if (!here && !pt->optional && !strchr(pf_point_text(s, pt), '*')) {
-				struct strbuf where = STRBUF_INIT;
-
-				for (struct probe_point *q = a->points; q; q = q->next)
-					sb_printf(&where, "%s%s", q == a->points ? "" : ", ",
-						  pf_point_text(s, q));
-				diag_error(s, &pt->loc, "probe alias '%s' has no location on kernel %s: "
-					   "none of %s", pf_point_text(s, name), s->release,
-					   sb_str(&where));
-				diag_hint(s, "add '?' after the point to skip it where it is missing");
-				sb_free(&where);
+			if (!name)
+				continue;
+			here = use_alias(S, pr, pt, a, name, suffix, body, depth);
+			if (here < 0)
 				return -1;
-			}
 			matched += here;
-			break;
 		}
 	}
 	if (matched || (S->aliases.len && pt->comps && strchr(pt->comps->name, '*')))
