@@ -1741,6 +1741,33 @@ static void resolve_probes(struct sem *S, struct program *prog)
 	}
 }
 
+/*
+ * A library file's own probes (argv.stp's begin that fills argv) join
+ * the session once the script uses one of the file's globals.  True if
+ * some did.
+ */
+static bool add_tapset_probes(struct sem *S)
+{
+	bool added = false;
+
+	for (int i = 0; i < S->s->tapset_files.len; i++) {
+		struct program *tp = S->s->tapset_files.items[i];
+		struct global *g;
+
+		if (!tp->probes || tp->probes_in)
+			continue;
+		for (g = tp->globals; g; g = g->next)
+			if (g->sym && (g->sym->read || g->sym->written))
+				break;
+		if (!g)
+			continue;
+		tp->probes_in = true;
+		resolve_probes(S, tp);
+		added = true;
+	}
+	return added;
+}
+
 static void sort_probes(struct session *s)
 {
 	if (s->probes.len)	/* qsort(NULL, 0, ...) is undefined */
@@ -2299,12 +2326,17 @@ int sem_elaborate(struct session *s)
 		diag_error(s, NULL, "no probes found");
 		goto out;
 	}
-	for (pass = 0; pass < 50; pass++) {
-		S.changed = false;
-		check_bodies(&S);
-		if (!S.changed)
-			break;
-	}
+	do {
+		for (pass = 0; pass < 50; pass++) {
+			S.changed = false;
+			check_bodies(&S);
+			if (!S.changed)
+				break;
+		}
+	} while (add_tapset_probes(&S) && !s->errors);
+	sort_probes(s);
+	if (s->errors)
+		goto out;
 	S.final = true;
 	check_bodies(&S);
 	for (i = 0; i < S.globals.len; i++) {

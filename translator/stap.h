@@ -348,6 +348,7 @@ struct program {
 	struct func *funcs;
 	struct global *globals;
 	struct node *embedded;	/* top-level %{ %} blocks, ND_EMBEDDED list */
+	bool probes_in;		/* a library file's probes: resolved (sem.c) */
 };
 
 /* ---- symbols (sem.c) ---- */
