@@ -1418,6 +1418,10 @@ int emit_program(struct session *s)
 		sb_printf(c, "static const struct stp_probe " PF_DESC_FMT " = {\n"
 			  "\t.pp = %s,\n\t.loc = ", rp->id, sb_str(&pp));
 		emit_c_string(c, sb_str(&at), (int)at.len);
+		if (rp->pn) {
+			sb_puts(c, ",\n\t.pn = ");
+			emit_c_string(c, rp->pn, (int)strlen(rp->pn));
+		}
 		sb_printf(c, ",\n\t.handler = probe_%d,\n\t.state = %s,\n};\n\n",
 			  rp->probe->id, rp->family->state);
 		sb_free(&pp);

@@ -52,6 +52,7 @@ struct sem {
 	bool sc_loaded;		/* the system call aliases (syscalls.c) are in */
 	struct resolved_probe *rp;	/* the probe whose handler is checked */
 	int nused;		/* globals used so far (symbol.first_use) */
+	const char *pn;		/* the alias the script's point names (pn()) */
 };
 
 static void note_use(struct sem *S, struct symbol *sym)
@@ -1617,6 +1618,16 @@ static int use_alias(struct sem *S, struct probe *pr, struct probe_point *pt,
 		join_blocks(S, ab, body);
 	int here = 0;
 
+	/* pn() is the alias as the script names it, wildcards resolved. */
+	if (depth == 0) {
+		S->pn = pf_point_text(s, name);
+		if (suffix) {
+			struct probe_point sp = { .comps = (struct pp_comp *)suffix };
+
+			S->pn = arena_printf(&s->arena, "%s.%s", S->pn, pf_point_text(s, &sp));
+		}
+	}
+
 	for (struct probe_point *q = a->points; q; q = q->next) {
 		int n = resolve_point(S, pr, suffix ? with_suffix(S, q, suffix) : q,
 				      b, depth + 1);
@@ -1659,6 +1670,8 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 		diag_error(s, &pt->loc, "probe alias expansion is too deep (a loop of aliases?)");
 		return -1;
 	}
+	if (depth == 0)
+		S->pn = NULL;	/* not an alias, unless use_alias says */
 	/* The system call aliases exist once a point asks for them. */
 	if (!S->sc_loaded && pt->comps && sc_wanted(pt->comps->name) &&
 	    load_syscalls(S, &pt->loc) < 0)
@@ -1688,6 +1701,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 	struct resolved_probe *rp = arena_alloc(&s->arena, sizeof(*rp));
 
 	rp->point = pt;
+	rp->pn = S->pn;
 	rp->id = s->probes.len;
 	for (i = 0; i < pf_nfamilies && !r; i++) {
 		r = pf_families[i]->resolve(s, pt, rp);
@@ -1712,6 +1726,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 
 		x->family = rp->family;
 		x->point = pt;
+		x->pn = S->pn;
 		x->priority = rp->priority;
 		x->id = s->probes.len;
 		bind_handler(S, pr, x, body);

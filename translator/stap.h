@@ -439,6 +439,7 @@ struct resolved_probe {
 	struct probe *probe;		/* the user's probe (body source) */
 	struct probe_point *point;	/* the point that matched */
 	const char *pp;			/* canonical probe point text */
+	const char *pn;			/* the alias the script named, for pn(); or NULL */
 	struct node *body;		/* prologues + body + epilogues */
 	int64_t priority;		/* begin(N)/end(N) ordering */
 	int id;
