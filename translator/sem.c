@@ -943,7 +943,8 @@ static int defined_const(struct sem *S, struct node *c)
 		neg = !neg;
 		c = c->lhs;
 	}
-	if (c->kind != ND_DEFINED || S->func)
+	/* In a function only @cast is known: $vars are the caller's. */
+	if (c->kind != ND_DEFINED || (S->func && (!c->lhs || c->lhs->kind != ND_CAST)))
 		return -1;
 	if (target_expr(S, c, false) != TY_LONG || !c->tv || !c->tv->constant)
 		return -1;

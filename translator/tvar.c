@@ -1977,7 +1977,9 @@ static enum type resolve_node(struct session *s, struct resolved_probe *rp, stru
 			q.loc = &e->loc;
 			if (e->kind == ND_ENTRY)
 				e = e->lhs;
-			if (!rp || (e->kind == ND_TARGET && (!rp->family || !rp->family->tv_scope)) ||
+			/* In a function (no rp) only @cast has a meaning. */
+			if ((!rp && e->kind != ND_CAST) ||
+			    (e->kind == ND_TARGET && (!rp->family || !rp->family->tv_scope)) ||
 			    resolve_target(&q, e, false, &tmp) < 0 || q.failed)
 				out->code = "0";
 			/* @defined must not leave @entry slots behind. */
