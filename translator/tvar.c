@@ -956,6 +956,8 @@ static void bitfield(Dwarf_Die *m, uint64_t off, struct tval *v, const char **ad
 	(void)off;
 }
 
+static bool complete_type(Dwarf_Die *su);
+
 static int member(struct tv *t, struct tval *v, const char *name)
 {
 	Dwarf_Die su, m;
@@ -971,7 +973,9 @@ static int member(struct tv *t, struct tval *v, const char *name)
 		     tname(t, v));
 		return -1;
 	}
-	if (dwarf_hasattr(&su, DW_AT_declaration)) {
+	/* Only declared in this CU (struct files_struct in sched.h's users):
+	 * the definition is in another CU of the same file. */
+	if (dwarf_hasattr(&su, DW_AT_declaration) && !complete_type(&su)) {
 		fail(t, "'%s' is only declared here, its members are unknown", tname(t, v));
 		hint(t, "use @cast(PTR, \"%s\")->%s to find its definition elsewhere",
 		     tname(t, v), name);
@@ -1493,6 +1497,18 @@ static bool type_cb(Dwarf_Die *d, void *arg)
 	if (!name_is(d, f->name) || dwarf_hasattr(d, DW_AT_declaration))
 		return false;
 	f->found = *d;
+	return true;
+}
+
+/* *su, a declaration only, as its definition in some CU of its file. */
+static bool complete_type(Dwarf_Die *su)
+{
+	struct type_find f = { .tag = dwarf_tag(su), .name = die_name(su) };
+	Dwarf *dbg = dwarf_cu_getdwarf(su->cu);
+
+	if (!f.name || !dbg || !each_top(dbg, NULL, NULL, type_cb, &f))
+		return false;
+	*su = f.found;
 	return true;
 }
 
