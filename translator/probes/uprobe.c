@@ -167,7 +167,9 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 }
 
 /* A process path with * ? [...]: every file the glob matches. */
-static int resolve_glob(struct session *s, const struct pp_comp *c, struct up_point *up)
+/* 0, or -1 after an error; 1: no file matches an optional point's glob. */
+static int resolve_glob(struct session *s, const struct pp_comp *c, struct up_point *up,
+			bool optional)
 {
 	struct vec inodes = VEC_INIT;	/* uint64_t[2]: st_dev, st_ino */
 	glob_t g;
@@ -202,6 +204,8 @@ static int resolve_glob(struct session *s, const struct pp_comp *c, struct up_po
 	if (rc == 0)
 		globfree(&g);
 	if (!up->paths.len) {
+		if (optional)
+			return 1;
 		diag_error(s, up->ploc, "no file matches '%s'", c->arg->str);
 		return -1;
 	}
@@ -244,9 +248,14 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 	if (!known)
 		return 0;	/* another family's (process.begin, ...) */
 	up = arena_alloc(&s->arena, sizeof(*up));
-	if (p->arg && p->arg->kind == ND_STR && strpbrk(p->arg->str, "*?[") ?
-	    resolve_glob(s, p, up) : resolve_file(s, p, up))
+	if (p->arg && p->arg->kind == ND_STR && strpbrk(p->arg->str, "*?[")) {
+		int r = resolve_glob(s, p, up, pt->optional);
+
+		if (r)
+			return r > 0 ? 0 : -1;	/* "?": no file, no probe */
+	} else if (resolve_file(s, p, up)) {
 		return -1;
+	}
 	if (!strcmp(f->name, "provider")) {
 		up->provider = pf_string_arg(s, f, "provider(\"NAME\").mark(\"NAME\")");
 		if (!up->provider)
