@@ -390,6 +390,8 @@ struct session {
 	bool guru;		/* -g */
 	bool no_warnings;	/* -w */
 	bool diag_muted;	/* diag.c: the last warning was suppressed (-w) */
+	int diag_quiet;		/* > 0: errors are neither shown nor counted (a
+				 * trial, as @defined's) */
 	bool unoptimized;	/* -u: no dead-store elision */
 	bool vm;		/* --vm */
 	const char *module_name;	/* -m */

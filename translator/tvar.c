@@ -1726,6 +1726,7 @@ static int base_atvar(struct tv *t, struct node *n, struct tval *v)
 static struct tv_scope *probe_scope(struct tv *t)
 {
 	struct resolved_probe *rp = t->rp;
+	int r;
 
 	if (!rp) {
 		fail(t, "target variables can only be used in probe handlers");
@@ -1743,9 +1744,13 @@ static struct tv_scope *probe_scope(struct tv *t)
 		return NULL;
 	}
 	rp->tvs = arena_alloc(&t->s->arena, sizeof(*rp->tvs));
-	if (rp->family->tv_scope(t->s, rp, t->loc, rp->tvs) < 0) {
+	/* @defined($x) asks quietly: no scope (no debuginfo) is then 0. */
+	t->s->diag_quiet += t->quiet;
+	r = rp->family->tv_scope(t->s, rp, t->loc, rp->tvs);
+	t->s->diag_quiet -= t->quiet;
+	if (r < 0) {
 		rp->tvs = NULL;
-		rp->tvs_failed = true;
+		rp->tvs_failed = !t->quiet;	/* a later plain use reports it */
 		t->failed = true;
 		return NULL;
 	}
