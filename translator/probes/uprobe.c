@@ -111,7 +111,9 @@ char *pf_user_path(const char *name)
 }
 
 /* The file process(...) names: up->path, up->pid; 0 or -1. */
-static int resolve_file(struct session *s, const struct pp_comp *c, struct up_point *up)
+/* 0, or -1 after an error; 1: an optional point's program is not here. */
+static int resolve_file(struct session *s, const struct pp_comp *c, struct up_point *up,
+			bool optional)
 {
 	char *path = NULL;
 
@@ -152,6 +154,8 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 		if (!name)
 			return -1;
 		path = pf_user_path(name);
+		if (!path && optional)
+			return 1;
 		if (!path) {
 			diag_error(s, up->ploc, "cannot find '%s'%s", name,
 				   strchr(name, '/') ? "" : " in $PATH");
@@ -240,6 +244,7 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 	struct dw_pattern pat;
 	char *err = NULL;
 	bool known = false;
+	int r;
 
 	if (strcmp(p->name, "process") || !f)
 		return 0;
@@ -248,14 +253,10 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 	if (!known)
 		return 0;	/* another family's (process.begin, ...) */
 	up = arena_alloc(&s->arena, sizeof(*up));
-	if (p->arg && p->arg->kind == ND_STR && strpbrk(p->arg->str, "*?[")) {
-		int r = resolve_glob(s, p, up, pt->optional);
-
-		if (r)
-			return r > 0 ? 0 : -1;	/* "?": no file, no probe */
-	} else if (resolve_file(s, p, up)) {
-		return -1;
-	}
+	r = p->arg && p->arg->kind == ND_STR && strpbrk(p->arg->str, "*?[") ?
+	    resolve_glob(s, p, up, pt->optional) : resolve_file(s, p, up, pt->optional);
+	if (r)
+		return r > 0 ? 0 : -1;	/* "?": no such program, no probe */
 	if (!strcmp(f->name, "provider")) {
 		up->provider = pf_string_arg(s, f, "provider(\"NAME\").mark(\"NAME\")");
 		if (!up->provider)
