@@ -36,6 +36,7 @@ struct stp_uentries;
 /* One probe as the translator emitted it. */
 struct stp_probe {
 	const char *pp;		/* probe point as written, for pp() */
+	const char *pn;		/* the alias the script named, for pn(); else pp */
 	const char *loc;	/* "file:line:col" of the probe keyword */
 	void (*handler)(struct stp_context *c);
 	u8 state;		/* enum stp_session_state it runs in */
@@ -488,5 +489,24 @@ struct stp_netfilter {
  */
 int _stp_netfilter_start(struct stp_netfilter *rows, size_t n);
 void _stp_netfilter_stop(struct stp_netfilter *rows, size_t n);
+
+/*
+ * SystemTap's helpers for a script's own embedded C (guru mode):
+ * kread(p) is *p read without faulting; a fault jumps to the
+ * CATCH_DEREF_FAULT() of the function, which fails the probe hit.
+ */
+int _stp_kread_quiet(void *dst, uint64_t addr, size_t len);
+#define kread(ptr) ({							\
+	__typeof__(*(ptr)) _stp_kr_v;					\
+	if (_stp_kread_quiet((void *)&_stp_kr_v, (uint64_t)(unsigned long)(ptr), \
+			     sizeof(_stp_kr_v)))			\
+		goto deref_fault;					\
+	_stp_kr_v;							\
+})
+#define CATCH_DEREF_FAULT()						\
+	if (0) {							\
+deref_fault: __attribute__((unused));					\
+		STAP_ERROR("kernel read fault [man error::fault]");	\
+	}
 
 #endif /* STP_RUNTIME_H */

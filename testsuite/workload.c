@@ -36,6 +36,8 @@
  *                          receive them; with PORT, the sender is bound
  *                          to 127.0.0.1:PORT first (the packet's bytes
  *                          are then the same on every run but the IP id)
+ *   workload tcp-refused   connect over TCP to 127.0.0.1:1, where nothing
+ *                          listens: a SYN answered by a RST
  *
  * Exits 0, or 1 with a message when a call fails (a test then sees the
  * message on stderr rather than silently missing hits).
@@ -61,7 +63,8 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
-		" getppid N | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N | udp [PORT]\n");
+		" getppid N | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N |"
+		" udp [PORT] | tcp-refused\n");
 	return 2;
 }
 
@@ -242,6 +245,20 @@ static int udp(long from_port)
 	return 0;
 }
 
+/* For tcp.* tests: a SYN to a closed loopback port, and its RST. */
+static int tcp_refused(void)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(1) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || !connect(fd, (struct sockaddr *)&to, sizeof(to)) ||
+	    errno != ECONNREFUSED)
+		return fail("connect was not refused:", "127.0.0.1:1");
+	close(fd);
+	return 0;
+}
+
 /* getppid() n times on CPU 0 and, in a child, on CPU 1 at the same time. */
 static int getppid2(long n)
 {
@@ -374,6 +391,8 @@ int main(int argc, char **argv)
 		return udp(0);
 	if (!strcmp(argv[1], "udp") && argc == 3 && !number(argv[2], 65535, &n))
 		return udp(n);
+	if (!strcmp(argv[1], "tcp-refused") && argc == 2)
+		return tcp_refused();
 	if (!strcmp(argv[1], "exit") && argc == 3 && !number(argv[2], 255, &n))
 		return (int)n;
 	return usage();

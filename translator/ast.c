@@ -83,6 +83,9 @@ static void print_members(struct strbuf *sb, const struct member *m)
 void ast_print_expr(struct strbuf *sb, const struct node *n)
 {
 	switch (n->kind) {
+	case ND_EMBEDDED:
+		sb_printf(sb, "%%{%s%%}", n->str);
+		break;
 	case ND_NUM:
 		sb_printf(sb, "%" PRId64, n->num);
 		break;

@@ -78,7 +78,9 @@ void diag_error(struct session *s, const struct srcloc *loc,
 {
 	va_list ap;
 
-	s->diag_muted = false;
+	s->diag_muted = s->diag_quiet > 0;	/* its notes and hints too */
+	if (s->diag_muted)
+		return;
 	va_start(ap, fmt);
 	report(loc, "error", "31", fmt, ap);
 	va_end(ap);

@@ -126,6 +126,7 @@ bool emit_has_effects(const struct node *n)
 	switch (n->kind) {
 	case ND_ASSIGN:
 	case ND_PUSH:
+	case ND_EMBEDDED:	/* C may do anything */
 		return true;
 	case ND_UNARY:
 		if (n->op >= OP_PREINC)
@@ -731,6 +732,26 @@ static const char *unary(struct emitter *E, struct node *n)
 	}
 }
 
+/*
+ * %{ C %} as an expression: its value in a temporary, with the names an
+ * embedded function body sees (STAP_ARG_x of the enclosing function,
+ * CONTEXT).
+ */
+static const char *embedded_expr(struct emitter *E, struct node *n)
+{
+	const char *t = emit_temp(E, n->type);
+	struct param *p;
+
+	for (p = E->func ? E->func->params : NULL; p; p = p->next)
+		emit_line(E, "#define STAP_ARG_%s (l->v_%s)", p->name, p->name);
+	emit_line(E, "#define CONTEXT c");
+	emit_store(E, t, n->type, arena_printf(&E->s->arena, "(%s)", n->str));
+	emit_line(E, "#undef CONTEXT");
+	for (p = E->func ? E->func->params : NULL; p; p = p->next)
+		emit_line(E, "#undef STAP_ARG_%s", p->name);
+	return t;
+}
+
 const char *emit_expr(struct emitter *E, struct node *n)
 {
 	struct arena *A = &E->s->arena;
@@ -751,6 +772,8 @@ const char *emit_expr(struct emitter *E, struct node *n)
 	}
 	case ND_VAR:
 		return var_ref(E, n->sym);
+	case ND_EMBEDDED:
+		return embedded_expr(E, n);
 	case ND_CALL: {
 		const char *v = n->builtin ? builtin_call(E, n) : func_call(E, n);
 
@@ -1399,6 +1422,10 @@ int emit_program(struct session *s)
 		sb_printf(c, "static const struct stp_probe " PF_DESC_FMT " = {\n"
 			  "\t.pp = %s,\n\t.loc = ", rp->id, sb_str(&pp));
 		emit_c_string(c, sb_str(&at), (int)at.len);
+		if (rp->pn) {
+			sb_puts(c, ",\n\t.pn = ");
+			emit_c_string(c, rp->pn, (int)strlen(rp->pn));
+		}
 		sb_printf(c, ",\n\t.handler = probe_%d,\n\t.state = %s,\n};\n\n",
 			  rp->probe->id, rp->family->state);
 		sb_free(&pp);

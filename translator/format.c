@@ -11,7 +11,11 @@
 
 static const char supported[] = "diuxXocspbmM";
 
-struct fmt *fmt_parse(struct session *s, const struct node *lit)
+/*
+ * report: say what is wrong.  sem's early passes parse quietly, to type
+ * the arguments from their conversions before the final pass checks.
+ */
+struct fmt *fmt_parse(struct session *s, const struct node *lit, bool report)
 {
 	struct fmt *f = arena_alloc(&s->arena, sizeof(*f));
 	struct vec convs = VEC_INIT;
@@ -70,10 +74,14 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 		if (p < end && *p == 'l')
 			p++;
 		if (p >= end) {
+			if (!report)
+				goto fail;
 			diag_error(s, &lit->loc, "format string ends in the middle of a conversion");
 			goto fail;
 		}
 		if (!strchr(supported, *p)) {
+			if (!report)
+				goto fail;
 			diag_error(s, &lit->loc, "invalid format conversion '%%%c'", *p);
 			if (strchr("-+ #0", *p))
 				diag_hint(s, "a conversion takes one flag of '-', '+', ' ', '#' or '0' (\"%%-8x\", \"%%08x\")");
@@ -86,7 +94,8 @@ struct fmt *fmt_parse(struct session *s, const struct node *lit)
 		cv->conv = *p++;
 		if (cv->conv == 'b' && cv->width > 0 && cv->width != 1 && cv->width != 2 &&
 		    cv->width != 4 && cv->width != 8) {
-			diag_error(s, &lit->loc, "%%b writes 1, 2, 4 or 8 bytes, not %d", cv->width);
+			if (report)
+				diag_error(s, &lit->loc, "%%b writes 1, 2, 4 or 8 bytes, not %d", cv->width);
 			goto fail;
 		}
 		/* %b, %m and %M write bytes, not text: printf only. */

@@ -356,7 +356,7 @@ static struct node *index_list(struct parser *p)
 }
 
 /*
- * primary -> NUM | STR+ | '(' expr ')' | ident | ident args | ident index
+ * primary -> NUM | STR+ | '(' expr ')' | ident | ident args | ident index | EMBEDDED
  *          | '$'name members | '$'N | '@'... | '$#' | '@#'
  */
 static struct node *primary(struct parser *p)
@@ -403,6 +403,12 @@ static struct node *primary(struct parser *p)
 		return n;
 	case TK_AT:
 		return at_expr(p);
+	case TK_EMBEDDED:
+		/* A C expression (guru mode), long unless it says string. */
+		n = new_node(p, ND_EMBEDDED, advance(p));
+		n->str = t->str;
+		n->type = strstr(t->str, "/* string */") ? TY_STRING : TY_LONG;
+		return n;
 	case TK_IDENT:
 		if (is_keyword(t))
 			break;
@@ -828,12 +834,6 @@ static struct node *statement(struct parser *p)
 		}
 		n->els = block(p);
 		return n;
-	}
-	if (t->kind == TK_EMBEDDED) {
-		diag_error(p->s, &t->loc,
-			   "embedded C can only be a whole function body or at top level");
-		p->errors++;
-		return new_node(p, ND_NULL_STMT, t);
 	}
 	if (t->kind == TK_IDENT && is_keyword(t)) {
 		error_tok(p, t, "expected %s", "a statement");

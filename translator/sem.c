@@ -52,6 +52,7 @@ struct sem {
 	bool sc_loaded;		/* the system call aliases (syscalls.c) are in */
 	struct resolved_probe *rp;	/* the probe whose handler is checked */
 	int nused;		/* globals used so far (symbol.first_use) */
+	const char *pn;		/* the alias the script's point names (pn()) */
 };
 
 static void note_use(struct sem *S, struct symbol *sym)
@@ -366,11 +367,10 @@ static enum type call(struct sem *S, struct node *n)
 						   n->str);
 				return n->type = bi->ret;
 			}
-			if (!n->fmt && S->final) {
-				n->fmt = fmt_parse(S->s, f);
-				if (n->fmt && n->fmt->has_binary && bi->id == BI_SPRINTF)
-					diag_error(S->s, &f->loc, "%%b, %%m and %%M write raw bytes: use them with printf, not sprintf");
-			}
+			if (!n->fmt)
+				n->fmt = fmt_parse(S->s, f, S->final);
+			if (S->final && n->fmt && n->fmt->has_binary && bi->id == BI_SPRINTF)
+				diag_error(S->s, &f->loc, "%%b, %%m and %%M write raw bytes: use them with printf, not sprintf");
 			if (S->final && n->fmt && n->fmt->nargs != nargs - 1) {
 				diag_error(S->s, &f->loc,
 					   "format string expects %d argument%s, but %d %s given",
@@ -396,6 +396,9 @@ static enum type call(struct sem *S, struct node *n)
 						}
 						k += take;
 					}
+					/* As SystemTap, the conversion types an untyped argument. */
+					if (!S->final && expr(S, a) == TY_UNKNOWN)
+						want_var_type(S, a, want);
 					expect_type(S, a, want, want == TY_STRING ?
 						    "the argument for %s" : "the argument for a numeric conversion");
 				} else {
@@ -871,6 +874,8 @@ static void want_var_type(struct sem *S, struct node *n, enum type t)
 		struct symbol *sym = resolve_var(S, n);
 
 		unify(S, &sym->type, &sym->type_loc, t, &n->loc, "variable");
+	} else if (n->kind == ND_INDEX && n->sym && n->sym->type != TY_STATS) {
+		unify(S, &n->sym->type, &n->sym->type_loc, t, &n->loc, "array");
 	}
 }
 
@@ -938,7 +943,8 @@ static int defined_const(struct sem *S, struct node *c)
 		neg = !neg;
 		c = c->lhs;
 	}
-	if (c->kind != ND_DEFINED || S->func)
+	/* In a function only @cast is known: $vars are the caller's. */
+	if (c->kind != ND_DEFINED || (S->func && (!c->lhs || c->lhs->kind != ND_CAST)))
 		return -1;
 	if (target_expr(S, c, false) != TY_LONG || !c->tv || !c->tv->constant)
 		return -1;
@@ -981,6 +987,12 @@ static enum type expr(struct sem *S, struct node *n)
 		return n->type = TY_LONG;
 	case ND_STR:
 		return n->type = TY_STRING;
+	case ND_EMBEDDED:	/* typed by the parser */
+		if (S->final && !S->s->guru && !n->loc.file->is_tapset) {
+			diag_error(S->s, &n->loc, "embedded C is only allowed in guru mode");
+			diag_hint(S->s, "run stap with -g if you trust this code");
+		}
+		return n->type;
 	case ND_ARG:
 	case ND_ARGC:
 		return script_arg(S, n);
@@ -1387,9 +1399,16 @@ static int cmp_priority(const void *a, const void *b)
 }
 
 /* Does the point a script uses name this alias (wildcards either side)? */
-static bool alias_matches(const struct probe_point *use, const struct probe_point *name)
+/*
+ * Does use name the alias name?  With suffix, name may match only the
+ * first components of use: *suffix is then the rest ("miscellany.return"
+ * of alias miscellany: ".return"), which goes on each of its locations.
+ */
+static bool alias_matches(const struct probe_point *use, const struct probe_point *name,
+			  struct pp_comp **suffix)
 {
-	const struct pp_comp *u = use->comps, *a = name->comps;
+	struct pp_comp *u = use->comps;
+	const struct pp_comp *a = name->comps;
 
 	for (; u && a; u = u->next, a = a->next) {
 		if (fnmatch(u->name, a->name, 0) && fnmatch(a->name, u->name, 0))
@@ -1409,7 +1428,31 @@ static bool alias_matches(const struct probe_point *use, const struct probe_poin
 				return false;
 		}
 	}
+	if (suffix && u && !a) {
+		*suffix = u;
+		return true;
+	}
 	return !u && !a;
+}
+
+/* q with the components of suffix after its own (alias suffixes). */
+static struct probe_point *with_suffix(struct sem *S, const struct probe_point *q,
+				       const struct pp_comp *suffix)
+{
+	struct probe_point *p = arena_alloc(&S->s->arena, sizeof(*p));
+	struct pp_comp **tail = &p->comps;
+	const struct pp_comp *lists[2] = { q->comps, suffix }, *c;
+
+	*p = *q;
+	p->next = NULL;
+	for (int i = 0; i < 2; i++)
+		for (c = lists[i]; c; c = c->next) {
+			*tail = arena_alloc(&S->s->arena, sizeof(**tail));
+			**tail = *c;
+			(*tail)->next = NULL;
+			tail = &(*tail)->next;
+		}
+	return p;
 }
 
 /* { first; second } as a new block, for alias prologues and epilogues. */
@@ -1557,6 +1600,68 @@ static void no_such_probe(struct sem *S, struct probe_point *pt)
  * number of probes it became.
  */
 static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt,
+			 struct node *body, int depth);
+
+/*
+ * The probes of alias a, which pt names as name (then suffix): each of
+ * its locations, with a copy of its body joined to the user's.  Their
+ * number, or -1 after an error.
+ */
+static int use_alias(struct sem *S, struct probe *pr, struct probe_point *pt,
+		     struct probe *a, struct probe_point *name,
+		     const struct pp_comp *suffix, struct node *body, int depth)
+{
+	struct session *s = S->s;
+	/* A copy of the alias's body for each use: pass 2 binds its
+	 * variables to the locals of the using probe. */
+	struct node *ab = ast_clone(&s->arena, a->body);
+	struct node *b = a->alias_epilogue ? join_blocks(S, body, ab) :
+		join_blocks(S, ab, body);
+	int here = 0;
+
+	/* pn() is the alias as the script names it, wildcards resolved. */
+	if (depth == 0) {
+		S->pn = pf_point_text(s, name);
+		if (suffix) {
+			struct probe_point sp = { .comps = (struct pp_comp *)suffix };
+
+			S->pn = arena_printf(&s->arena, "%s.%s", S->pn, pf_point_text(s, &sp));
+		}
+	}
+
+	for (struct probe_point *q = a->points; q; q = q->next) {
+		int n = resolve_point(S, pr, suffix ? with_suffix(S, q, suffix) : q,
+				      b, depth + 1);
+
+		if (n < 0)
+			return -1;
+		if (n == 0 && !q->optional) {
+			no_such_probe(S, q);
+			return -1;
+		}
+		here += n;
+		/* "!": the first location the kernel has is enough. */
+		if (n > 0 && q->sufficient)
+			break;
+	}
+	/* Every location optional and none here: not on this kernel. */
+	if (!here && !pt->optional && !strchr(pf_point_text(s, pt), '*')) {
+		struct strbuf where = STRBUF_INIT;
+
+		for (struct probe_point *q = a->points; q; q = q->next)
+			sb_printf(&where, "%s%s", q == a->points ? "" : ", ",
+				  pf_point_text(s, q));
+		diag_error(s, &pt->loc, "probe alias '%s' has no location on kernel %s: "
+			   "none of %s", pf_point_text(s, name), s->release,
+			   sb_str(&where));
+		diag_hint(s, "add '?' after the point to skip it where it is missing");
+		sb_free(&where);
+		return -1;
+	}
+	return here;
+}
+
+static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt,
 			 struct node *body, int depth)
 {
 	struct session *s = S->s;
@@ -1566,57 +1671,29 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 		diag_error(s, &pt->loc, "probe alias expansion is too deep (a loop of aliases?)");
 		return -1;
 	}
+	if (depth == 0)
+		S->pn = NULL;	/* not an alias, unless use_alias says */
 	/* The system call aliases exist once a point asks for them. */
 	if (!S->sc_loaded && pt->comps && sc_wanted(pt->comps->name) &&
 	    load_syscalls(S, &pt->loc) < 0)
 		return -1;
-	for (i = 0; i < S->aliases.len; i++) {
-		struct probe *a = S->aliases.items[i];
-		struct probe_point *name;
+	/* Whole names first; an alias suffix only where none matches. */
+	for (int round = 0; round < 2 && !matched; round++) {
+		for (i = 0; i < S->aliases.len; i++) {
+			struct probe *a = S->aliases.items[i];
+			struct probe_point *name;
+			struct pp_comp *suffix = NULL;
+			int here;
 
-		for (name = a->alias_names; name; name = name->next) {
-			if (!alias_matches(pt, name))
-				continue;
-			/*
-			 * A copy of the alias's body for each use: pass 2 binds
-			 * its variables to the locals of the using probe.
-			 */
-			struct node *ab = ast_clone(&s->arena, a->body);
-			struct node *b = a->alias_epilogue ? join_blocks(S, body, ab) :
-				join_blocks(S, ab, body);
-			/* Reuse the joined body when the alias names several points. */
-			int here = 0;
-
-			for (struct probe_point *q = a->points; q; q = q->next) {
-				int n = resolve_point(S, pr, q, b, depth + 1);
-
-				if (n < 0)
-					return -1;
-				if (n == 0 && !q->optional) {
-					no_such_probe(S, q);
-					return -1;
-				}
-				here += n;
-				/* "!": the first location the kernel has is enough. */
-				if (n > 0 && q->sufficient)
+			for (name = a->alias_names; name; name = name->next)
+				if (alias_matches(pt, name, round ? &suffix : NULL))
 					break;
-			}
-			/* Every location optional and none here: not on this kernel. */
-			if (!here && !pt->optional && !strchr(pf_point_text(s, pt), '*')) {
-				struct strbuf where = STRBUF_INIT;
-
-				for (struct probe_point *q = a->points; q; q = q->next)
-					sb_printf(&where, "%s%s", q == a->points ? "" : ", ",
-						  pf_point_text(s, q));
-				diag_error(s, &pt->loc, "probe alias '%s' has no location on kernel %s: "
-					   "none of %s", pf_point_text(s, name), s->release,
-					   sb_str(&where));
-				diag_hint(s, "add '?' after the point to skip it where it is missing");
-				sb_free(&where);
+			if (!name)
+				continue;
+			here = use_alias(S, pr, pt, a, name, suffix, body, depth);
+			if (here < 0)
 				return -1;
-			}
 			matched += here;
-			break;
 		}
 	}
 	if (matched || (S->aliases.len && pt->comps && strchr(pt->comps->name, '*')))
@@ -1625,6 +1702,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 	struct resolved_probe *rp = arena_alloc(&s->arena, sizeof(*rp));
 
 	rp->point = pt;
+	rp->pn = S->pn;
 	rp->id = s->probes.len;
 	for (i = 0; i < pf_nfamilies && !r; i++) {
 		r = pf_families[i]->resolve(s, pt, rp);
@@ -1649,6 +1727,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 
 		x->family = rp->family;
 		x->point = pt;
+		x->pn = S->pn;
 		x->priority = rp->priority;
 		x->id = s->probes.len;
 		bind_handler(S, pr, x, body);
@@ -1676,6 +1755,33 @@ static void resolve_probes(struct sem *S, struct program *prog)
 				break;
 		}
 	}
+}
+
+/*
+ * A library file's own probes (argv.stp's begin that fills argv) join
+ * the session once the script uses one of the file's globals.  True if
+ * some did.
+ */
+static bool add_tapset_probes(struct sem *S)
+{
+	bool added = false;
+
+	for (int i = 0; i < S->s->tapset_files.len; i++) {
+		struct program *tp = S->s->tapset_files.items[i];
+		struct global *g;
+
+		if (!tp->probes || tp->probes_in)
+			continue;
+		for (g = tp->globals; g; g = g->next)
+			if (g->sym && (g->sym->read || g->sym->written))
+				break;
+		if (!g)
+			continue;
+		tp->probes_in = true;
+		resolve_probes(S, tp);
+		added = true;
+	}
+	return added;
 }
 
 static void sort_probes(struct session *s)
@@ -2236,12 +2342,17 @@ int sem_elaborate(struct session *s)
 		diag_error(s, NULL, "no probes found");
 		goto out;
 	}
-	for (pass = 0; pass < 50; pass++) {
-		S.changed = false;
-		check_bodies(&S);
-		if (!S.changed)
-			break;
-	}
+	do {
+		for (pass = 0; pass < 50; pass++) {
+			S.changed = false;
+			check_bodies(&S);
+			if (!S.changed)
+				break;
+		}
+	} while (add_tapset_probes(&S) && !s->errors);
+	sort_probes(s);
+	if (s->errors)
+		goto out;
 	S.final = true;
 	check_bodies(&S);
 	for (i = 0; i < S.globals.len; i++) {

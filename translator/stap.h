@@ -173,7 +173,7 @@ struct fmt {
 	int nargs;		/* values it consumes, '*' included */
 	bool has_binary;	/* has %b: only printf can write it */
 };
-struct fmt *fmt_parse(struct session *s, const struct node *lit);
+struct fmt *fmt_parse(struct session *s, const struct node *lit, bool report);
 
 enum node_kind {
 	/* expressions */
@@ -348,6 +348,7 @@ struct program {
 	struct func *funcs;
 	struct global *globals;
 	struct node *embedded;	/* top-level %{ %} blocks, ND_EMBEDDED list */
+	bool probes_in;		/* a library file's probes: resolved (sem.c) */
 };
 
 /* ---- symbols (sem.c) ---- */
@@ -390,6 +391,8 @@ struct session {
 	bool guru;		/* -g */
 	bool no_warnings;	/* -w */
 	bool diag_muted;	/* diag.c: the last warning was suppressed (-w) */
+	int diag_quiet;		/* > 0: errors are neither shown nor counted (a
+				 * trial, as @defined's) */
 	bool unoptimized;	/* -u: no dead-store elision */
 	bool vm;		/* --vm */
 	const char *module_name;	/* -m */
@@ -444,6 +447,7 @@ struct resolved_probe {
 	struct probe *probe;		/* the user's probe (body source) */
 	struct probe_point *point;	/* the point that matched */
 	const char *pp;			/* canonical probe point text */
+	const char *pn;			/* the alias the script named, for pn(); or NULL */
 	struct node *body;		/* prologues + body + epilogues */
 	int64_t priority;		/* begin(N)/end(N) ordering */
 	int id;

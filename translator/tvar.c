@@ -956,6 +956,8 @@ static void bitfield(Dwarf_Die *m, uint64_t off, struct tval *v, const char **ad
 	(void)off;
 }
 
+static bool complete_type(Dwarf_Die *su);
+
 static int member(struct tv *t, struct tval *v, const char *name)
 {
 	Dwarf_Die su, m;
@@ -971,7 +973,9 @@ static int member(struct tv *t, struct tval *v, const char *name)
 		     tname(t, v));
 		return -1;
 	}
-	if (dwarf_hasattr(&su, DW_AT_declaration)) {
+	/* Only declared in this CU (struct files_struct in sched.h's users):
+	 * the definition is in another CU of the same file. */
+	if (dwarf_hasattr(&su, DW_AT_declaration) && !complete_type(&su)) {
 		fail(t, "'%s' is only declared here, its members are unknown", tname(t, v));
 		hint(t, "use @cast(PTR, \"%s\")->%s to find its definition elsewhere",
 		     tname(t, v), name);
@@ -1381,14 +1385,13 @@ static int special(struct tv *t, const char *what, int depth, struct tv_code *ou
 	sb_puts(&code, "_tv_dst[0] = 0;\n");
 	if (!strcmp(what, "return")) {
 		struct tval v;
+		Dwarf_Die rt;
 
-		if (base_return(t, &v) < 0) {
-			if (t->sc->is_return) {	/* void function: empty, as SystemTap */
-				t->failed = false;
-				goto done;
-			}
+		/* A void function's $$return is empty, as SystemTap's. */
+		if (t->sc->has_fn && t->sc->is_return && !type_of(&t->sc->fn, &rt))
+			goto done;
+		if (base_return(t, &v) < 0)
 			return -1;
-		}
 		pretty_named(t, &code, "return", &v, true, depth, false);
 		goto done;
 	}
@@ -1494,6 +1497,18 @@ static bool type_cb(Dwarf_Die *d, void *arg)
 	if (!name_is(d, f->name) || dwarf_hasattr(d, DW_AT_declaration))
 		return false;
 	f->found = *d;
+	return true;
+}
+
+/* *su, a declaration only, as its definition in some CU of its file. */
+static bool complete_type(Dwarf_Die *su)
+{
+	struct type_find f = { .tag = dwarf_tag(su), .name = die_name(su) };
+	Dwarf *dbg = dwarf_cu_getdwarf(su->cu);
+
+	if (!f.name || !dbg || !each_top(dbg, NULL, NULL, type_cb, &f))
+		return false;
+	*su = f.found;
 	return true;
 }
 
@@ -1711,6 +1726,7 @@ static int base_atvar(struct tv *t, struct node *n, struct tval *v)
 static struct tv_scope *probe_scope(struct tv *t)
 {
 	struct resolved_probe *rp = t->rp;
+	int r;
 
 	if (!rp) {
 		fail(t, "target variables can only be used in probe handlers");
@@ -1728,9 +1744,13 @@ static struct tv_scope *probe_scope(struct tv *t)
 		return NULL;
 	}
 	rp->tvs = arena_alloc(&t->s->arena, sizeof(*rp->tvs));
-	if (rp->family->tv_scope(t->s, rp, t->loc, rp->tvs) < 0) {
+	/* @defined($x) asks quietly: no scope (no debuginfo) is then 0. */
+	t->s->diag_quiet += t->quiet;
+	r = rp->family->tv_scope(t->s, rp, t->loc, rp->tvs);
+	t->s->diag_quiet -= t->quiet;
+	if (r < 0) {
 		rp->tvs = NULL;
-		rp->tvs_failed = true;
+		rp->tvs_failed = !t->quiet;	/* a later plain use reports it */
 		t->failed = true;
 		return NULL;
 	}
@@ -1978,7 +1998,9 @@ static enum type resolve_node(struct session *s, struct resolved_probe *rp, stru
 			q.loc = &e->loc;
 			if (e->kind == ND_ENTRY)
 				e = e->lhs;
-			if (!rp || (e->kind == ND_TARGET && (!rp->family || !rp->family->tv_scope)) ||
+			/* In a function (no rp) only @cast has a meaning. */
+			if ((!rp && e->kind != ND_CAST) ||
+			    (e->kind == ND_TARGET && (!rp->family || !rp->family->tv_scope)) ||
 			    resolve_target(&q, e, false, &tmp) < 0 || q.failed)
 				out->code = "0";
 			/* @defined must not leave @entry slots behind. */

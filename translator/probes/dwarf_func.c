@@ -45,7 +45,7 @@
 #include "../tvar.h"
 
 /* The most functions one point may expand to, and kprobes in all. */
-#define DWF_MAX_FUNCS	2000
+#define DWF_MAX_FUNCS	8000
 #define DWF_MAX_KPROBES	10000
 /* .maxactive(N): the kernel allocates N instances up front (as kprobe.c). */
 #define DWF_MAX_MAXACTIVE	4096

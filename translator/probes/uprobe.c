@@ -111,7 +111,9 @@ char *pf_user_path(const char *name)
 }
 
 /* The file process(...) names: up->path, up->pid; 0 or -1. */
-static int resolve_file(struct session *s, const struct pp_comp *c, struct up_point *up)
+/* 0, or -1 after an error; 1: an optional point's program is not here. */
+static int resolve_file(struct session *s, const struct pp_comp *c, struct up_point *up,
+			bool optional)
 {
 	char *path = NULL;
 
@@ -152,6 +154,8 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 		if (!name)
 			return -1;
 		path = pf_user_path(name);
+		if (!path && optional)
+			return 1;
 		if (!path) {
 			diag_error(s, up->ploc, "cannot find '%s'%s", name,
 				   strchr(name, '/') ? "" : " in $PATH");
@@ -167,7 +171,9 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 }
 
 /* A process path with * ? [...]: every file the glob matches. */
-static int resolve_glob(struct session *s, const struct pp_comp *c, struct up_point *up)
+/* 0, or -1 after an error; 1: no file matches an optional point's glob. */
+static int resolve_glob(struct session *s, const struct pp_comp *c, struct up_point *up,
+			bool optional)
 {
 	struct vec inodes = VEC_INIT;	/* uint64_t[2]: st_dev, st_ino */
 	glob_t g;
@@ -202,6 +208,8 @@ static int resolve_glob(struct session *s, const struct pp_comp *c, struct up_po
 	if (rc == 0)
 		globfree(&g);
 	if (!up->paths.len) {
+		if (optional)
+			return 1;
 		diag_error(s, up->ploc, "no file matches '%s'", c->arg->str);
 		return -1;
 	}
@@ -236,7 +244,7 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 	struct dw_pattern pat;
 	char *err = NULL;
 	bool known = false;
-	int rc;
+	int r;
 
 	if (strcmp(p->name, "process") || !f)
 		return 0;
@@ -245,8 +253,12 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 	if (!known)
 		return 0;	/* another family's (process.begin, ...) */
 	up = arena_alloc(&s->arena, sizeof(*up));
-	rc = p->arg && p->arg->kind == ND_STR && strpbrk(p->arg->str, "*?[") ?
-	     resolve_glob(s, p, up) : resolve_file(s, p, up);
+	r = p->arg && p->arg->kind == ND_STR && strpbrk(p->arg->str, "*?[") ?
+	    resolve_glob(s, p, up, pt->optional) : resolve_file(s, p, up, pt->optional);
+	if (r) {
+		free(up->paths.items);
+		return r > 0 ? 0 : -1;	/* "?": no such program, no probe */
+	}
 	/* up lives in the arena, which frees no vec: move the paths there. */
 	if (up->paths.len) {
 		void **items = arena_alloc(&s->arena, up->paths.len * sizeof(*items));
@@ -256,8 +268,6 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 		up->paths.items = items;
 		up->paths.cap = up->paths.len;	/* read only from now on */
 	}
-	if (rc)
-		return -1;
 	if (!strcmp(f->name, "provider")) {
 		up->provider = pf_string_arg(s, f, "provider(\"NAME\").mark(\"NAME\")");
 		if (!up->provider)
