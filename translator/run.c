@@ -205,6 +205,29 @@ char *run_newest_provisioned_release(void)
 	return best;
 }
 
+/* Room for the numbers of session_opts' options. */
+struct opt_bufs {
+	char mb[16], secs[16];
+};
+
+/* staprun's options for -s and -T, appended at args; returns how many. */
+static int session_opts(struct session *s, char **args, struct opt_bufs *b)
+{
+	int n = 0;
+
+	if (s->bufsize_mb) {
+		snprintf(b->mb, sizeof(b->mb), "%d", s->bufsize_mb);
+		args[n++] = "-s";
+		args[n++] = b->mb;
+	}
+	if (s->timeout_s) {
+		snprintf(b->secs, sizeof(b->secs), "%d", s->timeout_s);
+		args[n++] = "-T";
+		args[n++] = b->secs;
+	}
+	return n;
+}
+
 static int run_vm(struct session *s)
 {
 	struct vm_config cfg = {
@@ -217,7 +240,8 @@ static int run_vm(struct session *s)
 	struct vm_job job = { .name = "script", .module = s->module_path };
 	struct vm_result res = { 0 };
 	const char *files[2] = { NULL, NULL };
-	char *args[7] = { NULL }, *cmd = NULL, pid[16], mb[16], secs[16];
+	char *args[7] = { NULL }, *cmd = NULL, pid[16];
+	struct opt_bufs so;
 	int nargs = 0;
 	struct vec insmod = VEC_INIT;
 	int ret, status;
@@ -241,16 +265,7 @@ static int run_vm(struct session *s)
 		args[nargs++] = "-x";
 		args[nargs++] = pid;
 	}
-	if (s->bufsize_mb) {
-		snprintf(mb, sizeof(mb), "%d", s->bufsize_mb);
-		args[nargs++] = "-s";
-		args[nargs++] = mb;
-	}
-	if (s->timeout_s) {
-		snprintf(secs, sizeof(secs), "%d", s->timeout_s);
-		args[nargs++] = "-T";
-		args[nargs++] = secs;
-	}
+	nargs += session_opts(s, args + nargs, &so);
 	if (nargs)
 		job.staprun_args = args;
 	/* -T: the VM must outlive the script's own time limit. */
@@ -300,7 +315,8 @@ static int run_vm(struct session *s)
 static int run_host(struct session *s)
 {
 	struct utsname u;
-	char *argv[14], target_pid[16], mb[16], secs[16];
+	char *argv[14], target_pid[16];
+	struct opt_bufs so;
 	int argc = 0, status;
 	pid_t pid;
 
@@ -340,16 +356,7 @@ static int run_host(struct session *s)
 		argv[argc++] = "-x";
 		argv[argc++] = target_pid;
 	}
-	if (s->bufsize_mb) {
-		snprintf(mb, sizeof(mb), "%d", s->bufsize_mb);
-		argv[argc++] = "-s";
-		argv[argc++] = mb;
-	}
-	if (s->timeout_s) {
-		snprintf(secs, sizeof(secs), "%d", s->timeout_s);
-		argv[argc++] = "-T";
-		argv[argc++] = secs;
-	}
+	argc += session_opts(s, argv + argc, &so);
 	argv[argc++] = s->module_path;
 	argv[argc] = NULL;
 	/* staprun turns a Ctrl-C into a clean exit; stap just waits. */
