@@ -12,6 +12,8 @@
 # Usage: bench/entry_overhead.sh      (from a built tree; ~8 min of VM time)
 # Environment: N, RUNS, MODES, KVER, KEEP as overhead.sh reads them;
 #   BODIES=which bodies (default count; ~8 min of VM time each);
+#   CONFIGS=which tracers (default "ours ours_kprobe stap48 stap48_noov
+#   bpftrace");
 #   OVERHEAD=path of overhead.sh (default /work/shared/tools/bench/overhead.sh).
 #
 # overhead.sh knows a session is ready when its kprobe shows in
@@ -49,7 +51,8 @@ fi
 
 cd "$top"
 bodies=$(echo "${BODIES:-count}" | tr -s ' ' '|')
-ONLY="^(ours|ours_kprobe|stap48|stap48_noov|bpftrace)-($bodies)\$" "$work/bench/overhead.sh" |
+configs=$(echo "${CONFIGS:-ours ours_kprobe stap48 stap48_noov bpftrace}" | tr -s ' ' '|')
+ONLY="^($configs)-($bodies)\$" "$work/bench/overhead.sh" |
 	sed -n '/^== overhead.sh/,/^   host:/p; /^== Summary/,$p'
 cat <<'EOF'
 

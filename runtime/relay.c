@@ -108,6 +108,8 @@ static ssize_t trace_read(struct file *filp, char __user *ubuf, size_t count,
 		ubuf += n;
 		count -= n;
 		done += n;
+		/* A big read against a busy writer must not hog this CPU. */
+		cond_resched();
 	}
 	mutex_unlock(&read_mutex);
 	return done;
@@ -181,7 +183,11 @@ void _stp_relay_exit(void)
 
 void _stp_relay_write(const void *data, size_t len)
 {
-	/* relay refuses a reservation larger than a sub-buffer. */
+	/*
+	 * relay refuses a reservation larger than a sub-buffer.  Records
+	 * are padded to 8 bytes so that every header staprun reads is
+	 * aligned (sub-buffers are page multiples, headers 16 bytes).
+	 */
 	size_t max = chan->subbuf_size - sizeof(struct stp_relay_rec);
 	struct relay_cpu *rc;
 	unsigned long flags;
@@ -194,7 +200,8 @@ void _stp_relay_write(const void *data, size_t len)
 	ts = ktime_get_mono_fast_ns();
 	while (len) {
 		size_t n = min(len, max);
-		struct stp_relay_rec *r = relay_reserve(chan, sizeof(*r) + n);
+		struct stp_relay_rec *r =
+			relay_reserve(chan, sizeof(*r) + STP_RELAY_ALIGN(n));
 
 		if (!r) {
 			atomic_add(len, &lost_bytes);
@@ -205,6 +212,8 @@ void _stp_relay_write(const void *data, size_t len)
 		r->len = n;
 		r->pad = 0;
 		memcpy(r + 1, data, n);
+		/* Old buffer bytes must not reach the reader as padding. */
+		memset((char *)(r + 1) + n, 0, STP_RELAY_ALIGN(n) - n);
 		data += n;
 		len -= n;
 	}

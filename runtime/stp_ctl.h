@@ -88,9 +88,10 @@ struct stp_ctl_status {
  */
 struct stp_relay_rec {
 	__u64 ts;
-	__u32 len;
+	__u32 len;	/* payload bytes; the record is padded to 8 */
 	__u32 pad;
 };
+#define STP_RELAY_ALIGN(n) (((n) + 7) & ~(__u32)7)
 
 /* Longest payload either side sends; longer text is truncated. */
 #define STP_CTL_MAX_PAYLOAD 1024

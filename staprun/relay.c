@@ -28,12 +28,14 @@
 #include "util.h"
 
 #define READ_CHUNK (256 * 1024)
+#define FILL_MAX (4 * READ_CHUNK)	/* per file per pass */
 #define HORIZON_MARGIN_NS 2000000ULL	/* 2 ms */
 
 struct relay_file {
 	int fd;
 	char *buf;		/* bytes read, not yet printed */
 	size_t start, len, cap;	/* unprinted bytes are buf[start, len) */
+	bool more;		/* the last fill() stopped before the end */
 };
 
 static int cmp_cpu(const void *a, const void *b)
@@ -111,11 +113,20 @@ int relay_in_fd(const struct relay_in *in, int i)
 	return in->files[i].fd;
 }
 
-/* Appends what the file has now. */
+/*
+ * Appends what the file has now, up to FILL_MAX bytes: against writers
+ * that never pause, reading until the file is empty could go on forever
+ * while nothing is printed and the buffer grows.  The rest waits for the
+ * next pass; the writers' buffer holds it or counts what it refuses.
+ */
 static int fill(struct relay_file *f)
 {
-	for (;;) {
+	size_t got = 0;
+
+	f->more = false;
+	while (got < FILL_MAX) {
 		ssize_t n;
+		size_t want;
 
 		if (f->start && f->start == f->len)
 			f->start = f->len = 0;
@@ -132,7 +143,8 @@ static int fill(struct relay_file *f)
 				f->buf = xrealloc(f->buf, f->cap);
 			}
 		}
-		n = read(f->fd, f->buf + f->len, f->cap - f->len);
+		want = f->cap - f->len;
+		n = read(f->fd, f->buf + f->len, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -143,10 +155,13 @@ static int fill(struct relay_file *f)
 			util_err("relay: read failed: %s", strerror(-ret));
 			return ret;
 		}
-		if (n == 0)
-			return 0;
 		f->len += n;
+		got += n;
+		if ((size_t)n < want)
+			return 0;	/* drained, as far as this pass goes */
 	}
+	f->more = true;
+	return 0;
 }
 
 /* The file's first whole record, or NULL. */
@@ -157,7 +172,7 @@ static const struct stp_relay_rec *head(const struct relay_file *f)
 	if (f->len - f->start < sizeof(*r))
 		return NULL;
 	r = (const void *)(f->buf + f->start);
-	if (f->len - f->start - sizeof(*r) < r->len)
+	if (f->len - f->start - sizeof(*r) < STP_RELAY_ALIGN(r->len))
 		return NULL;
 	return r;
 }
@@ -178,20 +193,33 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-int relay_in_read(struct relay_in *in, bool all, relay_emit_fn emit,
+/*
+ * For a file fill() left unfinished, the stamp below which its records
+ * are all in hand: those still unread are stamped no earlier than the
+ * last header we have (one write split in pieces shares a stamp).
+ */
+static uint64_t complete_below(const struct relay_file *f)
+{
+	size_t at = f->start;
+	uint64_t ts = 0;
+
+	while (at + sizeof(struct stp_relay_rec) <= f->len) {
+		const struct stp_relay_rec *r = (const void *)(f->buf + at);
+
+		ts = r->ts;
+		at += sizeof(*r) + STP_RELAY_ALIGN(r->len);
+	}
+	return ts;
+}
+
+/* Emits, in stamp order, the records in hand stamped up to horizon. */
+static void merge(struct relay_in *in, uint64_t horizon, relay_emit_fn emit,
 		  void *arg)
 {
-	uint64_t horizon = all ? UINT64_MAX : now_ns() - HORIZON_MARGIN_NS;
-	int i, ret;
-
-	for (i = 0; i < in->n; i++) {
-		ret = fill(&in->files[i]);
-		if (ret)
-			return ret;
-	}
 	for (;;) {
 		const struct stp_relay_rec *best = NULL;
 		struct relay_file *bf = NULL;
+		int i;
 
 		/* Few files: a scan per record beats keeping a heap. */
 		for (i = 0; i < in->n; i++) {
@@ -203,8 +231,39 @@ int relay_in_read(struct relay_in *in, bool all, relay_emit_fn emit,
 			}
 		}
 		if (!best)
-			return 0;
+			return;
 		emit(arg, (const char *)(best + 1), best->len);
-		bf->start += sizeof(*best) + best->len;
+		bf->start += sizeof(*best) + STP_RELAY_ALIGN(best->len);
 	}
+}
+
+int relay_in_read(struct relay_in *in, bool all, relay_emit_fn emit,
+		  void *arg)
+{
+	bool more;
+
+	do {
+		uint64_t horizon = all ? UINT64_MAX :
+			now_ns() - HORIZON_MARGIN_NS;
+		int i, ret;
+
+		more = false;
+		for (i = 0; i < in->n; i++) {
+			ret = fill(&in->files[i]);
+			if (ret)
+				return ret;
+			if (in->files[i].more) {
+				uint64_t below = complete_below(&in->files[i]);
+
+				more = true;
+				if (!below)
+					horizon = 0;	/* not even a header */
+				else if (below - 1 < horizon)
+					horizon = below - 1;
+			}
+		}
+		merge(in, horizon, emit, arg);
+		/* Once the writers have stopped, read to the end. */
+	} while (all && more);
+	return 0;
 }

@@ -7,3 +7,9 @@
 check_PROGRAMS += testsuite/unit/regex_test
 testsuite_unit_regex_test_SOURCES = testsuite/unit/regex_test.c \
 	translator/regex.c translator/regex.h common/util.c common/util.h
+
+check_PROGRAMS += testsuite/unit/relay_merge_test
+testsuite_unit_relay_merge_test_SOURCES = testsuite/unit/relay_merge_test.c \
+	staprun/relay.c staprun/staprun.h runtime/stp_ctl.h common/util.c common/util.h
+testsuite_unit_relay_merge_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/common \
+	-I$(srcdir)/runtime -I$(srcdir)/staprun

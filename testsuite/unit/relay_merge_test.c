@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit test for staprun/relay.c: merging per-CPU trace files by stamp.
+ *
+ * Writes trace0..trace2 into a temporary directory as the module would
+ * (struct stp_relay_rec headers, payloads padded to 8 bytes), with
+ * stamps interleaved across the files, and reads them back the way
+ * staprun's session loop does: relay_in_read() passes that are not
+ * final, then a final one.  The output must be every record exactly
+ * once, in stamp order.
+ *
+ * The files hold several times what one pass reads of a file, so passes
+ * stop part-way through the big files: a merge that printed the other
+ * files' records up to the clock's horizon, past what it had of a cut
+ * file, would print out of order.  Records of odd lengths check the
+ * padding; one write split in pieces (records sharing a stamp) checks
+ * that the pieces stay together.
+ *
+ *   relay_merge_test      exit 0 on success, 1 with a message otherwise
+ */
+#include "staprun.h"
+#include "stp_ctl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NFILES 3
+#define NRECS 200000	/* ~4.5 MB in trace0: several passes' worth */
+
+struct sink {
+	char *buf;
+	size_t len, cap;
+};
+
+static void emit(void *arg, const char *data, size_t len)
+{
+	struct sink *s = arg;
+
+	if (s->len + len > s->cap) {
+		s->cap = 2 * (s->len + len);
+		s->buf = realloc(s->buf, s->cap);
+		if (!s->buf)
+			abort();
+	}
+	memcpy(s->buf + s->len, data, len);
+	s->len += len;
+}
+
+static void put(FILE *f, unsigned long long ts, const char *text)
+{
+	struct stp_relay_rec r = { .ts = ts, .len = strlen(text) };
+	static const char zero[8];
+
+	fwrite(&r, sizeof(r), 1, f);
+	fwrite(text, r.len, 1, f);
+	fwrite(zero, STP_RELAY_ALIGN(r.len) - r.len, 1, f);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/relay_merge_test.XXXXXX", path[64], line[64];
+	struct relay_in in;
+	struct sink out = { 0 };
+	unsigned long long ts = 1;
+	FILE *f[NFILES];
+	int i, passes = 0, bad = 0;
+	char *p, *end;
+	long want = 0;
+
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	for (i = 0; i < NFILES; i++) {
+		snprintf(path, sizeof(path), "%s/trace%d", dir, i);
+		f[i] = fopen(path, "w");
+		if (!f[i]) {
+			perror(path);
+			return 1;
+		}
+	}
+	/*
+	 * Line k goes to file (k % 7 < 5 ? 0 : k % 7 == 5 ? 1 : 2), so file
+	 * 0 is the big one and the others are cut far less often.  Every
+	 * 1000th line is written as two pieces sharing one stamp.
+	 */
+	for (long k = 0; k < NRECS; k++, ts += 3) {
+		int which = k % 7 < 5 ? 0 : k % 7 == 5 ? 1 : 2;
+
+		if (k % 1000 == 999) {
+			snprintf(line, sizeof(line), "%ld", k);
+			put(f[which], ts, line);
+			put(f[which], ts, " split\n");
+			continue;
+		}
+		/* Lengths 7..14: every padding from 0 to 7. */
+		snprintf(line, sizeof(line), "%ld%.*s\n", k, (int)(k % 8),
+			 "xxxxxxxx");
+		put(f[which], ts, line);
+	}
+	for (i = 0; i < NFILES; i++)
+		fclose(f[i]);
+
+	if (relay_in_open(&in, dir))
+		return 1;
+	/* Stamps are tiny, so the horizon never holds anything back. */
+	do {
+		size_t before = out.len;
+
+		if (relay_in_read(&in, false, emit, &out))
+			return 1;
+		passes++;
+		if (out.len == before)
+			break;
+	} while (passes < 1000);
+	if (relay_in_read(&in, true, emit, &out))
+		return 1;
+	relay_in_close(&in);
+
+	emit(&out, "", 1);
+	for (p = out.buf; *p; p = end + 1) {
+		long k = strtol(p, &end, 10);
+
+		end = strchr(p, '\n');
+		if (!end) {
+			fprintf(stderr, "FAIL: unterminated output at line %ld\n", want);
+			return 1;
+		}
+		if (k != want && bad++ < 5)
+			fprintf(stderr, "FAIL: line %ld came where line %ld belongs: %.*s\n",
+				k, want, (int)(end - p), p);
+		if (k % 1000 == 999 &&
+		    (end - p < 7 || memcmp(end - 6, " split", 6)) && bad++ < 5)
+			fprintf(stderr, "FAIL: line %ld lost its second piece\n", k);
+		want = k + 1;
+	}
+	if (want != NRECS && bad++ < 5)
+		fprintf(stderr, "FAIL: %ld lines, expected %d\n", want, NRECS);
+	if (passes < 3) {
+		fprintf(stderr, "FAIL: %d passes: the files should not fit in one\n", passes);
+		bad++;
+	}
+	for (i = 0; i < NFILES; i++) {
+		snprintf(path, sizeof(path), "%s/trace%d", dir, i);
+		unlink(path);
+	}
+	rmdir(dir);
+	if (bad)
+		return 1;
+	printf("relay_merge_test: %d lines from %d files in order, %d passes\n",
+	       NRECS, NFILES, passes);
+	return 0;
+}
