@@ -186,8 +186,12 @@ static void __attribute__((noreturn)) bad_option(const char *arg, int opt,
 
 static void parse_options(struct session *s, int argc, char **argv)
 {
+	/*
+	 * No '+': as SystemTap's, options may follow the script and its
+	 * arguments (stap x.stp arg -T 3); "--" ends them.
+	 */
 	static const char optstring[] =
-		"+e:p:vkgm:r:o:I:D:hV" "c:x:l:L:s:btwuG:d:S:P:R:C:T:F:N:U";
+		"e:p:vkgm:r:o:I:D:hV" "c:x:l:L:s:btwuG:d:S:P:R:C:T:F:N:U";
 	int c;
 	char *end;
 	bool suppress_time_limits = false;

@@ -11,3 +11,10 @@ expect_rc 1 "$STAP" -D 'X=a b' -e 'probe begin {}'
 is "stap: invalid -D 'X=a b': expected NAME or NAME=VALUE, VALUE without spaces or quotes"
 expect_rc 1 "$STAP"
 is $'stap: no script given\nhint: stap SCRIPT.stp, or stap -e \'probe begin { ... }\'; see stap --help'
+# Options may follow the script and its arguments, as in SystemTap
+# (getopt permutes them); "--" ends the options.
+expect_rc 0 "$STAP" -e 'probe begin { print(@1) }' arg -p1
+is $'probe begin {\n  print(@1);\n}'
+expect_rc 0 "$STAP" -p1 -e 'probe begin { print(@2) }' arg -- -p7
+expect_rc 1 "$STAP" -p1 -e 'probe begin { print(@1) }' arg -5
+is $'stap: unknown option \'-5\'\nhint: see stap --help'
