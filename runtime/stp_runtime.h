@@ -222,6 +222,18 @@ int _stp_session_state(void);
 /* Pid of the target process (stap -x PID, or the -c CMD child); 0 if none. */
 int64_t _stp_target_pid(void);
 
+/* ---- globals as module parameters: stap -G (runtime/params.c) ---- */
+
+#include <linux/moduleparam.h>
+
+/* A per-CPU counter global's parameter: set, it replaces the initialiser. */
+struct stp_pcpu_param {
+	int64_t __percpu *var;
+	bool set;
+};
+extern const struct kernel_param_ops _stp_param_s64_ops;
+extern const struct kernel_param_ops _stp_param_pcpu_s64_ops;
+
 /* ---- timers: timer.* probes (runtime/timer.c) ---- */
 
 #include <linux/hrtimer.h>

@@ -183,13 +183,13 @@ build_one() {	# script release dir kmod
 	local f=$1 r=$2 dir=$3 name words=() args=() lockwait=(-DMAXTRYLOCK=100000 -DSTP_NO_OVERLOAD) i
 	name=$(basename "$f" .stp)
 	[ -f "${f%.stp}.args" ] && eval "words=($(expand_args "$f" "$4"))"
-	# Pass-5 options (-c -x -T -s -o) are not part of the module: stap --vm-batch hands
+	# Pass-5 options (-c -x -T -s -o -G) are not part of the module: stap --vm-batch hands
 	# NAME.staprun-args (one argument a line) to the job's staprun, and
 	# loads the modules in NAME.insmod first.  --vm-insmod also stays in
 	# the build's options: module("NAME") probes find NAME's DWARF there.
 	for ((i = 0; i < ${#words[@]}; i++)); do
 		case ${words[i]} in
-		-c|-x|-T|-s|-o) printf '%s\n%s\n' "${words[i]}" "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;
+		-c|-x|-T|-s|-o|-G) printf '%s\n%s\n' "${words[i]}" "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;
 		--vm-insmod) echo "${words[i+1]}" >>"$dir/t_$name.insmod"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
 		--default-limits) lockwait=() ;;
 		*) args+=("${words[i]}") ;;

@@ -61,6 +61,7 @@ void emit_print_hist(struct emitter *E, struct node *n, struct node *call);
 void emit_delete(struct emitter *E, struct node *n);
 void emit_foreach(struct emitter *E, struct node *n);
 void emit_global_decls(struct session *s, struct strbuf *c);
+bool global_is_param(const struct session *s, const struct symbol *g);
 void emit_global_init(struct session *s, struct strbuf *c);
 void emit_global_exit(struct session *s, struct strbuf *c);
 /* The C name of a global's storage: "g_name". */

@@ -4,7 +4,9 @@
  * delete, and the lock list each probe takes.  Arrays and statistics live
  * in the runtime (runtime/stp_map.h); this file emits the calls.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -336,6 +338,76 @@ static void hist_init(struct strbuf *c, struct symbol *sym)
 	sb_puts(c, " }");
 }
 
+/*
+ * Scalars of the user's script are module parameters of their own names,
+ * so stap -G NAME=VALUE and staprun's NAME=VALUE set them before the
+ * session starts (tapset and private globals are not the user's to set).
+ */
+bool global_is_param(const struct session *s, const struct symbol *g)
+{
+	return g->global && g->global->file == s->user_file &&
+	       !g->global->is_private && !is_map(g) &&
+	       (g->type == TY_LONG || g->type == TY_STRING) &&
+	       strncmp(g->name, "_stp", 4);
+}
+
+int check_gvars(struct session *s)
+{
+	int bad = 0;
+
+	for (int i = 0; i < s->gvars.len; i++) {
+		const char *arg = s->gvars.items[i], *val = strchr(arg, '=') + 1;
+		size_t len = val - 1 - arg;
+		struct symbol *g = NULL;
+		char *end;
+
+		for (int j = 0; j < s->globals.len && !g; j++) {
+			struct symbol *c = s->globals.items[j];
+
+			if (c->global && c->global->file == s->user_file &&
+			    strlen(c->name) == len && !strncmp(c->name, arg, len))
+				g = c;
+		}
+		if (!g) {
+			util_err("-G %s: the script has no global '%.*s'", arg, (int)len, arg);
+			fprintf(stderr, "hint: -G sets a global the script declares "
+				"(global %.*s) and uses\n", (int)len, arg);
+			bad = 1;
+		} else if (!global_is_param(s, g)) {
+			util_err("-G %s: '%s' is %s; -G sets a number or a string", arg,
+				 g->name, is_map(g) ? "an array" :
+				 g->type == TY_STATS ? "a statistic" : "private");
+			bad = 1;
+		} else if (g->type == TY_LONG) {
+			errno = 0;
+			(void)strtoll(val, &end, 0);
+			if (errno || *end) {
+				util_err("-G %s: '%s' is a number, and '%s' is not one",
+					 arg, g->name, val);
+				bad = 1;
+			}
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+static void emit_param(const struct session *s, struct strbuf *c,
+		       const struct symbol *g)
+{
+	if (!global_is_param(s, g))
+		return;
+	if (g->type == TY_STRING)
+		sb_printf(c, "module_param_string(%s, g_%s, MAXSTRINGLEN, 0);\n",
+			  g->name, g->cname);
+	else if (g->pcpu_counter)
+		sb_printf(c, "static struct stp_pcpu_param gp_%s = { .var = &g_%s };\n"
+			  "module_param_cb(%s, &_stp_param_pcpu_s64_ops, &gp_%s, 0);\n",
+			  g->cname, g->cname, g->name, g->cname);
+	else
+		sb_printf(c, "module_param_cb(%s, &_stp_param_s64_ops, &g_%s, 0);\n",
+			  g->name, g->cname);
+}
+
 void emit_global_decls(struct session *s, struct strbuf *c)
 {
 	for (int i = 0; i < s->globals.len; i++) {
@@ -386,6 +458,7 @@ void emit_global_decls(struct session *s, struct strbuf *c)
 				sb_printf(c, " = %" PRId64 "LL", init->num);
 			sb_puts(c, ";\n");
 		}
+		emit_param(s, c, g);
 	}
 }
 
@@ -402,8 +475,10 @@ void emit_global_init(struct session *s, struct strbuf *c)
 			sb_printf(c, "\tg_%s = _stp_stat_new(&gh_%s);\n\tif (!g_%s)\n\t\tgoto fail;\n",
 				  g->cname, g->cname, g->cname);
 		else if (g->pcpu_counter && g->global->init)
-			/* The sum over CPUs is the value. */
-			sb_printf(c, "\t*per_cpu_ptr(&g_%s, 0) = %" PRId64 "LL;\n",
+			/* The sum over CPUs is the value; -G NAME= wins. */
+			sb_printf(c, "\t%s*per_cpu_ptr(&g_%s, 0) = %" PRId64 "LL;\n",
+				  global_is_param(s, g) ?
+				  arena_printf(&s->arena, "if (!gp_%s.set)\n\t\t", g->cname) : "",
 				  g->cname, g->global->init->num);
 	}
 	sb_puts(c, "\treturn 0;\nfail: __attribute__((unused));\n\tstp_script_exit();\n"

@@ -4,6 +4,7 @@
  * parse (1), elaborate (2), translate to C (3), build the module (4), run
  * it (5).  -pN stops after pass N.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -46,6 +47,8 @@ static void usage(FILE *f)
 "  -x PID          target() is PID\n"
 "  -s NUM          NUM megabytes of output buffer per CPU (default 1)\n"
 "  -T SECS         end the script after SECS seconds\n"
+"  -G NAME=VALUE   set the script's global NAME to VALUE when the module\n"
+"                  loads (a number or a string of letters, digits, _.-)\n"
 "  -I DIR          also look for tapsets in DIR\n"
 "  -D NAME[=VAL]   define a C macro for the module (MAXACTION=..., ...)\n"
 "  --suppress-time-limits  (guru mode) no overload protection, MAXACTION\n"
@@ -86,7 +89,21 @@ static const struct option long_opts[] = {
 };
 
 /* SystemTap options we know but do not implement yet. */
-static const char later_opts[] = "btGSPRCFNU";
+static const char later_opts[] = "btSPRCFNU";
+
+/* -G NAME=VALUE: SystemTap's safe set, as it goes to insmod unquoted. */
+static bool valid_gvar(const char *arg)
+{
+	const char *v = strchr(arg, '=');
+
+	if (!v || v == arg || isdigit((unsigned char)*arg) || !v[1])
+		return false;
+	for (const char *p = arg; p < v; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return false;
+	return strspn(v + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.-") == strlen(v + 1);
+}
 
 static bool valid_module_name(const char *name)
 {
@@ -266,6 +283,14 @@ static void parse_options(struct session *s, int argc, char **argv)
 				util_die("invalid -D '%s': expected NAME or NAME=VALUE, "
 					 "VALUE without spaces or quotes", optarg);
 			vec_push(&s->defines, optarg);
+			break;
+		case 'G':
+			if (!valid_gvar(optarg))
+				util_die("invalid -G '%s': expected NAME=VALUE, VALUE of letters, "
+					 "digits, '_', '.' and '-'", optarg);
+			if (s->gvars.len == 64)
+				util_die("too many -G options (at most 64)");
+			vec_push(&s->gvars, optarg);
 			break;
 		case 'c':	/* checked now, before any pass runs */
 			if (s->target_pid)
@@ -481,6 +506,8 @@ int main(int argc, char **argv)
 
 	/* Pass 3: translate to C. */
 	t0 = now_ms();
+	if (check_gvars(s) < 0)
+		return finish(s, 1);
 	if (!s->module_name)
 		s->module_name = default_module_name(s);
 	s->tmpdir = make_temp_dir("stap");

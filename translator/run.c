@@ -268,6 +268,10 @@ static int run_vm(struct session *s)
 	nargs += session_opts(s, args + nargs, &so);
 	if (nargs)
 		job.staprun_args = args;
+	if (s->gvars.len) {
+		vec_push(&s->gvars, NULL);	/* the list ends here for good */
+		job.module_params = (char **)s->gvars.items;
+	}
 	/* -T: the VM must outlive the script's own time limit. */
 	if (s->timeout_s && cfg.timeout_s < s->timeout_s + 60)
 		cfg.timeout_s = s->timeout_s + 60;
@@ -315,7 +319,7 @@ static int run_vm(struct session *s)
 static int run_host(struct session *s)
 {
 	struct utsname u;
-	char *argv[14], target_pid[16];
+	char *argv[14 + 64], target_pid[16];
 	struct opt_bufs so;
 	int argc = 0, status;
 	pid_t pid;
@@ -358,6 +362,8 @@ static int run_host(struct session *s)
 	}
 	argc += session_opts(s, argv + argc, &so);
 	argv[argc++] = s->module_path;
+	for (int i = 0; i < s->gvars.len; i++)
+		argv[argc++] = s->gvars.items[i];
 	argv[argc] = NULL;
 	/* staprun turns a Ctrl-C into a clean exit; stap just waits. */
 	signal(SIGINT, SIG_IGN);
@@ -391,15 +397,16 @@ int run_module(struct session *s)
 /*
  * DIR/NAME.staprun-args, if present: staprun options for one batch job,
  * one per line (so "-c" then "CMD with spaces").  A -c command is made
- * ready for the guest and its program added to files.  NULL if there are
+ * ready for the guest and its program added to files; "-G" then
+ * NAME=VALUE goes to *params, for after the module.  NULL if there are
  * none, (char **)-1 with a message if they are unusable.
  */
 static char **batch_job_args(const char *dir, const char *name,
-			     struct vec *files)
+			     struct vec *files, char ***params)
 {
 	char *p = xasprintf("%s/%s.staprun-args", dir, name), *line, *save;
 	struct strbuf sb = STRBUF_INIT;
-	struct vec args = VEC_INIT;
+	struct vec args = VEC_INIT, gvars = VEC_INIT;
 	int i, bad = 0;
 
 	if (read_file(p, &sb) < 0) {
@@ -409,8 +416,15 @@ static char **batch_job_args(const char *dir, const char *name,
 	for (line = strtok_r(sb.buf, "\n", &save); line && !bad;
 	     line = strtok_r(NULL, "\n", &save)) {
 		bool cmd = args.len && !strcmp(args.items[args.len - 1], "-c");
-		char *prog = NULL, *arg = cmd ? guest_cmd(line, &prog) : xstrdup(line);
+		char *prog = NULL, *arg;
 		bool seen = false;
+
+		if (args.len && !strcmp(args.items[args.len - 1], "-G")) {
+			free(args.items[--args.len]);
+			vec_push(&gvars, xstrdup(line));
+			continue;
+		}
+		arg = cmd ? guest_cmd(line, &prog) : xstrdup(line);
 
 		if (!arg) {
 			util_err("%s: unusable -c command", p);
@@ -430,8 +444,19 @@ static char **batch_job_args(const char *dir, const char *name,
 	if (bad) {
 		for (i = 0; i < args.len; i++)
 			free(args.items[i]);
+		for (i = 0; i < gvars.len; i++)
+			free(gvars.items[i]);
 		vec_free(&args);
+		vec_free(&gvars);
 		return (char **)-1;
+	}
+	if (gvars.len) {
+		vec_push(&gvars, NULL);
+		*params = (char **)gvars.items;
+	}
+	if (!args.len) {
+		vec_free(&args);
+		return NULL;
 	}
 	vec_push(&args, NULL);
 	return (char **)args.items;
@@ -507,7 +532,8 @@ int run_vm_batch(struct session *s, const char *dir)
 	for (i = 0; i < names.len; i++) {
 		jobs[i].name = names.items[i];
 		jobs[i].module = xasprintf("%s/%s.ko", dir, (char *)names.items[i]);
-		jobs[i].staprun_args = batch_job_args(dir, names.items[i], &files);
+		jobs[i].staprun_args = batch_job_args(dir, names.items[i], &files,
+						      &jobs[i].module_params);
 		if (jobs[i].staprun_args == (char **)-1) {
 			jobs[i].staprun_args = NULL;
 			ret = -EINVAL;
@@ -556,6 +582,9 @@ int run_vm_batch(struct session *s, const char *dir)
 		for (int j = 0; jobs[i].staprun_args && jobs[i].staprun_args[j]; j++)
 			free(jobs[i].staprun_args[j]);
 		free(jobs[i].staprun_args);
+		for (int j = 0; jobs[i].module_params && jobs[i].module_params[j]; j++)
+			free(jobs[i].module_params[j]);
+		free(jobs[i].module_params);
 		for (int j = 0; jobs[i].insmod && jobs[i].insmod[j]; j++)
 			free((char *)jobs[i].insmod[j]);
 		free((void *)jobs[i].insmod);

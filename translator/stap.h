@@ -401,6 +401,7 @@ struct session {
 	const char *script_file;	/* the script's path, or NULL for -e */
 	const char *script_text;	/* -e text */
 	struct vec defines;	/* -D NAME[=VALUE] */
+	struct vec gvars;	/* -G NAME=VALUE: module parameters for staprun */
 	struct vec include_dirs;	/* -I DIR */
 	struct vec args;	/* $1.. after the script */
 	const char *runtime_dir;
@@ -506,6 +507,8 @@ int sem_elaborate(struct session *s);
 void sem_print(struct session *s, struct strbuf *sb);	/* -p2 listing */
 
 /* Pass 3: generate the module's C into s->c_code. */
+/* Each -G NAME=VALUE names a settable global and fits its type; 0 or -1. */
+int check_gvars(struct session *s);
 int emit_program(struct session *s);
 
 /* Pass 4: build NAME.ko with kbuild in s->tmpdir; sets s->module_path. */

@@ -516,6 +516,10 @@ static void init_script(struct strbuf *sb, const char *nonce,
 		path = job_path(&jobs[i]);
 		sb_putc(sb, ' ');
 		vm_sh_quote(sb, path);
+		for (j = 0; jobs[i].module_params && jobs[i].module_params[j]; j++) {
+			sb_putc(sb, ' ');
+			vm_sh_quote(sb, jobs[i].module_params[j]);
+		}
 		sb_putc(sb, '\n');
 		free(path);
 	}

@@ -15,6 +15,7 @@ struct vm_job {
 	const char *name;	/* unique, [A-Za-z0-9_.-]+ */
 	const char *module;	/* host path of the .ko to run */
 	char **staprun_args;	/* extra staprun options, NULL-terminated, or NULL */
+	char **module_params;	/* NAME=VALUE after the module (stap -G), or NULL */
 	/*
 	 * Host paths of NAME.ko files insmod'ed, in order, before staprun
 	 * and rmmod'ed after it (NULL-terminated, or NULL).  If one fails
