@@ -209,7 +209,7 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	struct stp_context *c;
 	unsigned long flags;
 	int ret = -1;
-#ifndef STP_NO_OVERLOAD
+#if !defined(STP_NO_OVERLOAD) || defined(STP_TIMING)
 	u64 start;
 #endif
 
@@ -241,7 +241,7 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 		_stp_count_skip();
 		goto out;
 	}
-#ifndef STP_NO_OVERLOAD
+#if !defined(STP_NO_OVERLOAD) || defined(STP_TIMING)
 	start = get_cycles();
 #endif
 
@@ -264,6 +264,9 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 		h->fn(c);
 	else
 		p->handler(c);
+#ifdef STP_TIMING
+	_stp_timing_add(p, get_cycles() - start);
+#endif
 
 	if (unlikely(c->last_error))
 		report_error(c);

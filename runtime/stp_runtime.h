@@ -40,6 +40,7 @@ struct stp_probe {
 	const char *loc;	/* "file:line:col" of the probe keyword */
 	void (*handler)(struct stp_context *c);
 	u8 state;		/* enum stp_session_state it runs in */
+	u32 timed;		/* stap -t: 1 + its row of stp_timed[]; 0 untimed */
 };
 
 /*
@@ -221,6 +222,22 @@ int _stp_session_state(void);
 
 /* Pid of the target process (stap -x PID, or the -c CMD child); 0 if none. */
 int64_t _stp_target_pid(void);
+
+/* ---- stap -t: the probe hit report (runtime/timing.c) ---- */
+
+#ifdef STP_TIMING
+/* Emitted by the translator: every timed probe, in index order. */
+struct stp_timed {
+	const struct stp_probe *probe;
+	const char *from;	/* "pp from: as written from: alias ..." */
+};
+extern const struct stp_timed stp_timed[];
+extern const int stp_ntimed;
+int _stp_timing_init(void);
+void _stp_timing_exit(void);
+void _stp_timing_add(const struct stp_probe *p, u64 cycles);
+void _stp_timing_report(struct stp_context *c);
+#endif
 
 /* ---- globals as module parameters: stap -G (runtime/params.c) ---- */
 

@@ -35,8 +35,8 @@
 # All pass groups: NAME.args holds extra stap options (@RUN@ is run/).
 # In every NAME.err, @SRC@ stands for the script's path, @RUN@ for run/ and
 # @TAPSET@ for the tapset directory (errors in tapset functions name it).
-# In a run/ test's NAME.err, @NUM@ matches any decimal number (figures
-#   that vary from run to run, such as cycle counts).
+# In a run/ test's NAME.err and NAME.out, @NUM@ matches any decimal number
+#   (figures that vary from run to run, such as cycle counts).
 # Ends with "N passed, N failed, N skipped".
 #
 # Environment: TESTS=glob (only matching test names), KERNELS="r1 r2"
@@ -259,7 +259,8 @@ run_vm_group() {
 			if [ $vmrc -ne 0 ] || [ ! -f "$base.rc" ]; then bad "$t" "VM run failed: $(cat "$dir/vm-err")"; continue; fi
 			local want_rc=0; [ -f "${f%.stp}.rc" ] && want_rc=$(cat "${f%.stp}.rc")
 			local got_rc; got_rc=$(cat "$base.rc")
-			if ! cmp -s <(expect_out "$f") "$base.out"; then
+			expect_out "$f" >"$dir/expected-out"
+			if ! err_matches "$dir/expected-out" "$base.out"; then
 				bad "$t" "stdout differs:
 $(diff <(expect_out "$f") "$base.out" | head -20)
 stderr: $(head -5 "$base.err")"; continue

@@ -340,21 +340,25 @@ static void print_stmt(struct strbuf *sb, const struct node *n, int depth)
 	}
 }
 
+/* One probe point as written, without its optional marks or condition. */
+void ast_print_point(struct strbuf *sb, const struct probe_point *pp)
+{
+	for (const struct pp_comp *c = pp->comps; c; c = c->next) {
+		sb_puts(sb, c->name);
+		if (c->arg) {
+			sb_putc(sb, '(');
+			ast_print_expr(sb, c->arg);
+			sb_putc(sb, ')');
+		}
+		if (c->next)
+			sb_putc(sb, '.');
+	}
+}
+
 static void print_points(struct strbuf *sb, const struct probe_point *pp)
 {
 	for (; pp; pp = pp->next) {
-		const struct pp_comp *c;
-
-		for (c = pp->comps; c; c = c->next) {
-			sb_puts(sb, c->name);
-			if (c->arg) {
-				sb_putc(sb, '(');
-				ast_print_expr(sb, c->arg);
-				sb_putc(sb, ')');
-			}
-			if (c->next)
-				sb_putc(sb, '.');
-		}
+		ast_print_point(sb, pp);
 		if (pp->sufficient)
 			sb_putc(sb, '!');
 		else if (pp->optional)

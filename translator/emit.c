@@ -1353,6 +1353,35 @@ static void emit_entry_funcs(struct session *s, struct strbuf *c)
 	}
 }
 
+/*
+ * stap -t: the timed probes, in index order, each with its derivation
+ * ("from:"): the resolved point, the point as written, the alias named.
+ */
+static void emit_timing_table(struct session *s, struct strbuf *c)
+{
+	sb_puts(c, "const struct stp_timed stp_timed[] = {\n");
+	for (int i = 0; i < s->probes.len; i++) {
+		struct resolved_probe *rp = s->probes.items[i];
+		struct strbuf from = STRBUF_INIT, written = STRBUF_INIT;
+
+		sb_puts(&from, rp->pp);
+		ast_print_point(&written, rp->point);
+		if (strcmp(sb_str(&written), rp->pp))
+			sb_printf(&from, " from: %s", sb_str(&written));
+		if (rp->pn && strcmp(rp->pn, rp->pp) && strcmp(rp->pn, sb_str(&written)))
+			sb_printf(&from, " from: %s", rp->pn);
+		sb_printf(c, "\t{ &" PF_DESC_FMT ", ", rp->id);
+		emit_c_string(c, sb_str(&from), (int)from.len);
+		sb_puts(c, " },\n");
+		sb_free(&from);
+		sb_free(&written);
+	}
+	sb_printf(c, "};\nconst int stp_ntimed = %d;\n\n", s->probes.len);
+	sb_puts(c, "static const struct stp_probe stp_probe_timing = {\n"
+		"\t.pp = \"end\",\n\t.loc = \"\",\n\t.handler = _stp_timing_report,\n"
+		"\t.state = STP_SESSION_STOPPING,\n};\n\n");
+}
+
 int emit_program(struct session *s)
 {
 	struct strbuf frames = STRBUF_INIT, code = STRBUF_INIT;
@@ -1426,11 +1455,16 @@ int emit_program(struct session *s)
 			sb_puts(c, ",\n\t.pn = ");
 			emit_c_string(c, rp->pn, (int)strlen(rp->pn));
 		}
-		sb_printf(c, ",\n\t.handler = probe_%d,\n\t.state = %s,\n};\n\n",
+		sb_printf(c, ",\n\t.handler = probe_%d,\n\t.state = %s,\n",
 			  rp->probe->id, rp->family->state);
+		if (s->timing)
+			sb_printf(c, "\t.timed = %d,\n", i + 1);
+		sb_puts(c, "};\n\n");
 		sb_free(&pp);
 		sb_free(&at);
 	}
+	if (s->timing)
+		emit_timing_table(s, c);
 	emit_entry_funcs(s, c);
 	emit_family(s, c, 0);
 	emit_global_exit(s, c);
@@ -1442,6 +1476,8 @@ int emit_program(struct session *s)
 	emit_family(s, c, 2);
 	if (autoprint)
 		sb_puts(c, "\t_stp_run_probe(&stp_probe_autoprint, NULL);\n");
+	if (s->timing)
+		sb_puts(c, "\t_stp_run_probe(&stp_probe_timing, NULL);\n");
 	sb_puts(c, "}\n");
 	/* Tapset hook: the symbol tables runtime/sym.c reads (syms.c). */
 	syms_emit(s, c);

@@ -47,6 +47,7 @@ static void usage(FILE *f)
 "  -x PID          target() is PID\n"
 "  -s NUM          NUM megabytes of output buffer per CPU (default 1)\n"
 "  -T SECS         end the script after SECS seconds\n"
+"  -t              report each probe's hits and handler cycles at the end\n"
 "  -G NAME=VALUE   set the script's global NAME to VALUE when the module\n"
 "                  loads (a number or a string of letters, digits, _.-)\n"
 "  -I DIR          also look for tapsets in DIR\n"
@@ -89,7 +90,7 @@ static const struct option long_opts[] = {
 };
 
 /* SystemTap options we know but do not implement yet. */
-static const char later_opts[] = "btSPRCFNU";
+static const char later_opts[] = "bSPRCFNU";
 
 /* -G NAME=VALUE: SystemTap's safe set, as it goes to insmod unquoted. */
 static bool valid_gvar(const char *arg)
@@ -241,6 +242,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case 'u':
 			s->unoptimized = true;
 			break;
+		case 't':
+			s->timing = true;
+			break;
 		case 'm':
 			if (!valid_module_name(optarg))
 				util_die("invalid module name '%s': use letters, digits and '_' "
@@ -373,6 +377,8 @@ static void parse_options(struct session *s, int argc, char **argv)
 			util_die("--suppress-time-limits requires guru mode (-g)");
 		vec_push(&s->defines, "STP_SUPPRESS_TIME_LIMITS");
 	}
+	if (s->timing)
+		vec_push(&s->defines, "STP_TIMING");
 	if (s->last_pass == 0)
 		return;
 	if (s->list_pattern || s->dump_functions)

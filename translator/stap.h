@@ -394,6 +394,7 @@ struct session {
 	int diag_quiet;		/* > 0: errors are neither shown nor counted (a
 				 * trial, as @defined's) */
 	bool unoptimized;	/* -u: no dead-store elision */
+	bool timing;		/* -t: the probe hit report at the end */
 	bool vm;		/* --vm */
 	const char *module_name;	/* -m */
 	const char *release;	/* -r, or the running kernel */
@@ -495,6 +496,7 @@ bool sc_defines(const char *name);
 /* -p1 output: the program in canonical form. */
 void ast_print_program(struct strbuf *sb, const struct program *p);
 void ast_print_expr(struct strbuf *sb, const struct node *n);
+void ast_print_point(struct strbuf *sb, const struct probe_point *pp);
 /*
  * A deep copy of n and the list it heads (before pass 2: sem results are
  * copied as they are), for probes that need a body of their own.
