@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -418,10 +419,84 @@ static const char *default_module_name(struct session *s)
 	return arena_printf(&s->arena, "stap_%012llx", (unsigned long long)(h >> 16));
 }
 
-static void pass_done(struct session *s, int pass, const char *what, long t0)
+static const char *plural(int n)
 {
-	if (s->verbose)
-		fprintf(stderr, "Pass %d: %s in %ldms.\n", pass, what, now_ms() - t0);
+	return n == 1 ? "" : "s";
+}
+
+/* Pass 2's -v line: what the module will hold, counted as SystemTap does. */
+static const char *analyzed_what(struct session *s)
+{
+	int embeds = 0;
+	const struct node *e;
+
+	for (e = s->user.embedded; e; e = e->next)
+		embeds++;
+	for (int i = 0; i < s->tapset_files.len; i++) {
+		struct program *p = s->tapset_files.items[i];
+		bool used = false;
+
+		for (struct func *f = p->funcs; f && !used; f = f->next)
+			used = f->used;
+		for (e = used ? p->embedded : NULL; e; e = e->next)
+			embeds++;
+	}
+	return arena_printf(&s->arena, "analyzed script: %d probe%s, %d function%s, "
+			    "%d embed%s, %d global%s",
+			    s->probes.len, plural(s->probes.len), s->funcs.len,
+			    plural(s->funcs.len), embeds, plural(embeds),
+			    s->globals.len, plural(s->globals.len));
+}
+
+/* Where a pass started: for -v's figures, as SystemTap prints them. */
+struct pass_clock {
+	long real_ms;
+	struct rusage self, kids;
+};
+
+static void pass_start(struct pass_clock *pc)
+{
+	pc->real_ms = now_ms();
+	getrusage(RUSAGE_SELF, &pc->self);
+	getrusage(RUSAGE_CHILDREN, &pc->kids);
+}
+
+static long tv_ms(const struct timeval *a, const struct timeval *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000L + (b->tv_usec - a->tv_usec) / 1000;
+}
+
+/*
+ * "Pass N: WHAT using Vvirt/Rres/Sshr/Ddata kb, in Uusr/Ssys/Rreal ms."
+ * (memory from /proc/self/statm, CPU time ours and our children's, such
+ * as kbuild's); pass 4 and 5 leave the memory out, as SystemTap does.
+ */
+static void pass_done(struct session *s, int pass, const char *what,
+		      const struct pass_clock *pc)
+{
+	struct rusage self, kids;
+	unsigned long long v = 0, r = 0, sh = 0, text, lib, data = 0;
+	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	FILE *f;
+
+	if (!s->verbose)
+		return;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	fprintf(stderr, "Pass %d: %s", pass, what);
+	if (pass < 4 && (f = fopen("/proc/self/statm", "r"))) {
+		if (fscanf(f, "%llu %llu %llu %llu %llu %llu", &v, &r, &sh, &text, &lib,
+			   &data) == 6)
+			fprintf(stderr, " using %lluvirt/%llures/%llushr/%lludata kb,",
+				v * page_kb, r * page_kb, sh * page_kb, data * page_kb);
+		fclose(f);
+	}
+	fprintf(stderr, " in %ldusr/%ldsys/%ldreal ms.\n",
+		tv_ms(&pc->self.ru_utime, &self.ru_utime) +
+		tv_ms(&pc->kids.ru_utime, &kids.ru_utime),
+		tv_ms(&pc->self.ru_stime, &self.ru_stime) +
+		tv_ms(&pc->kids.ru_stime, &kids.ru_stime),
+		now_ms() - pc->real_ms);
 }
 
 static void choose_release(struct session *s)
@@ -463,7 +538,7 @@ int main(int argc, char **argv)
 {
 	struct session sess = { 0 }, *s = &sess;
 	struct strbuf out = STRBUF_INIT;
-	long t0;
+	struct pass_clock t0;
 	int status;
 
 	util_progname = "stap";
@@ -479,7 +554,7 @@ int main(int argc, char **argv)
 		return run_vm_batch(s, s->tmpdir);
 
 	/* Pass 1: parse (library macros first: scripts may use them). */
-	t0 = now_ms();
+	pass_start(&t0);
 	if (pp_load_library_macros(s, s->tapset_dir) < 0)
 		return finish(s, 1);
 	s->user_file = s->script_text ?
@@ -490,7 +565,7 @@ int main(int argc, char **argv)
 	if (s->last_pass > 1 && session_load_tapsets(s) < 0)
 		return finish(s, 1);
 	pass_done(s, 1, arena_printf(&s->arena, "parsed user script and %d library scripts",
-				     s->tapset_files.len), t0);
+				     s->tapset_files.len), &t0);
 	if (s->last_pass == 1) {
 		ast_print_program(&out, &s->user);
 		fputs(sb_str(&out), stdout);
@@ -499,10 +574,10 @@ int main(int argc, char **argv)
 	}
 
 	/* Pass 2: elaborate. */
-	t0 = now_ms();
+	pass_start(&t0);
 	if (sem_elaborate(s) < 0)
 		return finish(s, 1);
-	pass_done(s, 2, "analyzed script", t0);
+	pass_done(s, 2, analyzed_what(s), &t0);
 	if (s->last_pass == 2) {
 		sem_print(s, &out);
 		fputs(sb_str(&out), stdout);
@@ -511,7 +586,7 @@ int main(int argc, char **argv)
 	}
 
 	/* Pass 3: translate to C. */
-	t0 = now_ms();
+	pass_start(&t0);
 	if (check_gvars(s) < 0)
 		return finish(s, 1);
 	if (!s->module_name)
@@ -521,17 +596,18 @@ int main(int argc, char **argv)
 		util_die("cannot create a temporary directory: %s", strerror(errno));
 	if (emit_program(s) < 0)
 		return finish(s, 1);
-	pass_done(s, 3, "translated to C", t0);
+	pass_done(s, 3, arena_printf(&s->arena, "translated to C into \"%s/stp_script.c\"",
+				     s->tmpdir), &t0);
 	if (s->last_pass == 3) {
 		fputs(sb_str(&s->c_code), stdout);
 		return finish(s, 0);
 	}
 
 	/* Pass 4: build the module. */
-	t0 = now_ms();
+	pass_start(&t0);
 	if (build_module(s) < 0)
 		return finish(s, 1);
-	pass_done(s, 4, arena_printf(&s->arena, "compiled C into \"%s.ko\"", s->module_name), t0);
+	pass_done(s, 4, arena_printf(&s->arena, "compiled C into \"%s.ko\"", s->module_name), &t0);
 	if (s->last_pass == 4) {
 		char *dst = xasprintf("%s.ko", s->module_name);
 		int ret = copy_file(s->module_path, dst);
@@ -547,8 +623,10 @@ int main(int argc, char **argv)
 	}
 
 	/* Pass 5: run. */
-	t0 = now_ms();
+	pass_start(&t0);
+	if (s->verbose)
+		fprintf(stderr, "Pass 5: starting run.\n");
 	status = run_module(s);
-	pass_done(s, 5, status ? "run failed" : "run completed", t0);
+	pass_done(s, 5, status ? "run failed" : "run completed", &t0);
 	return finish(s, status);
 }

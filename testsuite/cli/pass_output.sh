@@ -1,9 +1,15 @@
 . "$(dirname "$0")/lib.sh"
 expect_rc 0 "$STAP" -v -p2 -e 'probe begin { exit() }'
 n=$(find "$TOP/tapsets" -name "*.stp" | wc -l)	# every tapset file is parsed
-contains "Pass 1: parsed user script and $n library scripts in "
-contains "Pass 2: analyzed script in "
+# SystemTap's -v lines: memory (virt/res/shr/data kb) and CPU/real times.
+grep -Eq "^Pass 1: parsed user script and $n library scripts using [0-9]+virt/[0-9]+res/[0-9]+shr/[0-9]+data kb, in [0-9]+usr/[0-9]+sys/[0-9]+real ms\.\$" <<<"$out" ||
+	fail "no pass 1 line in SystemTap's form: $out"
+grep -Eq "^Pass 2: analyzed script: 1 probe, [0-9]+ functions?, [0-9]+ embeds?, 0 globals using [0-9]+virt/[0-9]+res/[0-9]+shr/[0-9]+data kb, in [0-9]+usr/[0-9]+sys/[0-9]+real ms\.\$" <<<"$out" ||
+	fail "no pass 2 line in SystemTap's form: $out"
 contains "begin /* <- <input>:1:7 */"
 expect_rc 0 "$STAP" -p3 -e 'probe begin { printf("%d\n", 1) }'
 contains '#include "stp_runtime.h"'
 contains '_stp_printf(c, "%lld\n", (long long)((int64_t)1LL));'
+expect_rc 0 "$STAP" -v -p3 -e 'probe begin { exit() }'
+grep -Eq '^Pass 3: translated to C into "/[^"]*/stp_script\.c" using [0-9]+virt/[0-9]+res/[0-9]+shr/[0-9]+data kb, in [0-9]+usr/[0-9]+sys/[0-9]+real ms\.$' <<<"$out" ||
+	fail "no pass 3 line in SystemTap's form: $out"
