@@ -34,7 +34,19 @@
 #include "stp_internal.h"
 #include "stp_ctl.h"
 
-/* staprun -s MB sets this; 0 means STP_RELAY_BUFSIZE. */
+/*
+ * stap -b: staprun keeps each CPU's records in a file of its own (for
+ * stap-merge) instead of merging them; it reads this to know.
+ */
+#ifdef STP_BULKMODE
+static bool _stp_bulkmode = true;
+#else
+static bool _stp_bulkmode;
+#endif
+module_param(_stp_bulkmode, bool, 0444);
+MODULE_PARM_DESC(_stp_bulkmode, "per-CPU output files (stap -b)");
+
+/* staprun -b MB sets this; 0 means STP_RELAY_BUFSIZE. */
 unsigned int _stp_bufsize;
 module_param(_stp_bufsize, uint, 0444);
 MODULE_PARM_DESC(_stp_bufsize, "relay buffer size in MB, per CPU");

@@ -33,6 +33,7 @@
 
 struct relay_file {
 	int fd;
+	int cpu;
 	char *buf;		/* bytes read, not yet printed */
 	size_t start, len, cap;	/* unprinted bytes are buf[start, len) */
 	bool more;		/* the last fill() stopped before the end */
@@ -41,6 +42,23 @@ struct relay_file {
 static int cmp_cpu(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
+}
+
+/* File i of in: path, opened for reading with extra flags. */
+static int open_one(struct relay_in *in, int i, const char *path, int flags)
+{
+	struct relay_file *f = &in->files[i];
+
+	memset(f, 0, sizeof(*f));
+	in->n = i + 1;
+	f->fd = open(path, O_RDONLY | O_CLOEXEC | flags);
+	if (f->fd < 0) {
+		int ret = -errno;
+
+		util_err("relay: cannot open %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	return 0;
 }
 
 int relay_in_open(struct relay_in *in, const char *dir)
@@ -75,23 +93,34 @@ int relay_in_open(struct relay_in *in, const char *dir)
 	/* CPU order, so that records stamped alike print the same each run. */
 	qsort(cpus, n, sizeof(*cpus), cmp_cpu);
 	in->files = xmalloc(n * sizeof(*in->files));
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !ret; i++) {
 		char *path = xasprintf("%s/trace%d", dir, cpus[i]);
-		struct relay_file *f = &in->files[i];
 
-		memset(f, 0, sizeof(*f));
-		f->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (f->fd < 0) {
-			ret = -errno;
-			util_err("relay: cannot open %s: %s", path,
-				 strerror(-ret));
-		}
+		ret = open_one(in, i, path, O_NONBLOCK);
+		in->files[i].cpu = cpus[i];
 		free(path);
-		in->n = i + 1;
-		if (ret)
-			break;
 	}
 	free(cpus);
+	if (ret)
+		relay_in_close(in);
+	return ret;
+}
+
+int relay_in_open_files(struct relay_in *in, char *const *files, int n)
+{
+	int i, ret = 0;
+
+	memset(in, 0, sizeof(*in));
+	in->files = xmalloc(n * sizeof(*in->files));
+	for (i = 0; i < n && !ret; i++) {
+		/* FILE_N, stpd_cpuN: the CPU is the number the name ends in. */
+		const char *d = files[i] + strlen(files[i]);
+
+		while (d > files[i] && d[-1] >= '0' && d[-1] <= '9')
+			d--;
+		ret = open_one(in, i, files[i], 0);
+		in->files[i].cpu = *d ? atoi(d) : i;
+	}
 	if (ret)
 		relay_in_close(in);
 	return ret;
@@ -111,6 +140,11 @@ void relay_in_close(struct relay_in *in)
 int relay_in_fd(const struct relay_in *in, int i)
 {
 	return in->files[i].fd;
+}
+
+int relay_in_cpu(const struct relay_in *in, int i)
+{
+	return in->files[i].cpu;
 }
 
 /*
@@ -232,7 +266,7 @@ static void merge(struct relay_in *in, uint64_t horizon, relay_emit_fn emit,
 		}
 		if (!best)
 			return;
-		emit(arg, (const char *)(best + 1), best->len);
+		emit(arg, bf->cpu, best);
 		bf->start += sizeof(*best) + STP_RELAY_ALIGN(best->len);
 	}
 }

@@ -28,25 +28,22 @@
 #include "stp_ctl.h"
 #include "util.h"
 
-#define TICK_MS 100	/* relay wakes readers only when a sub-buffer fills */
-#define OUT_CHUNK (64 * 1024)
 #define CTL_BUF (64 * 1024)
 
 struct session {
 	const char *name;
-	int cmd_fd, out_fd;
+	int cmd_fd;
 	struct relay_in relay;
-	char *out;		/* merged output, written in batches */
-	size_t out_len;
+	struct output *out;	/* where the records go (output.c) */
+	const struct output_cfg *out_cfg;
 	struct target *target;	/* -c CMD, or NULL */
 	bool started;		/* STARTED {0} arrived */
-	unsigned int timeout_s;	/* -T */
-	struct timespec deadline;	/* -T: set when STARTED arrives */
+	int tick_ms;		/* -T: longest wait between reads */
+	bool no_warnings;	/* -w */
 	bool exit_wanted;	/* REQUEST_EXIT, a signal, or broken output */
 	bool exit_sent;
 	bool done;		/* EXIT_DONE arrived, or START failed */
 	int status;		/* what staprun will exit with */
-	bool out_broken;
 	struct stp_ctl_status final;
 
 	/* the command writer thread */
@@ -58,6 +55,14 @@ struct session {
 };
 
 static volatile sig_atomic_t got_signal;
+
+/* The output failed (message printed, unless a reader closed a pipe). */
+static void out_failed(struct session *s, int err)
+{
+	if (err != -EPIPE)
+		s->status = 1;
+	s->exit_wanted = true;
+}
 
 static void on_signal(int sig)
 {
@@ -121,48 +126,17 @@ static int send_cmd(struct session *s, __u32 cmd)
 	return 0;
 }
 
-static void write_output(struct session *s, const char *buf, size_t len)
-{
-	while (len && !s->out_broken) {
-		ssize_t n = write(s->out_fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			/* A closed pipe (stap ... | head) is no news. */
-			if (errno != EPIPE) {
-				util_err("output: write failed: %s",
-					 strerror(errno));
-				s->status = 1;
-			}
-			s->out_broken = true;
-			s->exit_wanted = true;
-			break;
-		}
-		buf += n;
-		len -= n;
-	}
-}
-
-static void flush_out(struct session *s)
-{
-	if (s->out_len)
-		write_output(s, s->out, s->out_len);
-	s->out_len = 0;
-}
-
-static void emit_out(void *arg, const char *data, size_t len)
+/* A record for the output: a broken output ends the session. */
+static void emit_out(void *arg, int cpu, const struct stp_relay_rec *r)
 {
 	struct session *s = arg;
+	int ret;
 
-	if (s->out_len + len > OUT_CHUNK)
-		flush_out(s);
-	if (len > OUT_CHUNK) {
-		write_output(s, data, len);
+	if (output_broken(s->out))
 		return;
-	}
-	memcpy(s->out + s->out_len, data, len);
-	s->out_len += len;
+	ret = output_write(s->out, cpu, r);
+	if (ret)
+		out_failed(s, ret);
 }
 
 /*
@@ -171,9 +145,13 @@ static void emit_out(void *arg, const char *data, size_t len)
  */
 static int read_relay(struct session *s, bool all)
 {
-	int ret = relay_in_read(&s->relay, all, emit_out, s);
+	int ret = relay_in_read(&s->relay, all, emit_out, s), r;
 
-	flush_out(s);
+	if (!output_broken(s->out)) {
+		r = output_flush(s->out);
+		if (r)
+			out_failed(s, r);
+	}
 	return ret;
 }
 
@@ -200,10 +178,6 @@ static void handle_status(struct session *s, const struct stp_ctl_hdr *h,
 			return;
 		}
 		s->started = true;
-		if (s->timeout_s) {
-			clock_gettime(CLOCK_MONOTONIC, &s->deadline);
-			s->deadline.tv_sec += s->timeout_s;
-		}
 		if (staprun_verbose)
 			util_err("ctl: session started");
 		return;
@@ -264,7 +238,8 @@ static void handle_msg(struct session *s, const struct stp_ctl_hdr *h,
 		print_text("ERROR: ", payload, h->len);
 		break;
 	case STP_CTL_WARNING:
-		print_text("WARNING: ", payload, h->len);
+		if (!s->no_warnings)
+			print_text("WARNING: ", payload, h->len);
 		break;
 	case STP_CTL_SYSTEM:
 		print_text("", payload, h->len);
@@ -346,17 +321,19 @@ static int open_file(const char *name, const char *file, int flags)
 	return fd;
 }
 
-static bool timed_out(const struct session *s)
+/* Bulk files are named by CPU: the trace files' numbers. */
+static struct output *open_output(struct session *s)
 {
-	struct timespec now;
+	int *cpus = xmalloc(s->relay.n * sizeof(*cpus));
+	struct output *o;
 
-	if (!s->timeout_s || !s->started)
-		return false;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec > s->deadline.tv_sec ||
-	       (now.tv_sec == s->deadline.tv_sec &&
-		now.tv_nsec >= s->deadline.tv_nsec);
+	for (int i = 0; i < s->relay.n; i++)
+		cpus[i] = relay_in_cpu(&s->relay, i);
+	o = output_open(s->out_cfg, cpus, s->relay.n);
+	free(cpus);
+	return o;
 }
+
 
 static int run_loop(struct session *s)
 {
@@ -370,7 +347,7 @@ static int run_loop(struct session *s)
 
 	ret = send_cmd(s, STP_CTL_START);
 	while (!ret && !s->done) {
-		if (got_signal || timed_out(s))
+		if (got_signal)
 			s->exit_wanted = true;
 		/* EXIT before STARTED would race with the begin probes. */
 		if (s->exit_wanted && s->started && !s->exit_sent) {
@@ -379,7 +356,7 @@ static int run_loop(struct session *s)
 			if (ret)
 				break;
 		}
-		if (poll(pfd, npfd, TICK_MS) < 0 && errno != EINTR) {
+		if (poll(pfd, npfd, s->tick_ms) < 0 && errno != EINTR) {
 			ret = -errno;
 			util_err("ctl: poll failed: %s", strerror(-ret));
 			break;
@@ -417,16 +394,17 @@ static void report(struct session *s)
 		fprintf(stderr, "WARNING: Number of errors: %u, skipped probes: %u\n",
 			st->errors, st->skipped);
 	/* With the output gone, lost output is no news either. */
-	if (st->transport_failures && !s->out_broken)
+	if (st->transport_failures && !output_broken(s->out))
 		fprintf(stderr, "WARNING: There were %u transport failures. Try stap -s to increase the buffer size from %u.\n",
 			st->transport_failures, st->bufsize_mb);
 }
 
-int session_run(const char *name, int out_fd, struct target *t,
-		unsigned int timeout_s)
+int session_run(const char *name, const struct session_cfg *cfg)
 {
-	struct session s = { .name = name, .cmd_fd = -1,
-			     .out_fd = out_fd, .target = t, .timeout_s = timeout_s };
+	struct session s = { .name = name, .cmd_fd = -1, .out_cfg = cfg->out,
+			     .target = cfg->target, .tick_ms = cfg->tick_ms,
+			     .no_warnings = cfg->no_warnings };
+	struct target *t = cfg->target;
 	bool relay_open = false;
 	char *dir;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -454,8 +432,14 @@ int session_run(const char *name, int out_fd, struct target *t,
 	if (ret)
 		goto out;
 	relay_open = true;
-	s.out = xmalloc(OUT_CHUNK);
+	s.out = open_output(&s);
+	if (!s.out) {
+		ret = 1;
+		goto out;
+	}
 	ret = run_loop(&s);
+	if (output_close(s.out) && !ret)
+		s.status = 1;
 	if (!ret) {
 		report(&s);
 		ret = s.status;
@@ -464,7 +448,6 @@ out:
 	/* Closing .cmd stops a session that is still running. */
 	if (relay_open)
 		relay_in_close(&s.relay);
-	free(s.out);
 	if (s.cmd_fd >= 0)
 		close(s.cmd_fd);
 	return ret;

@@ -2,7 +2,7 @@
 /*
  * staprun: load a probe module, run its session, unload it.
  *
- *   staprun [-v] [-o FILE] [-s MB] [-c CMD | -x PID] MODULE.ko [name=value ...]
+ *   staprun [OPTIONS] MODULE.ko [name=value ...]	(staprun(8)'s letters)
  *   staprun -d MODULE
  *
  * -c and -x name the target process, which the module sees as its
@@ -26,17 +26,24 @@ int staprun_verbose;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: staprun [-v] [-o FILE] [-s MB] [-T SECS] [-c CMD | -x PID] MODULE.ko [name=value ...]\n"
+		"usage: staprun [OPTIONS] MODULE.ko [name=value ...]\n"
 		"       staprun -d MODULE\n"
-		"  -v       say what staprun does (repeat for more)\n"
-		"  -o FILE  write probe output to FILE instead of stdout (strftime(3)\n"
-		"           conversions in FILE are expanded: out-%%Y%%m%%d.txt)\n"
-		"  -s MB    relay buffer size in megabytes (1-4095)\n"
-		"  -T SECS  end the session after SECS seconds\n"
-		"  -c CMD   run CMD once the probes have started, end when it exits;\n"
-		"           target() is its pid\n"
-		"  -x PID   target() is PID\n"
-		"  -d NAME  unload a module left behind by a previous run\n");
+		"  -v        say what staprun does (repeat for more)\n"
+		"  -V        print the version and exit\n"
+		"  -w        suppress the script's warnings\n"
+		"  -u        accepted: uprobes are part of the kernel\n"
+		"  -c CMD    run CMD once the probes have started, end when it exits;\n"
+		"            target() is its pid\n"
+		"  -x PID    target() is PID\n"
+		"  -o FILE   write probe output to FILE instead of stdout (strftime(3)\n"
+		"            conversions in FILE are expanded: out-%%Y%%m%%d.txt); in bulk\n"
+		"            mode (stap -b) one file per CPU, FILE_N\n"
+		"  -b MB     buffer size in megabytes per CPU (1-4095)\n"
+		"  -S SIZE[,N]  with -o: switch to the next file (FILE.0, FILE.1, ...)\n"
+		"            before one passes SIZE megabytes; keep only the newest N\n"
+		"  -T MS     longest wait in milliseconds between reads (default 200)\n"
+		"  -d        unload MODULE, left behind by a previous run\n"
+		"  name=value  set the script's global name (stap -G)\n");
 }
 
 /* "a=1 b=x y" -> a=1 b="x y": the kernel splits parameters on spaces. */
@@ -67,48 +74,60 @@ static char *join_params(char **argv, int argc, unsigned int bufsize_mb,
 }
 
 struct options {
-	const char *out_path;
+	struct output_cfg out;	/* -o, -S, and bulk mode (the module's) */
 	unsigned int bufsize_mb;
-	unsigned int timeout_s;	/* -T; 0: none */
+	int tick_ms;		/* -T */
+	bool no_warnings;	/* -w */
 	const char *target_cmd;	/* -c */
 	pid_t target_pid;	/* -x */
 	char **params;		/* name=value ... */
 	int nparams;
 };
 
-static int run(const char *path, const struct options *o)
+/* stap -b built the module for bulk mode: it says so in a parameter. */
+static bool module_bulk(const char *name)
+{
+	char *path = xasprintf("/sys/module/%s/parameters/_stp_bulkmode", name);
+	FILE *f = fopen(path, "r");
+	int c = f ? fgetc(f) : 'N';
+
+	if (f)
+		fclose(f);
+	free(path);
+	return c == 'Y' || c == '1';
+}
+
+static int run(const char *path, struct options *o)
 {
 	char *name = mod_name(path), *params = NULL;
-	char *out_path = o->out_path ? util_output_path(o->out_path) : NULL;
 	struct target t = { .pid = 0 };
-	int out_fd = STDOUT_FILENO;
+	struct session_cfg sc = { .out = &o->out, .tick_ms = o->tick_ms,
+				  .no_warnings = o->no_warnings };
 	int ret;
 
 	ret = mod_mount_debugfs();
 	if (ret)
 		goto out;
-	if (out_path) {
-		out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			      0666);
-		if (out_fd < 0) {
-			ret = -errno;
-			util_err("output: cannot open %s: %s", out_path,
-				 strerror(-ret));
-			goto out;
-		}
-	}
 	/* -c: the module needs the pid, so the child comes first. */
 	if (o->target_cmd) {
 		ret = target_fork(&t, o->target_cmd);
 		if (ret)
 			goto out;
+		sc.target = &t;
 	}
 	params = join_params(o->params, o->nparams, o->bufsize_mb,
 			     o->target_cmd ? t.pid : o->target_pid);
 	ret = mod_load(path, name, params);
 	if (ret)
 		goto out;
-	ret = session_run(name, out_fd, o->target_cmd ? &t : NULL, o->timeout_s);
+	o->out.bulk = module_bulk(name);
+	if (o->out.bulk && o->out.rotate_bytes) {
+		util_err("-S: a bulk-mode module (stap -b) writes one file per CPU, "
+			 "which are not rotated");
+		ret = 1;
+	} else {
+		ret = session_run(name, &sc);
+	}
 	/* Whatever happened, leave no module behind. */
 	if (mod_unload(name) && ret == 0)
 		ret = 1;
@@ -116,93 +135,134 @@ out:
 	/* A command that never started goes; one that runs is left alone. */
 	target_reap(&t);
 	target_abort(&t);
-	if (out_fd != STDOUT_FILENO && out_fd >= 0 && close(out_fd) < 0 &&
-	    ret == 0) {
-		util_err("output: cannot write %s: %s", out_path,
-			 strerror(errno));
-		ret = 1;
-	}
 	free(params);
 	free(name);
-	free(out_path);
 	return ret;
 }
 
+/* -S SIZE[,N]: SIZE megabytes a file, N files kept (0: all). */
+static int parse_rotate(const char *arg, struct output_cfg *out)
+{
+	char *end;
+	unsigned long mb, n = 0;
+
+	errno = 0;
+	mb = strtoul(arg, &end, 10);
+	if (!errno && *end == ',')
+		n = strtoul(end + 1, &end, 10);
+	if (errno || *end || end == arg || mb < 1 || mb > 4095 || n > 1000000) {
+		util_err("-S: expected SIZE[,N] (megabytes 1-4095, then how many files "
+			 "to keep), not '%s'", arg);
+		return -1;
+	}
+	out->rotate_bytes = (unsigned long long)mb << 20;
+	out->rotate_keep = n;
+	return 0;
+}
+
+/* Options of staprun(8) that this staprun does not implement yet. */
+static const char later_opts[] = "NLACMDRr";
+
 int main(int argc, char **argv)
 {
-	struct options o = { 0 };
-	const char *unload = NULL;
+	struct options o = { .tick_ms = 200 };
+	bool unload = false;
 	char *end;
-	long pid;
+	long num;
 	int opt, ret;
 
 	util_progname = "staprun";
-	while ((opt = getopt(argc, argv, "+vo:s:T:d:c:x:h")) != -1) {
+	opterr = 0;
+	while ((opt = getopt(argc, argv, "+vVwuc:x:o:b:S:T:dhN:LAC:M:DRr:")) != -1) {
 		switch (opt) {
 		case 'v':
 			staprun_verbose++;
 			break;
-		case 'o':
-			o.out_path = optarg;
+		case 'V':
+			printf("staprun (stap-ng) %s\n", PACKAGE_VERSION);
+			return 0;
+		case 'w':
+			o.no_warnings = true;
 			break;
-		case 's':
+		case 'u':	/* staprun(8) loads uprobes.ko; the kernel has them */
+			break;
+		case 'o':
+			o.out.path = optarg;
+			break;
+		case 'b':
 			errno = 0;
 			o.bufsize_mb = strtoul(optarg, &end, 10);
 			if (errno || *end || o.bufsize_mb < 1 || o.bufsize_mb > 4095) {
-				util_err("-s: buffer size must be 1 to 4095 MB, not '%s'",
+				util_err("-b: buffer size must be 1 to 4095 MB, not '%s'",
 					 optarg);
 				return 1;
 			}
+			break;
+		case 'S':
+			if (parse_rotate(optarg, &o.out))
+				return 1;
 			break;
 		case 'T':
 			errno = 0;
-			o.timeout_s = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || o.timeout_s < 1 ||
-			    o.timeout_s > 86400 * 365) {
-				util_err("-T: expected a number of seconds, not '%s'",
+			num = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || num < 1 || num > 3600000) {
+				util_err("-T: expected milliseconds between reads, not '%s'",
 					 optarg);
 				return 1;
 			}
+			o.tick_ms = (int)num;
 			break;
 		case 'd':
-			unload = optarg;
+			unload = true;
 			break;
 		case 'c':
 			o.target_cmd = optarg;
 			break;
 		case 'x':
 			errno = 0;
-			pid = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || pid < 1 ||
-			    pid > 0x3fffffff) {
+			num = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || num < 1 ||
+			    num > 0x3fffffff) {
 				util_err("-x: expected a process id, not '%s'",
 					 optarg);
 				return 1;
 			}
-			o.target_pid = pid;
+			o.target_pid = num;
 			break;
 		case 'h':
 			usage(stdout);
 			return 0;
 		default:
+			if (strchr(later_opts, opt)) {
+				util_err("-%c is not supported yet", opt);
+				return 1;
+			}
+			if (optopt && strchr("cxobSTNCMr", optopt))
+				util_err("-%c requires an argument", optopt);
+			else
+				util_err("unknown option '-%c'", optopt);
 			usage(stderr);
 			return 1;
 		}
 	}
 
+	if (optind >= argc) {
+		usage(stderr);
+		return 1;
+	}
 	if (unload) {
-		char *name = mod_name(unload);
+		char *name = mod_name(argv[optind]);
 
 		ret = mod_unload(name);
 		free(name);
 		return ret ? 1 : 0;
 	}
-	if (optind >= argc) {
-		usage(stderr);
-		return 1;
-	}
 	if (o.target_cmd && o.target_pid) {
 		util_err("-c and -x cannot be used together");
+		return 1;
+	}
+	if (o.out.rotate_bytes && !o.out.path) {
+		util_err("-S needs -o FILE: the files to switch between");
 		return 1;
 	}
 

@@ -45,11 +45,16 @@ struct relay_in {
 	struct relay_file *files;
 	int n;
 };
-typedef void (*relay_emit_fn)(void *arg, const char *data, size_t len);
+struct stp_relay_rec;
+/* One record of CPU cpu's file: its header, then r->len bytes. */
+typedef void (*relay_emit_fn)(void *arg, int cpu, const struct stp_relay_rec *r);
 /* Open every traceN in DIR. */
 int relay_in_open(struct relay_in *in, const char *dir);
-/* The i-th file's descriptor, for poll(). */
+/* The i-th file's descriptor, for poll(), and its CPU. */
 int relay_in_fd(const struct relay_in *in, int i);
+int relay_in_cpu(const struct relay_in *in, int i);
+/* Open FILES (raw records, as bulk mode keeps them) instead: stap-merge. */
+int relay_in_open_files(struct relay_in *in, char *const *files, int n);
 /*
  * Read all files and pass what is certain to be complete to EMIT in write
  * order; ALL (the module has stopped writing) passes everything.
@@ -63,15 +68,36 @@ int relay_in_read(struct relay_in *in, bool all, relay_emit_fn emit, void *arg);
 void relay_in_settle(void);
 void relay_in_close(struct relay_in *in);
 
+/* output.c: where the output goes (see there). */
+struct output_cfg {
+	const char *path;		/* -o FILE; NULL: stdout */
+	unsigned long long rotate_bytes;	/* -S SIZE, in bytes; 0: none */
+	unsigned int rotate_keep;	/* -S SIZE,N: files kept; 0: all */
+	bool bulk;			/* per-CPU files of raw records */
+};
+struct output;
+/* NULL after a message.  cpus: the CPU numbers, for bulk file names. */
+struct output *output_open(const struct output_cfg *cfg, const int *cpus,
+			   int ncpus);
+/* 0, or -errno (a message was printed unless it is -EPIPE). */
+int output_write(struct output *o, int cpu, const struct stp_relay_rec *r);
+int output_flush(struct output *o);
+bool output_broken(const struct output *o);
+int output_close(struct output *o);
+
 /*
- * session.c: START the loaded module, copy its output to out_fd until the
- * session ends.  With a -c target (t non-NULL), release it once the begin
- * probes are done and end the session when it exits; with TIMEOUT_S,
- * end it that many seconds after the begin probes.  Returns the exit
- * status for staprun (0 or 1), or a negative errno if the session could
- * not be run.
+ * session.c: START the loaded module, copy its output until the session
+ * ends.  With a -c target, release it once the begin probes are done and
+ * end the session when it exits.  Returns the exit status for staprun (0
+ * or 1), or a negative errno if the session could not be run.
  */
-int session_run(const char *name, int out_fd, struct target *t,
-		unsigned int timeout_s);
+struct session_cfg {
+	const struct output_cfg *out;
+	struct target *target;	/* -c CMD, or NULL */
+	int tick_ms;		/* -T: longest wait between reads (relay
+				 * wakes readers only when a sub-buffer fills) */
+	bool no_warnings;	/* -w: the script's warnings are not shown */
+};
+int session_run(const char *name, const struct session_cfg *cfg);
 
 #endif /* STAPRUN_H */

@@ -18,7 +18,7 @@
 #                       the run/ directory, @WORKLOAD@ the workload
 #                       program (testsuite/workload.c), @UPROG@ the
 #                       user-space probe program (testsuite/uprog.c;
-#                       also in NAME.argv), @UBT@ the user-backtrace
+#                       also in NAME.argv), @STAPMERGE@ stap-merge, @UBT@ the user-backtrace
 #                       program (testsuite/ubt.c; ubt-stripped next to
 #                       it; NAME.out says @TESTSUITE@ for the directory
 #                       they are in), @KMOD@ the test
@@ -166,7 +166,7 @@ provisioned_kernels() {
 # NAME.args (or another of its files, $3) with its @WORDS@ replaced, on stdout.
 expand_args() {	# script kmod [file]
 	sed -e "s|@RUN@|$(dirname "$1")|g" -e "s|@WORKLOAD@|$top/testsuite/workload|g" \
-	    -e "s|@UPROG@|$top/testsuite/uprog|g" -e "s|@UBT@|$top/testsuite/ubt|g" -e "s|@KMOD@|$2|g" "${3:-${1%.stp}.args}"
+	    -e "s|@UPROG@|$top/testsuite/uprog|g" -e "s|@UBT@|$top/testsuite/ubt|g" -e "s|@STAPMERGE@|$top/staprun/stap-merge|g" -e "s|@KMOD@|$2|g" "${3:-${1%.stp}.args}"
 }
 
 build_one() {	# script release dir kmod
@@ -183,13 +183,14 @@ build_one() {	# script release dir kmod
 	local f=$1 r=$2 dir=$3 name words=() args=() lockwait=(-DMAXTRYLOCK=100000 -DSTP_NO_OVERLOAD) i
 	name=$(basename "$f" .stp)
 	[ -f "${f%.stp}.args" ] && eval "words=($(expand_args "$f" "$4"))"
-	# Pass-5 options (-c -x -T -s -o -G) are not part of the module: stap --vm-batch hands
+	# Pass-5 options (-c -x -s -S -o -G) are not part of the module: stap --vm-batch hands
 	# NAME.staprun-args (one argument a line) to the job's staprun, and
 	# loads the modules in NAME.insmod first.  --vm-insmod also stays in
 	# the build's options: module("NAME") probes find NAME's DWARF there.
 	for ((i = 0; i < ${#words[@]}; i++)); do
 		case ${words[i]} in
-		-c|-x|-T|-s|-o|-G) printf '%s\n%s\n' "${words[i]}" "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;
+		-c|-x|-S|-o|-G) printf '%s\n%s\n' "${words[i]}" "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;
+		-s) printf -- '-b\n%s\n' "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;	# staprun(8)'s letter
 		--vm-insmod) echo "${words[i+1]}" >>"$dir/t_$name.insmod"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
 		--default-limits) lockwait=() ;;
 		*) args+=("${words[i]}") ;;

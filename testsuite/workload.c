@@ -13,6 +13,8 @@
  *                          page that an unmapped page follows (a string
  *                          reader must not read past its NUL)
  *   workload getppid N     getppid(2) N times
+ *   workload getppid-sh N CMD  getppid(2) N times, then /bin/sh -c CMD
+ *                          (to look at files staprun wrote meanwhile)
  *   workload getppid2 N    the same on CPUs 0 and 1 at once: this process
  *                          and a child it forks, each pinned to one
  *                          (probes then contend for their globals' locks)
@@ -63,7 +65,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
-		" getppid N | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N |"
+		" getppid N | getppid-sh N CMD | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N |"
 		" udp [PORT] | tcp-refused\n");
 	return 2;
 }
@@ -367,6 +369,16 @@ int main(int argc, char **argv)
 		while (n-- > 0)
 			getppid();
 		return 0;
+	}
+	if (!strcmp(argv[1], "getppid-sh")) {
+		/* Then the shell: a test looks at what the probes wrote. */
+		if (argc != 4 || number(argv[2], 1000000, &n))
+			return usage();
+		while (n-- > 0)
+			getppid();
+		fflush(stdout);
+		execl("/bin/sh", "sh", "-c", argv[3], (char *)NULL);
+		return fail("cannot run", "/bin/sh");
 	}
 	if (!strcmp(argv[1], "getppid2")) {
 		if (argc != 3 || number(argv[2], 1000000, &n))

@@ -49,6 +49,10 @@ static void usage(FILE *f)
 "  -s NUM          NUM megabytes of output buffer per CPU (default 1)\n"
 "  -T SECS         end the script after SECS seconds\n"
 "  -t              report each probe's hits and handler cycles at the end\n"
+"  -b              bulk mode: one output file per CPU (FILE_N with -o, else\n"
+"                  stpd_cpuN), for stap-merge to put back in time order\n"
+"  -S SIZE[,N]     with -o: switch to the next file (FILE.0, FILE.1, ...)\n"
+"                  before one passes SIZE megabytes; keep only the newest N\n"
 "  -G NAME=VALUE   set the script's global NAME to VALUE when the module\n"
 "                  loads (a number or a string of letters, digits, _.-)\n"
 "  -I DIR          also look for tapsets in DIR\n"
@@ -91,7 +95,21 @@ static const struct option long_opts[] = {
 };
 
 /* SystemTap options we know but do not implement yet. */
-static const char later_opts[] = "bSPRCFNU";
+static const char later_opts[] = "PRCFNU";
+
+/* -S SIZE[,N], checked here as staprun will check it. */
+static bool valid_rotate(const char *arg)
+{
+	char *end;
+	long mb, n = 0;
+
+	errno = 0;
+	mb = strtol(arg, &end, 10);
+	if (!errno && end != arg && *end == ',')
+		n = strtol(end + 1, &end, 10);
+	return !errno && end != arg && !*end && mb >= 1 && mb <= 4095 &&
+	       n >= 0 && n <= 1000000;
+}
 
 /* -G NAME=VALUE: SystemTap's safe set, as it goes to insmod unquoted. */
 static bool valid_gvar(const char *arg)
@@ -246,6 +264,15 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case 't':
 			s->timing = true;
 			break;
+		case 'b':
+			s->bulk = true;
+			break;
+		case 'S':
+			if (!valid_rotate(optarg))
+				util_die("-S takes SIZE[,N]: megabytes per output file (1-4095), "
+					 "then how many files to keep; not '%s'", optarg);
+			s->rotate = optarg;
+			break;
 		case 'm':
 			if (!valid_module_name(optarg))
 				util_die("invalid module name '%s': use letters, digits and '_' "
@@ -380,6 +407,10 @@ static void parse_options(struct session *s, int argc, char **argv)
 	}
 	if (s->timing)
 		vec_push(&s->defines, "STP_TIMING");
+	if (s->bulk)
+		vec_push(&s->defines, "STP_BULKMODE");
+	if (s->rotate && !s->output_file)
+		util_die("-S needs -o FILE: the files to switch between");
 	if (s->last_pass == 0)
 		return;
 	if (s->list_pattern || s->dump_functions)
@@ -571,6 +602,15 @@ int main(int argc, char **argv)
 		fputs(sb_str(&out), stdout);
 		sb_free(&out);
 		return finish(s, 0);
+	}
+
+	/* -T SECS: the script ends itself, as SystemTap's does, by a timer. */
+	if (s->timeout_s) {
+		struct srcfile *f = source_from_string(s, "<-T>", arena_printf(&s->arena,
+			"probe timer.s(%d) { exit() }", s->timeout_s));
+
+		if (!f || parse_file(s, f, &s->user) < 0)
+			return finish(s, 1);
 	}
 
 	/* Pass 2: elaborate. */

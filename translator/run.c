@@ -207,24 +207,28 @@ char *run_newest_provisioned_release(void)
 
 /* Room for the numbers of session_opts' options. */
 struct opt_bufs {
-	char mb[16], secs[16];
+	char mb[16];
 };
 
-/* staprun's options for -s and -T, appended at args; returns how many. */
+/*
+ * staprun's options for stap's -s, -S and -w, appended at args; returns
+ * how many (at most 5).  staprun(8) spells -s as -b.
+ */
 static int session_opts(struct session *s, char **args, struct opt_bufs *b)
 {
 	int n = 0;
 
 	if (s->bufsize_mb) {
 		snprintf(b->mb, sizeof(b->mb), "%d", s->bufsize_mb);
-		args[n++] = "-s";
+		args[n++] = "-b";
 		args[n++] = b->mb;
 	}
-	if (s->timeout_s) {
-		snprintf(b->secs, sizeof(b->secs), "%d", s->timeout_s);
-		args[n++] = "-T";
-		args[n++] = b->secs;
+	if (s->rotate) {
+		args[n++] = "-S";
+		args[n++] = (char *)s->rotate;
 	}
+	if (s->no_warnings)
+		args[n++] = "-w";
 	return n;
 }
 
@@ -240,7 +244,7 @@ static int run_vm(struct session *s)
 	struct vm_job job = { .name = "script", .module = s->module_path };
 	struct vm_result res = { 0 };
 	const char *files[2] = { NULL, NULL };
-	char *args[7] = { NULL }, *cmd = NULL, pid[16];
+	char *args[10] = { NULL }, *cmd = NULL, pid[16];
 	struct opt_bufs so;
 	int nargs = 0;
 	struct vec insmod = VEC_INIT;

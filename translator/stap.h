@@ -395,6 +395,8 @@ struct session {
 				 * trial, as @defined's) */
 	bool unoptimized;	/* -u: no dead-store elision */
 	bool timing;		/* -t: the probe hit report at the end */
+	bool bulk;		/* -b: per-CPU output files */
+	const char *rotate;	/* -S SIZE[,N], for staprun */
 	bool vm;		/* --vm */
 	const char *module_name;	/* -m */
 	const char *release;	/* -r, or the running kernel */

@@ -33,3 +33,26 @@ expect_rc 1 "$staprun" -c true -x 1 no.ko
 exact "staprun: -c and -x cannot be used together"
 expect_rc 0 "$staprun" -h
 contains "-c CMD"
+# staprun(8)'s letters: -b is the buffer size, -T the read interval in
+# ms, -S needs -o; the ones not implemented say so.
+expect_rc 1 "$staprun" -b 0 no.ko
+exact "staprun: -b: buffer size must be 1 to 4095 MB, not '0'"
+expect_rc 1 "$staprun" -T x no.ko
+exact "staprun: -T: expected milliseconds between reads, not 'x'"
+expect_rc 1 "$staprun" -S 1,2 no.ko
+exact "staprun: -S needs -o FILE: the files to switch between"
+expect_rc 1 "$staprun" -o f -S 0 no.ko
+exact "staprun: -S: expected SIZE[,N] (megabytes 1-4095, then how many files to keep), not '0'"
+expect_rc 1 "$staprun" -L no.ko
+exact "staprun: -L is not supported yet"
+expect_rc 1 "$staprun" -b
+contains "staprun: -b requires an argument"
+expect_rc 1 "$staprun" -Z no.ko
+contains "staprun: unknown option '-Z'"
+expect_rc 0 "$staprun" -V
+contains "staprun (stap-ng)"
+# stap checks -S as well, and wants -o with it.
+expect_rc 1 "$STAP" -p1 -S 5 -e 'probe begin {}'
+exact "stap: -S needs -o FILE: the files to switch between"
+expect_rc 1 "$STAP" -p1 -o f -S 5,x -e 'probe begin {}'
+exact "stap: -S takes SIZE[,N]: megabytes per output file (1-4095), then how many files to keep; not '5,x'"

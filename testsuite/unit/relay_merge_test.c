@@ -34,9 +34,8 @@ struct sink {
 	size_t len, cap;
 };
 
-static void emit(void *arg, const char *data, size_t len)
+static void sink_put(struct sink *s, const char *data, size_t len)
 {
-	struct sink *s = arg;
 
 	if (s->len + len > s->cap) {
 		s->cap = 2 * (s->len + len);
@@ -46,6 +45,12 @@ static void emit(void *arg, const char *data, size_t len)
 	}
 	memcpy(s->buf + s->len, data, len);
 	s->len += len;
+}
+
+static void emit(void *arg, int cpu, const struct stp_relay_rec *r)
+{
+	(void)cpu;
+	sink_put(arg, (const char *)(r + 1), r->len);
 }
 
 static void put(FILE *f, unsigned long long ts, const char *text)
@@ -119,7 +124,7 @@ int main(void)
 		return 1;
 	relay_in_close(&in);
 
-	emit(&out, "", 1);
+	sink_put(&out, "", 1);
 	for (p = out.buf; *p; p = end + 1) {
 		long k = strtol(p, &end, 10);
 

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stap-merge: join the per-CPU files of a bulk-mode session (stap -b)
+ * back into one stream, in the order the records were written.
+ *
+ *   stap-merge [-v] [-o OUTPUT] [FILE ...]
+ *
+ * With no FILE, the stpd_cpuN files of the current directory, in CPU
+ * order.  -v puts "[cpu,sequence,length]" before each record.  The files
+ * hold staprun's records (runtime/stp_ctl.h: a time stamp and a length,
+ * then the bytes), merged as staprun merges them live (relay.c).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "staprun.h"
+#include "stp_ctl.h"
+#include "util.h"
+
+int staprun_verbose;
+
+struct merge {
+	FILE *out;
+	bool verbose;
+	unsigned long seq;
+	bool failed;
+};
+
+static void emit(void *arg, int cpu, const struct stp_relay_rec *r)
+{
+	struct merge *m = arg;
+
+	if (m->verbose)
+		fprintf(m->out, "[%d,%lu,%u]", cpu, m->seq, r->len);
+	m->seq++;
+	if (fwrite(r + 1, 1, r->len, m->out) != r->len)
+		m->failed = true;
+}
+
+static int cmp_cpu_name(const void *a, const void *b)
+{
+	return atoi(*(char *const *)a + 8) - atoi(*(char *const *)b + 8);
+}
+
+/* stpd_cpu0, stpd_cpu1, ... of the current directory. */
+static int default_files(struct vec *v)
+{
+	DIR *d = opendir(".");
+	struct dirent *e;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "stpd_cpu", 8) && e->d_name[8] &&
+		    strspn(e->d_name + 8, "0123456789") == strlen(e->d_name + 8))
+			vec_push(v, xstrdup(e->d_name));
+	closedir(d);
+	qsort(v->items, v->len, sizeof(*v->items), cmp_cpu_name);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct merge m = { .out = stdout };
+	const char *out_path = NULL;
+	struct relay_in in;
+	struct vec files = VEC_INIT;
+	int opt, ret;
+
+	util_progname = "stap-merge";
+	while ((opt = getopt(argc, argv, "vo:h")) != -1) {
+		switch (opt) {
+		case 'v':
+			m.verbose = true;
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'h':
+			printf("usage: stap-merge [-v] [-o OUTPUT] [FILE ...]\n");
+			return 0;
+		default:
+			fprintf(stderr, "usage: stap-merge [-v] [-o OUTPUT] [FILE ...]\n");
+			return 1;
+		}
+	}
+	for (int i = optind; i < argc; i++)
+		vec_push(&files, xstrdup(argv[i]));
+	if (!files.len && default_files(&files) == 0 && !files.len) {
+		util_err("no stpd_cpuN files here; name the per-CPU files of stap -b");
+		return 1;
+	}
+	if (relay_in_open_files(&in, (char *const *)files.items, files.len))
+		return 1;
+	if (out_path && !(m.out = fopen(out_path, "w"))) {
+		util_err("cannot open %s: %s", out_path, strerror(errno));
+		return 1;
+	}
+	ret = relay_in_read(&in, true, emit, &m);
+	relay_in_close(&in);
+	if (fflush(m.out) || ferror(m.out) || m.failed ||
+	    (out_path && fclose(m.out))) {
+		util_err("cannot write %s: %s", out_path ? out_path : "stdout",
+			 strerror(errno));
+		ret = 1;
+	}
+	for (int i = 0; i < files.len; i++)
+		free(files.items[i]);
+	vec_free(&files);
+	return ret ? 1 : 0;
+}
