@@ -37,6 +37,7 @@ static struct stp_ctl {
 	atomic_t dropped;		/* probe messages lost to a full ring */
 	atomic_t exit_sent;
 	atomic_t open;			/* .cmd has one opener at a time */
+	bool detached;			/* DETACH: a close leaves probes running */
 	bool stopping;			/* timer must not re-arm */
 	wait_queue_head_t wq;
 	struct timer_list timer;
@@ -232,6 +233,12 @@ static ssize_t ctl_write(struct file *file, const char __user *buf,
 	case STP_CTL_EXIT:
 		_stp_session_stop_cmd(true);
 		break;
+	case STP_CTL_DETACH:
+		WRITE_ONCE(ctl.detached, true);
+		break;
+	case STP_CTL_ATTACH:
+		_stp_session_attach_cmd();
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -249,24 +256,18 @@ static int ctl_open(struct inode *inode, struct file *file)
 {
 	if (atomic_cmpxchg(&ctl.open, 0, 1))
 		return -EBUSY;
+	WRITE_ONCE(ctl.detached, false);
 	return nonseekable_open(inode, file);
-}
-
-static void ring_clear(void)
-{
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&ctl.lock, flags);
-	ctl.head = 0;
-	ctl.count = 0;
-	raw_spin_unlock_irqrestore(&ctl.lock, flags);
 }
 
 static int ctl_release(struct inode *inode, struct file *file)
 {
-	/* staprun went away: stop the probes rather than run unobserved. */
-	_stp_session_stop_cmd(false);
-	ring_clear();
+	/*
+	 * staprun went away without detaching: stop the probes rather than
+	 * run unobserved.  Queued messages stay for staprun -A.
+	 */
+	if (!READ_ONCE(ctl.detached))
+		_stp_session_stop_cmd(false);
 	atomic_set(&ctl.open, 0);
 	return 0;
 }

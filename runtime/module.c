@@ -73,6 +73,28 @@ void _stp_session_start_cmd(void)
 	send_status(STP_CTL_STARTED, ret);
 }
 
+/*
+ * staprun -A: a session still running answers STARTED {0}; one that ended
+ * while no staprun was attached (staprun killed, or exit() with the
+ * reader detached) answers EXIT_DONE, so the attacher drains what is
+ * left and unloads; a module never started answers STARTED {-ESRCH}.
+ */
+void _stp_session_attach_cmd(void)
+{
+	bool started, active;
+
+	mutex_lock(&session_mutex);
+	started = session_started;
+	active = session_active;
+	mutex_unlock(&session_mutex);
+	if (active)
+		send_status(STP_CTL_STARTED, 0);
+	else if (started)
+		send_status(STP_CTL_EXIT_DONE, _stp_session_failed() ? 1 : 0);
+	else
+		send_status(STP_CTL_STARTED, -ESRCH);
+}
+
 void _stp_session_stop_cmd(bool reply)
 {
 	mutex_lock(&session_mutex);

@@ -32,7 +32,10 @@
  * A signal to staprun (SIGINT, SIGTERM, SIGHUP) makes it send STP_CTL_EXIT.
  * If .cmd is closed while the session runs (staprun was killed), the
  * module stops its probes on its own so that nothing keeps running
- * unobserved.
+ * unobserved, unless STP_CTL_DETACH came first (staprun -L): then the
+ * probes run on, output that finds the buffers full is counted as lost,
+ * and a later opener sends STP_CTL_ATTACH instead of STP_CTL_START
+ * (staprun -A).  Messages queued meanwhile wait for it.
  */
 #ifndef STP_CTL_H
 #define STP_CTL_H
@@ -52,6 +55,11 @@ enum stp_ctl_type {
 	/* staprun -> module */
 	STP_CTL_START = 1,	/* payload: none */
 	STP_CTL_EXIT = 2,	/* payload: none */
+	STP_CTL_DETACH = 3,	/* payload: none; closing .cmd leaves the
+				 * probes running (staprun -L) */
+	STP_CTL_ATTACH = 4,	/* payload: none; answered by STARTED {0}, or
+				 * EXIT_DONE if the session ended meanwhile
+				 * (staprun -A) */
 
 	/* module -> staprun */
 	STP_CTL_STARTED = 100,	/* payload: struct stp_ctl_status */

@@ -45,6 +45,7 @@ struct stp_cpu {
 extern struct dentry *_stp_debugfs_dir;	/* systemtap/<module>/ */
 void _stp_session_start_cmd(void);
 void _stp_session_stop_cmd(bool reply);
+void _stp_session_attach_cmd(void);
 
 /* context.c */
 void _stp_error_shutdown(void);

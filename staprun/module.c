@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
@@ -117,6 +118,15 @@ int mod_load(const char *path, const char *name, const char *params)
 out:
 	close(fd);
 	return ret;
+}
+
+bool mod_loaded(const char *name)
+{
+	char *path = xasprintf("/sys/module/%s", name);
+	bool ok = access(path, F_OK) == 0;
+
+	free(path);
+	return ok;
 }
 
 int mod_unload(const char *name)

@@ -39,6 +39,8 @@ struct session {
 	struct target *target;	/* -c CMD, or NULL */
 	bool started;		/* STARTED {0} arrived */
 	int tick_ms;		/* -T: longest wait between reads */
+	enum session_mode mode;
+	bool detached;		/* -L: DETACH sent, the probes run on */
 	bool no_warnings;	/* -w */
 	bool exit_wanted;	/* REQUEST_EXIT, a signal, or broken output */
 	bool exit_sent;
@@ -170,6 +172,14 @@ static void handle_status(struct session *s, const struct stp_ctl_hdr *h,
 
 	memcpy(&st, payload, h->len < sizeof(st) ? h->len : sizeof(st));
 	if (h->type == STP_CTL_STARTED) {
+		if (st.status == -ESRCH && s->mode == SESSION_ATTACH) {
+			util_err("cannot attach to %s: its probes were never started",
+				 s->name);
+			fprintf(stderr, "hint: unload it with staprun -d %s\n", s->name);
+			s->status = 1;
+			s->done = true;
+			return;
+		}
 		if (st.status) {
 			util_err("ctl: module %s failed to start: %s", s->name,
 				 strerror(st.status < 0 ? -st.status : EIO));
@@ -335,6 +345,29 @@ static struct output *open_output(struct session *s)
 }
 
 
+/*
+ * staprun -L: the begin probes' output is out; tell the module that
+ * closing .cmd leaves its probes running, and say how to come back.
+ */
+static int detach(struct session *s)
+{
+	int ret;
+
+	relay_in_settle();
+	ret = read_relay(s, false);
+	if (!ret)
+		ret = send_cmd(s, STP_CTL_DETACH);
+	if (!ret)
+		ret = writer_join(s);
+	if (ret)
+		return ret;
+	s->detached = true;
+	s->done = true;
+	fprintf(stderr, "\nDisconnecting from systemtap module.\n"
+		"To reconnect, type \"staprun -A %s\"\n", s->name);
+	return 0;
+}
+
 static int run_loop(struct session *s)
 {
 	int i, npfd = 1 + s->relay.n, ret;
@@ -345,7 +378,7 @@ static int run_loop(struct session *s)
 		pfd[1 + i] = (struct pollfd){ .fd = relay_in_fd(&s->relay, i),
 					      .events = POLLIN };
 
-	ret = send_cmd(s, STP_CTL_START);
+	ret = send_cmd(s, s->mode == SESSION_ATTACH ? STP_CTL_ATTACH : STP_CTL_START);
 	while (!ret && !s->done) {
 		if (got_signal)
 			s->exit_wanted = true;
@@ -373,13 +406,17 @@ static int run_loop(struct session *s)
 		ret = watch_target(s);
 		if (ret)
 			break;
+		if (s->mode == SESSION_DETACH && s->started && !s->exit_wanted) {
+			ret = detach(s);
+			break;
+		}
 		/* A failed command write shows only in the thread. */
 		if (s->writer_running && atomic_load(&s->writer_done))
 			ret = writer_join(s);
 	}
 	/* EXIT_DONE came after the last write: all output is readable now. */
 	if (!ret)
-		ret = read_relay(s, s->done);
+		ret = read_relay(s, s->done && !s->detached);
 	if (writer_join(s) && !ret)
 		ret = -EIO;
 	free(pfd);
@@ -403,7 +440,7 @@ int session_run(const char *name, const struct session_cfg *cfg)
 {
 	struct session s = { .name = name, .cmd_fd = -1, .out_cfg = cfg->out,
 			     .target = cfg->target, .tick_ms = cfg->tick_ms,
-			     .no_warnings = cfg->no_warnings };
+			     .no_warnings = cfg->no_warnings, .mode = cfg->mode };
 	struct target *t = cfg->target;
 	bool relay_open = false;
 	char *dir;
@@ -424,6 +461,8 @@ int session_run(const char *name, const struct session_cfg *cfg)
 	s.cmd_fd = open_file(name, ".cmd", O_RDWR | O_NONBLOCK);
 	if (s.cmd_fd < 0) {
 		ret = s.cmd_fd;
+		if (ret == -EBUSY)
+			fprintf(stderr, "hint: another staprun is attached to %s\n", name);
 		goto out;
 	}
 	dir = xasprintf("/sys/kernel/debug/%s/%s", STP_CTL_DEBUGFS_DIR, name);
@@ -441,9 +480,11 @@ int session_run(const char *name, const struct session_cfg *cfg)
 	if (output_close(s.out) && !ret)
 		s.status = 1;
 	if (!ret) {
-		report(&s);
+		if (!s.detached)
+			report(&s);
 		ret = s.status;
 	}
+	*cfg->detached = s.detached;
 out:
 	/* Closing .cmd stops a session that is still running. */
 	if (relay_open)

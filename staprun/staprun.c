@@ -42,6 +42,8 @@ static void usage(FILE *f)
 		"  -S SIZE[,N]  with -o: switch to the next file (FILE.0, FILE.1, ...)\n"
 		"            before one passes SIZE megabytes; keep only the newest N\n"
 		"  -T MS     longest wait in milliseconds between reads (default 200)\n"
+		"  -L        start the probes, then detach and leave them running\n"
+		"  -A        attach to MODULE, running detached (-L)\n"
 		"  -d        unload MODULE, left behind by a previous run\n"
 		"  name=value  set the script's global name (stap -G)\n");
 }
@@ -77,6 +79,7 @@ struct options {
 	struct output_cfg out;	/* -o, -S, and bulk mode (the module's) */
 	unsigned int bufsize_mb;
 	int tick_ms;		/* -T */
+	enum session_mode mode;	/* -L, -A */
 	bool no_warnings;	/* -w */
 	const char *target_cmd;	/* -c */
 	pid_t target_pid;	/* -x */
@@ -101,13 +104,25 @@ static int run(const char *path, struct options *o)
 {
 	char *name = mod_name(path), *params = NULL;
 	struct target t = { .pid = 0 };
-	struct session_cfg sc = { .out = &o->out, .tick_ms = o->tick_ms,
+	bool detached = false;
+	struct session_cfg sc = { .mode = o->mode, .detached = &detached,
+				  .out = &o->out, .tick_ms = o->tick_ms,
 				  .no_warnings = o->no_warnings };
 	int ret;
 
 	ret = mod_mount_debugfs();
 	if (ret)
 		goto out;
+	if (o->mode == SESSION_ATTACH) {
+		if (!mod_loaded(name)) {
+			util_err("cannot attach: no module %s is loaded", name);
+			ret = 1;
+			goto out;
+		}
+		o->out.bulk = module_bulk(name);
+		ret = session_run(name, &sc);
+		goto unload;
+	}
 	/* -c: the module needs the pid, so the child comes first. */
 	if (o->target_cmd) {
 		ret = target_fork(&t, o->target_cmd);
@@ -128,8 +143,9 @@ static int run(const char *path, struct options *o)
 	} else {
 		ret = session_run(name, &sc);
 	}
-	/* Whatever happened, leave no module behind. */
-	if (mod_unload(name) && ret == 0)
+unload:
+	/* Whatever happened, leave no module behind, unless -L detached. */
+	if (!detached && mod_unload(name) && ret == 0)
 		ret = 1;
 out:
 	/* A command that never started goes; one that runs is left alone. */
@@ -161,7 +177,7 @@ static int parse_rotate(const char *arg, struct output_cfg *out)
 }
 
 /* Options of staprun(8) that this staprun does not implement yet. */
-static const char later_opts[] = "NLACMDRr";
+static const char later_opts[] = "NCMDRr";
 
 int main(int argc, char **argv)
 {
@@ -215,6 +231,12 @@ int main(int argc, char **argv)
 		case 'd':
 			unload = true;
 			break;
+		case 'L':
+			o.mode = SESSION_DETACH;
+			break;
+		case 'A':
+			o.mode = SESSION_ATTACH;
+			break;
 		case 'c':
 			o.target_cmd = optarg;
 			break;
@@ -259,6 +281,16 @@ int main(int argc, char **argv)
 	}
 	if (o.target_cmd && o.target_pid) {
 		util_err("-c and -x cannot be used together");
+		return 1;
+	}
+	if (o.mode == SESSION_DETACH && o.target_cmd) {
+		util_err("-L detaches at once: it cannot wait for a -c command");
+		return 1;
+	}
+	if (o.mode == SESSION_ATTACH &&
+	    (o.target_cmd || o.target_pid || argc - optind > 1 || o.bufsize_mb)) {
+		util_err("-A attaches to a running module: -c, -x, -b and name=value "
+			 "were given when it was loaded");
 		return 1;
 	}
 	if (o.out.rotate_bytes && !o.out.path) {

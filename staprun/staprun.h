@@ -14,6 +14,7 @@ int mod_mount_debugfs(void);
 char *mod_name(const char *path);
 int mod_load(const char *path, const char *name, const char *params);
 int mod_unload(const char *name);
+bool mod_loaded(const char *name);
 
 /* target.c: the -c CMD child, forked before the module loads. */
 struct target {
@@ -91,7 +92,14 @@ int output_close(struct output *o);
  * end the session when it exits.  Returns the exit status for staprun (0
  * or 1), or a negative errno if the session could not be run.
  */
+enum session_mode {
+	SESSION_RUN,		/* START, run, EXIT */
+	SESSION_DETACH,		/* -L: START, then leave the probes running */
+	SESSION_ATTACH,		/* -A: ATTACH to a running session */
+};
 struct session_cfg {
+	enum session_mode mode;
+	bool *detached;		/* out: -L did detach (leave the module be) */
 	const struct output_cfg *out;
 	struct target *target;	/* -c CMD, or NULL */
 	int tick_ms;		/* -T: longest wait between reads (relay
