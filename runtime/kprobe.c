@@ -334,10 +334,27 @@ static void account_missed(const struct stp_kprobe *k)
 
 void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
 {
-	struct kprobe *kb[STP_KPROBE_BATCH];
-	struct kretprobe *rb[STP_KPROBE_BATCH];
-	int nk = 0, nr = 0;
+	struct kprobe *kb_stack[STP_KPROBE_BATCH], **kb = kb_stack;
+	struct kretprobe *rb_stack[STP_KPROBE_BATCH], **rb = rb_stack;
+	int nk = 0, nr = 0, kmax = STP_KPROBE_BATCH, rmax = STP_KPROBE_BATCH;
 	size_t i;
+
+	/*
+	 * One grace period for all when there is memory for the lists: with
+	 * thousands of probes, a batch of 32 a grace period took minutes.
+	 */
+	if (n > STP_KPROBE_BATCH && n <= INT_MAX) {
+		kb = kvmalloc_array(n, sizeof(*kb), GFP_KERNEL);
+		rb = kvmalloc_array(n, sizeof(*rb), GFP_KERNEL);
+		if (kb)
+			kmax = n;
+		else
+			kb = kb_stack;
+		if (rb)
+			rmax = n;
+		else
+			rb = rb_stack;
+	}
 
 	if (n && kps[0].fentry) {
 		_stp_fentry_free(kps[0].fentry);
@@ -354,9 +371,9 @@ void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
 			rb[nr++] = &k->u.rp;
 		else
 			kb[nk++] = &k->u.kp;
-		if (nk == STP_KPROBE_BATCH)
+		if (nk == kmax)
 			flush_kprobes(kb, &nk);
-		if (nr == STP_KPROBE_BATCH) {
+		if (nr == rmax) {
 			unregister_kretprobes(rb, nr);
 			nr = 0;
 		}
@@ -364,6 +381,10 @@ void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
 	flush_kprobes(kb, &nk);
 	if (nr)
 		unregister_kretprobes(rb, nr);
+	if (kb != kb_stack)
+		kvfree(kb);
+	if (rb != rb_stack)
+		kvfree(rb);
 	/* No handler runs any more: the counts are final. */
 	for (i = 0; i < n; i++) {
 		if (!kps[i].registered)
