@@ -46,6 +46,19 @@ static bool _stp_bulkmode;
 module_param(_stp_bulkmode, bool, 0444);
 MODULE_PARM_DESC(_stp_bulkmode, "per-CPU output files (stap -b)");
 
+/*
+ * stap -F (flight recorder): a full buffer overwrites its oldest
+ * sub-buffer instead of refusing the write, so it always holds the
+ * latest output, for a staprun that attaches later (-A) to read.
+ */
+#ifdef STP_FLIGHT
+static bool _stp_overwrite = true;
+#else
+static bool _stp_overwrite;
+#endif
+module_param(_stp_overwrite, bool, 0444);
+MODULE_PARM_DESC(_stp_overwrite, "overwrite old output when full (stap -F)");
+
 /* staprun -b MB sets this; 0 means STP_RELAY_BUFSIZE. */
 unsigned int _stp_bufsize;
 module_param(_stp_bufsize, uint, 0444);
@@ -66,14 +79,40 @@ static DEFINE_MUTEX(read_mutex);
 static char *bounce;		/* one sub-buffer, for copying out unlocked */
 static struct file_operations trace_fops;
 
+/*
+ * How many of the avail bytes at p are whole records: a read never
+ * splits one, so that overwriting (which drops whole sub-buffers, each
+ * starting with a record) cannot leave the reader with half of one.
+ */
+static size_t whole_records(const char *p, size_t avail)
+{
+	size_t off = 0;
+
+	while (off + sizeof(struct stp_relay_rec) <= avail) {
+		const struct stp_relay_rec *r = (const void *)(p + off);
+		size_t sz = sizeof(*r) + STP_RELAY_ALIGN(r->len);
+
+		if (off + sz > avail)
+			break;
+		off += sz;
+	}
+	return off;
+}
+
 /* Copy what is readable now into bounce; called with rc->lock held. */
 static size_t take_locked(struct rchan_buf *buf, struct relay_cpu *rc,
 			  size_t max)
 {
 	size_t size = chan->subbuf_size, n = chan->n_subbufs;
 
+	/* Overwritten while unread: start at the oldest sub-buffer left. */
+	if (buf->subbufs_produced - buf->subbufs_consumed >= n) {
+		buf->subbufs_consumed = buf->subbufs_produced - n + 1;
+		rc->read_bytes = 0;
+	}
 	for (;;) {
 		size_t idx = buf->subbufs_consumed % n, end, avail;
+		const char *p;
 
 		if (buf->subbufs_consumed == buf->subbufs_produced)
 			/* Reading the sub-buffer being written: up to offset. */
@@ -81,9 +120,11 @@ static size_t take_locked(struct rchan_buf *buf, struct relay_cpu *rc,
 		else
 			end = size - buf->padding[idx];
 		if (rc->read_bytes < end) {
-			avail = min(end - rc->read_bytes, max);
-			memcpy(bounce, buf->start + idx * size + rc->read_bytes,
-			       avail);
+			p = buf->start + idx * size + rc->read_bytes;
+			avail = whole_records(p, min(end - rc->read_bytes, max));
+			if (!avail)	/* a record bigger than the read: split it */
+				avail = min(end - rc->read_bytes, max);
+			memcpy(bounce, p, avail);
 			rc->read_bytes += avail;
 			return avail;
 		}
@@ -144,7 +185,15 @@ static int remove_buf_file(struct dentry *dentry)
 	return 0;
 }
 
+/* Relay's default, unless stap -F asked to overwrite. */
+static int subbuf_start(struct rchan_buf *buf, void *subbuf, void *prev_subbuf,
+			size_t prev_padding)
+{
+	return _stp_overwrite || !relay_buf_full(buf);
+}
+
 static const struct rchan_callbacks relay_cb = {
+	.subbuf_start = subbuf_start,
 	.create_buf_file = create_buf_file,
 	.remove_buf_file = remove_buf_file,
 };

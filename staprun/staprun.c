@@ -44,6 +44,7 @@ static void usage(FILE *f)
 		"  -T MS     longest wait in milliseconds between reads (default 200)\n"
 		"  -L        start the probes, then detach and leave them running\n"
 		"  -A        attach to MODULE, running detached (-L)\n"
+		"  -D        run the session in the background (with -o), print its pid\n"
 		"  -d        unload MODULE, left behind by a previous run\n"
 		"  name=value  set the script's global name (stap -G)\n");
 }
@@ -80,6 +81,7 @@ struct options {
 	unsigned int bufsize_mb;
 	int tick_ms;		/* -T */
 	enum session_mode mode;	/* -L, -A */
+	bool daemon;		/* -D */
 	bool no_warnings;	/* -w */
 	const char *target_cmd;	/* -c */
 	pid_t target_pid;	/* -x */
@@ -98,6 +100,37 @@ static bool module_bulk(const char *name)
 		fclose(f);
 	free(path);
 	return c == 'Y' || c == '1';
+}
+
+/*
+ * -D: the session goes on in a child of its own session, detached from
+ * the terminal; the parent prints its pid.  Returns 0 in the child, the
+ * child's pid in the parent, -1 (message printed) if fork failed.
+ */
+static int daemonize(void)
+{
+	pid_t pid;
+	int fd;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		util_err("-D: cannot fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid > 0) {
+		printf("%d\n", (int)pid);
+		return pid;
+	}
+	setsid();
+	fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		close(fd);
+	}
+	return 0;
 }
 
 static int run(const char *path, struct options *o)
@@ -136,6 +169,14 @@ static int run(const char *path, struct options *o)
 	if (ret)
 		goto out;
 	o->out.bulk = module_bulk(name);
+	if (o->daemon) {
+		ret = daemonize();
+		if (ret) {	/* the parent, or a failed fork */
+			detached = ret > 0;
+			ret = ret > 0 ? 0 : 1;
+			goto unload;
+		}
+	}
 	if (o->out.bulk && o->out.rotate_bytes) {
 		util_err("-S: a bulk-mode module (stap -b) writes one file per CPU, "
 			 "which are not rotated");
@@ -177,7 +218,7 @@ static int parse_rotate(const char *arg, struct output_cfg *out)
 }
 
 /* Options of staprun(8) that this staprun does not implement yet. */
-static const char later_opts[] = "NCMDRr";
+static const char later_opts[] = "NCMRr";
 
 int main(int argc, char **argv)
 {
@@ -237,6 +278,9 @@ int main(int argc, char **argv)
 		case 'A':
 			o.mode = SESSION_ATTACH;
 			break;
+		case 'D':
+			o.daemon = true;
+			break;
 		case 'c':
 			o.target_cmd = optarg;
 			break;
@@ -291,6 +335,11 @@ int main(int argc, char **argv)
 	    (o.target_cmd || o.target_pid || argc - optind > 1 || o.bufsize_mb)) {
 		util_err("-A attaches to a running module: -c, -x, -b and name=value "
 			 "were given when it was loaded");
+		return 1;
+	}
+	if (o.daemon && (!o.out.path || o.target_cmd || o.mode != SESSION_RUN)) {
+		util_err("-D runs the session in the background: it needs -o FILE, "
+			 "and no -c, -L or -A");
 		return 1;
 	}
 	if (o.out.rotate_bytes && !o.out.path) {

@@ -51,6 +51,9 @@ static void usage(FILE *f)
 "  -t              report each probe's hits and handler cycles at the end\n"
 "  -b              bulk mode: one output file per CPU (FILE_N with -o, else\n"
 "                  stpd_cpuN), for stap-merge to put back in time order\n"
+"  -F              flight recorder: the output buffers overwrite their oldest\n"
+"                  data; without -o, detach once started (staprun -A attaches),\n"
+"                  with -o, write FILE from a staprun in the background\n"
 "  -S SIZE[,N]     with -o: switch to the next file (FILE.0, FILE.1, ...)\n"
 "                  before one passes SIZE megabytes; keep only the newest N\n"
 "  -G NAME=VALUE   set the script's global NAME to VALUE when the module\n"
@@ -95,7 +98,7 @@ static const struct option long_opts[] = {
 };
 
 /* SystemTap options we know but do not implement yet. */
-static const char later_opts[] = "PRCFNU";
+static const char later_opts[] = "PRCNU";
 
 /* -S SIZE[,N], checked here as staprun will check it. */
 static bool valid_rotate(const char *arg)
@@ -228,7 +231,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	 * arguments (stap x.stp arg -T 3); "--" ends them.
 	 */
 	static const char optstring[] =
-		"e:p:vkgm:r:o:I:D:hV" "c:x:l:L:s:btwuG:d:S:P:R:C:T:F:N:U";
+		"e:p:vkgm:r:o:I:D:hV" "c:x:l:L:s:btwuG:d:S:P:R:C:T:FN:U";
 	int c;
 	char *end;
 	bool suppress_time_limits = false;
@@ -266,6 +269,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case 'b':
 			s->bulk = true;
+			break;
+		case 'F':
+			s->flight = true;
 			break;
 		case 'S':
 			if (!valid_rotate(optarg))
@@ -409,6 +415,8 @@ static void parse_options(struct session *s, int argc, char **argv)
 		vec_push(&s->defines, "STP_TIMING");
 	if (s->bulk)
 		vec_push(&s->defines, "STP_BULKMODE");
+	if (s->flight)
+		vec_push(&s->defines, "STP_FLIGHT");
 	if (s->rotate && !s->output_file)
 		util_die("-S needs -o FILE: the files to switch between");
 	if (s->last_pass == 0)

@@ -211,8 +211,8 @@ struct opt_bufs {
 };
 
 /*
- * staprun's options for stap's -s, -S and -w, appended at args; returns
- * how many (at most 5).  staprun(8) spells -s as -b.
+ * staprun's options for stap's -s, -S, -w and -F, appended at args;
+ * returns how many (at most 6).  staprun(8) spells -s as -b.
  */
 static int session_opts(struct session *s, char **args, struct opt_bufs *b)
 {
@@ -229,6 +229,8 @@ static int session_opts(struct session *s, char **args, struct opt_bufs *b)
 	}
 	if (s->no_warnings)
 		args[n++] = "-w";
+	if (s->flight)	/* stap(1): detach, or with -o run in the background */
+		args[n++] = s->output_file ? "-D" : "-L";
 	return n;
 }
 
@@ -257,6 +259,11 @@ static int run_vm(struct session *s)
 		job.insmod = (const char *const *)insmod.items;
 	}
 
+	if (s->flight && s->output_file) {
+		util_err("-F with -o runs staprun in the background, which a VM run cannot wait for");
+		fprintf(stderr, "hint: use -F without -o in a VM, or run on the host\n");
+		return 1;
+	}
 	if (s->target_cmd) {
 		cmd = guest_cmd(s->target_cmd, (char **)&files[0]);
 		if (!cmd)

@@ -396,6 +396,7 @@ struct session {
 	bool unoptimized;	/* -u: no dead-store elision */
 	bool timing;		/* -t: the probe hit report at the end */
 	bool bulk;		/* -b: per-CPU output files */
+	bool flight;		/* -F: overwriting buffers; staprun -L or -D */
 	const char *rotate;	/* -S SIZE[,N], for staprun */
 	bool vm;		/* --vm */
 	const char *module_name;	/* -m */

@@ -4,7 +4,8 @@
 # SIGKILL leaves a module whose probes stopped at the close of .cmd: -A
 # drains what the end probe printed and unloads it.  Detached, the
 # 20 ms timer keeps ticking for the second before -A (25 ticks or more).  -A with nothing
-# loaded is an error.  Run in a VM on every provisioned kernel, through
+# loaded is an error.  stap -F's module overwrites its oldest output
+# instead (flight recorder).  Run in a VM on every provisioned kernel, through
 # testsuite/unit/vm_smoke.c with a shell script as the guest's "staprun"
 # that drives the real one.  (SystemTap 4.8's reference runner cannot
 # detach, so the expected lines follow staprun(8).)
@@ -22,6 +23,7 @@ sr=$TOP/staprun/staprun
 	echo '#!/bin/sh'
 	echo 'for m; do :; done'
 	echo "sr=$sr"
+	echo "flight=$work/fl/stp_flight.ko"
 	cat <<'DRIVE'
 $sr -L "$m"; echo "L rc=$?"
 [ -e /sys/module/stp_detach ] && echo "left loaded"
@@ -34,6 +36,15 @@ $sr "$m" & p=$!
 sleep 1; { kill -KILL $p; wait $p; } 2>/dev/null
 $sr -A stp_detach; echo "A after SIGKILL rc=$?"
 [ -e /sys/module/stp_detach ] || echo "unloaded"
+$sr -L "$flight" >/dev/null; echo "flight L rc=$?"
+sleep 3
+$sr -A stp_flight >/tmp/f.out & p=$!
+sleep 1; kill -INT $p; wait $p; echo "flight A rc=$?"
+awk '$1 == "end" { end = 1; next }
+     { if (NR == 1) first = $1; else if ($1 != prev + 1) gap = 1; prev = $1
+       if (length($0) != 100) bad = 1 }
+     END { print "flight: overwritten", (first > 10000 ? "yes" : "no"),
+           "consecutive", (gap || bad ? "no" : "yes"), "end", (end ? "yes" : "no") }' /tmp/f.out
 DRIVE
 } >drive
 chmod +x drive
@@ -41,6 +52,17 @@ script='global n
 probe begin { printf("begin\n") }
 probe timer.ms(20) { n++ }
 probe end { printf("end %s\n", n >= 25 ? "ticked on" : "stopped early") }'
+# -F: for its first second the module prints 5 MB into a 1 MB buffer
+# with no reader; attached later, staprun gets the newest lines, whole
+# and in order, and not the first ones.
+flight_script='global t0, n
+probe begin { t0 = gettimeofday_ms() }
+probe timer.ms(1) {
+	if (gettimeofday_ms() - t0 < 1000)
+		for (i = 0; i < 50; i++)
+			printf("%10d %089d\n", ++n, 0)
+}
+probe end { printf("end\n") }'
 want_out='begin
 L rc=0
 left loaded
@@ -51,16 +73,25 @@ A with nothing loaded rc=1
 begin
 end ticked on
 A after SIGKILL rc=0
-unloaded'
+unloaded
+flight L rc=0
+flight A rc=0
+flight: overwritten yes consecutive yes end yes'
 want_err='
 Disconnecting from systemtap module.
 To reconnect, type "staprun -A stp_detach"
-staprun: cannot attach: no module stp_detach is loaded'
+staprun: cannot attach: no module stp_detach is loaded
+
+Disconnecting from systemtap module.
+To reconnect, type "staprun -A stp_flight"'
 for r in $(build_kernels); do
 	[ -e "/boot/vmlinuz-$r" ] || continue
 	mkdir -p "$r" "o-$r" && (cd "$r" && "$STAP" -p4 -r "$r" -m stp_detach -e "$script" >/dev/null) ||
 		fail "$r: cannot build the module"
-	./vm_smoke -t 120 -o "o-$r" -f "$sr" -r "$r" -s ./drive job="$r/stp_detach.ko" >"log-$r" 2>&1 ||
+	(cd "$r" && "$STAP" -p4 -F -r "$r" -m stp_flight -e "$flight_script" >/dev/null) ||
+		fail "$r: cannot build the flight recorder module"
+	mkdir -p fl && cp "$r/stp_flight.ko" fl/stp_flight.ko
+	./vm_smoke -t 150 -o "o-$r" -f "$sr" -f "$work/fl/stp_flight.ko" -r "$r" -s ./drive job="$r/stp_detach.ko" >"log-$r" 2>&1 ||
 		fail "$r: the VM run failed: $(cat "log-$r")"
 	out=$(cat "o-$r/job.out")
 	[ "$out" = "$want_out" ] || fail "$r: stdout differs: expected
