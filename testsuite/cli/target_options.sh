@@ -43,8 +43,8 @@ expect_rc 1 "$staprun" -S 1,2 no.ko
 exact "staprun: -S needs -o FILE: the files to switch between"
 expect_rc 1 "$staprun" -o f -S 0 no.ko
 exact "staprun: -S: expected SIZE[,N] (megabytes 1-4095, then how many files to keep), not '0'"
-expect_rc 1 "$staprun" -L no.ko
-exact "staprun: -L is not supported yet"
+expect_rc 1 "$staprun" -M 5 no.ko
+exact "staprun: -M is not supported yet"
 expect_rc 1 "$staprun" -b
 contains "staprun: -b requires an argument"
 expect_rc 1 "$staprun" -Z no.ko
