@@ -299,5 +299,5 @@ int relay_in_read(struct relay_in *in, bool all, relay_emit_fn emit,
 		merge(in, horizon, emit, arg);
 		/* Once the writers have stopped, read to the end. */
 	} while (all && more);
-	return 0;
+	return more;
 }

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -29,6 +30,8 @@
 #include "util.h"
 
 #define CTL_BUF (64 * 1024)
+#define BUSY_BYTES (64 * 1024)	/* a read pass this big: poll again in 1 ms */
+#define CMD_TICK_MS 5		/* poll interval while begin/end probes run */
 
 struct session {
 	const char *name;
@@ -39,6 +42,8 @@ struct session {
 	struct target *target;	/* -c CMD, or NULL */
 	bool started;		/* STARTED {0} arrived */
 	int tick_ms;		/* -T: longest wait between reads */
+	size_t pass_bytes;	/* output of the last read pass */
+	bool relay_more;	/* it left data in a file for the next one */
 	enum session_mode mode;
 	bool detached;		/* -L: DETACH sent, the probes run on */
 	bool no_warnings;	/* -w */
@@ -104,9 +109,32 @@ static int writer_join(struct session *s)
 	return s->writer_ret;
 }
 
+/*
+ * The command writer runs the begin (or end) probes in its write(), with
+ * interrupts off on its CPU for as long as they take.  Kept off the CPU
+ * this thread is on, so that this thread's poll() timeout, a timer on
+ * its own CPU, still fires and it can drain a begin probe's flood while
+ * it lasts.  With one CPU there is no choice.
+ */
+static int writer_attr(pthread_attr_t *attr)
+{
+	cpu_set_t set;
+	int cpu = sched_getcpu(), ret = pthread_attr_init(attr);
+
+	if (ret)
+		return -ret;
+	if (cpu >= 0 && !sched_getaffinity(0, sizeof(set), &set) &&
+	    CPU_ISSET(cpu, &set) && CPU_COUNT(&set) > 1) {
+		CPU_CLR(cpu, &set);
+		pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+	}
+	return 0;
+}
+
 static int send_cmd(struct session *s, __u32 cmd)
 {
 	sigset_t all, old;
+	pthread_attr_t attr;
 	int ret;
 
 	ret = writer_join(s);
@@ -118,7 +146,11 @@ static int send_cmd(struct session *s, __u32 cmd)
 	/* Signals belong to this thread, which handles them. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	ret = -pthread_create(&s->writer, NULL, writer_main, s);
+	ret = writer_attr(&attr);
+	if (!ret) {
+		ret = -pthread_create(&s->writer, &attr, writer_main, s);
+		pthread_attr_destroy(&attr);
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret) {
 		util_err("ctl: cannot start writer thread: %s", strerror(-ret));
@@ -136,6 +168,7 @@ static void emit_out(void *arg, int cpu, const struct stp_relay_rec *r)
 
 	if (output_broken(s->out))
 		return;
+	s->pass_bytes += r->len;
 	ret = output_write(s->out, cpu, r);
 	if (ret)
 		out_failed(s, ret);
@@ -149,6 +182,9 @@ static int read_relay(struct session *s, bool all)
 {
 	int ret = relay_in_read(&s->relay, all, emit_out, s), r;
 
+	s->relay_more = ret > 0;
+	if (ret > 0)
+		ret = 0;
 	if (!output_broken(s->out)) {
 		r = output_flush(s->out);
 		if (r)
@@ -300,7 +336,15 @@ static int watch_target(struct session *s)
 		return 0;
 	if (s->started && !t->released && !s->exit_wanted && !got_signal) {
 		relay_in_settle();
-		ret = read_relay(s, false);
+		/*
+		 * All of it: one pass reads at most a part of each file (but
+		 * a flood from other probes must not hold the command back).
+		 */
+		for (int pass = 0; pass < 64; pass++) {
+			ret = read_relay(s, false);
+			if (ret || !s->relay_more)
+				break;
+		}
 		if (ret)
 			return ret;
 		target_release(t);
@@ -389,11 +433,20 @@ static int run_loop(struct session *s)
 			if (ret)
 				break;
 		}
-		if (poll(pfd, npfd, s->tick_ms) < 0 && errno != EINTR) {
+		/*
+		 * Relay wakes readers only when a sub-buffer fills, and not
+		 * while the writer's CPU has interrupts off, as it has while
+		 * begin or end probes run (a command is in flight): then, or
+		 * while output pours in, look again soon.
+		 */
+		if (poll(pfd, npfd, s->pass_bytes >= BUSY_BYTES ? 1 :
+			 s->writer_running ? CMD_TICK_MS : s->tick_ms) < 0 &&
+		    errno != EINTR) {
 			ret = -errno;
 			util_err("ctl: poll failed: %s", strerror(-ret));
 			break;
 		}
+		s->pass_bytes = 0;
 		ret = read_relay(s, false);
 		if (ret)
 			break;

@@ -58,7 +58,8 @@ int relay_in_cpu(const struct relay_in *in, int i);
 int relay_in_open_files(struct relay_in *in, char *const *files, int n);
 /*
  * Read all files and pass what is certain to be complete to EMIT in write
- * order; ALL (the module has stopped writing) passes everything.
+ * order; ALL (the module has stopped writing) passes everything.  Returns
+ * 1 if a file had more than one pass reads, 0, or -errno.
  */
 int relay_in_read(struct relay_in *in, bool all, relay_emit_fn emit, void *arg);
 /*

@@ -114,13 +114,13 @@ int main(void)
 	do {
 		size_t before = out.len;
 
-		if (relay_in_read(&in, false, emit, &out))
+		if (relay_in_read(&in, false, emit, &out) < 0)
 			return 1;
 		passes++;
 		if (out.len == before)
 			break;
 	} while (passes < 1000);
-	if (relay_in_read(&in, true, emit, &out))
+	if (relay_in_read(&in, true, emit, &out) < 0)
 		return 1;
 	relay_in_close(&in);
 
