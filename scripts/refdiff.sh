@@ -99,6 +99,7 @@ one() {
 		-x)
 			echo "skip: -x PID (the reference builds with -p4, then runs staprun alone)" >"$work/$name.status"; return ;;
 		-c) cmd=${words[i+1]}; i=$((i + 1)) ;;
+		--default-limits) ;;	# a word for our test runner only
 		*) stapargs+=("${words[i]}") ;;
 		esac
 	done
