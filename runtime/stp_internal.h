@@ -46,6 +46,9 @@ extern struct dentry *_stp_debugfs_dir;	/* systemtap/<module>/ */
 void _stp_session_start_cmd(void);
 void _stp_session_stop_cmd(bool reply);
 
+/* target.c: process(PID) probes, at start: 0, or -ESRCH after an error. */
+int _stp_check_pid(const struct stp_probe *probe, pid_t pid);
+
 /* context.c */
 void _stp_error_shutdown(void);
 extern atomic_t _stp_state;		/* enum stp_session_state */

@@ -274,6 +274,14 @@ int _stp_uprobes_start(struct stp_uprobe *ups, size_t n)
 				nok++;
 				continue;
 			}
+			/* A point's entries share its pid: checked at the first. */
+			if (u->pid && i == first) {
+				rc = _stp_check_pid(u->probe, u->pid);
+				if (rc) {
+					_stp_uprobes_stop(ups, n);
+					return rc;
+				}
+			}
 			rc = register_one(u);
 			if (!rc) {
 				nok++;

@@ -457,6 +457,11 @@ int _stp_utasks_start(struct stp_utask *uts, size_t n)
 		/* A program's .end needs its starts (fork, exec) to be seen. */
 		if (u->path && (u->kind == STP_UTASK_END || u->kind == STP_UTASK_THREAD_END))
 			want |= BIT(STP_UTASK_NKINDS);
+		if (u->pid) {
+			rc = _stp_check_pid(u->probe, u->pid);
+			if (rc)
+				goto fail;
+		}
 		if (!u->path)
 			continue;
 		if (i >= 64) {

@@ -16,6 +16,13 @@ check_PROGRAMS += testsuite/uprog
 testsuite_uprog_SOURCES = testsuite/uprog.c
 testsuite_uprog_CFLAGS = -g -O0
 
+# The process(PID) tests' program, which stap --vm-spawn starts before
+# the script at a known pid: uprog's lines and functions stay as its
+# tests name them.
+check_PROGRAMS += testsuite/upid
+testsuite_upid_SOURCES = testsuite/upid.c
+testsuite_upid_CFLAGS = -g -O0
+
 # The user-backtrace tests' program: not PIE, so that its addresses are
 # fixed; and a stripped copy (no symbols, .eh_frame kept).
 check_PROGRAMS += testsuite/ubt

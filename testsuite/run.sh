@@ -21,7 +21,10 @@
 #                       also in NAME.argv), @UBT@ the user-backtrace
 #                       program (testsuite/ubt.c; ubt-stripped next to
 #                       it; NAME.out says @TESTSUITE@ for the directory
-#                       they are in), @KMOD@ the test
+#                       they are in), @UPID@ the process(PID) tests'
+#                       program (testsuite/upid.c; started with
+#                       --vm-spawn "PID:@UPID@ N", which also stays in
+#                       the build's options), @KMOD@ the test
 #                       module testsuite/kmod/ built for the kernel under
 #                       test; --vm-insmod KO loads KO before the script)
 #   A run/ test's NAME.args may also hold --default-limits, a word for
@@ -33,7 +36,8 @@
 #   which must also be a fixed point); every parseok test has one.
 # parseko/ semko/: NAME.err is the exact expected stderr; every test has one.
 # All pass groups: NAME.args holds extra stap options (@RUN@ is run/).
-# In every NAME.err, @SRC@ stands for the script's path, @RUN@ for run/ and
+# In every NAME.err, @SRC@ stands for the script's path, @RUN@ for run/,
+# @TESTSUITE@ for testsuite/ and
 # @TAPSET@ for the tapset directory (errors in tapset functions name it).
 # In a run/ test's NAME.err, @NUM@ matches any decimal number (figures
 #   that vary from run to run, such as cycle counts).
@@ -57,7 +61,7 @@ selected() { [[ -z "${TESTS:-}" || "$1" == $TESTS ]]; }
 
 # Expected stderr may mention the script's path: @SRC@ stands for it.
 expect_file() {
-	sed -e "s|@SRC@|$2|g" -e "s|@RUN@|$suite/run|g" \
+	sed -e "s|@SRC@|$2|g" -e "s|@RUN@|$suite/run|g" -e "s|@TESTSUITE@|$suite|g" \
 	    -e "s|@TAPSET@|${SYSTEMTAP_TAPSET:-$top/tapsets}|g" "$1"
 }
 
@@ -166,7 +170,8 @@ provisioned_kernels() {
 # NAME.args (or another of its files, $3) with its @WORDS@ replaced, on stdout.
 expand_args() {	# script kmod [file]
 	sed -e "s|@RUN@|$(dirname "$1")|g" -e "s|@WORKLOAD@|$top/testsuite/workload|g" \
-	    -e "s|@UPROG@|$top/testsuite/uprog|g" -e "s|@UBT@|$top/testsuite/ubt|g" -e "s|@KMOD@|$2|g" "${3:-${1%.stp}.args}"
+	    -e "s|@UPROG@|$top/testsuite/uprog|g" -e "s|@UBT@|$top/testsuite/ubt|g" \
+	    -e "s|@UPID@|$top/testsuite/upid|g" -e "s|@KMOD@|$2|g" "${3:-${1%.stp}.args}"
 }
 
 build_one() {	# script release dir kmod
@@ -191,6 +196,7 @@ build_one() {	# script release dir kmod
 		case ${words[i]} in
 		-c|-x|-T|-s|-o) printf '%s\n%s\n' "${words[i]}" "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;
 		--vm-insmod) echo "${words[i+1]}" >>"$dir/t_$name.insmod"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
+		--vm-spawn) echo "${words[i+1]}" >"$dir/t_$name.spawn"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
 		--default-limits) lockwait=() ;;
 		*) args+=("${words[i]}") ;;
 		esac
@@ -220,6 +226,10 @@ run_vm_group() {
 		fi
 		if uses "$f" UPROG && [ ! -x "$top/testsuite/uprog" ]; then
 			skipped "run/$(basename "$f" .stp)" "testsuite/uprog is not built: run make check (or make testsuite/uprog)"
+			continue
+		fi
+		if uses "$f" UPID && [ ! -x "$top/testsuite/upid" ]; then
+			skipped "run/$(basename "$f" .stp)" "testsuite/upid is not built: run make check (or make testsuite/upid)"
 			continue
 		fi
 		if uses "$f" UBT && [ ! -x "$top/testsuite/ubt-stripped" ]; then

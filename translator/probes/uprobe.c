@@ -8,8 +8,9 @@
  *
  * PATH is an executable or shared library: absolute, relative, or a bare
  * name looked up in $PATH.  process(PID) probes the executable of PID
- * and only that process; process alone names the -c command's
- * executable.  dw_user_open (dw.h) indexes the file's DWARF, or its
+ * and only that process (PID must run where the script is translated,
+ * or be the --vm-spawn process of a VM run; the runtime checks it again
+ * at start); process alone names the -c command's executable.  dw_user_open (dw.h) indexes the file's DWARF, or its
  * symbol table when it has none (functions then have no file, line or
  * variables, and are probed at their entry).  SDT markers come from its
  * .note.stapsdt (sdt.c).
@@ -110,6 +111,56 @@ char *pf_user_path(const char *name)
 	return NULL;
 }
 
+/* The program of command line cmd (-c, --vm-spawn), malloc'd; or NULL. */
+static char *cmd_program(const char *cmd)
+{
+	size_t skip = strspn(cmd, " \t");
+	char *first = xstrndup(cmd + skip, strcspn(cmd + skip, " \t"));
+	char *path = pf_user_path(first);
+
+	free(first);
+	return path;
+}
+
+/*
+ * process(PID): PID's program, malloc'd, or NULL after an error at arg.
+ * The --vm-spawn PID runs that command's program (in the VM, where the
+ * translator cannot look); any other PID must be a process on this
+ * machine, as SystemTap requires ("cannot probe pid N").
+ */
+char *pf_pid_program(struct session *s, const struct node *arg)
+{
+	char buf[PATH_MAX], *link;
+	ssize_t n;
+
+	if (arg->num <= 0 || arg->num > 0x3fffffff) {
+		diag_error(s, &arg->loc, "cannot probe pid %" PRId64 ": not a process id",
+			   arg->num);
+		return NULL;
+	}
+	if (arg->num == s->vm_spawn_pid) {
+		char *path = cmd_program(s->vm_spawn_cmd);
+
+		if (!path)
+			diag_error(s, &arg->loc, "cannot find the program of --vm-spawn's '%s'",
+				   s->vm_spawn_cmd);
+		return path;
+	}
+	link = xasprintf("/proc/%" PRId64 "/exe", arg->num);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	free(link);
+	if (n > 0) {
+		buf[n] = '\0';
+		return xstrdup(buf);
+	}
+	diag_error(s, &arg->loc, "cannot probe pid %" PRId64 ": no such process on this machine",
+		   arg->num);
+	diag_hint(s, "the process must be running when the script is translated; for a "
+		  "VM run, --vm-spawn=%" PRId64 ":CMD starts CMD there as that process",
+		  arg->num);
+	return NULL;
+}
+
 /* The file process(...) names: up->path, up->pid; 0 or -1. */
 /* 0, or -1 after an error; 1: an optional point's program is not here. */
 static int resolve_file(struct session *s, const struct pp_comp *c, struct up_point *up,
@@ -119,8 +170,6 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 
 	up->ploc = c->arg ? &c->arg->loc : &c->loc;
 	if (!c->arg) {
-		char *first;
-
 		if (!s->target_cmd) {
 			diag_error(s, &c->loc, "process needs a path or a pid without -c: "
 				   "process(\"PATH\")");
@@ -128,26 +177,13 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 				  "process(\"/usr/bin/ls\").function(\"main\")");
 			return -1;
 		}
-		first = xstrndup(s->target_cmd + strspn(s->target_cmd, " \t"),
-				 strcspn(s->target_cmd + strspn(s->target_cmd, " \t"), " \t"));
-		path = pf_user_path(first);
+		path = cmd_program(s->target_cmd);
 		if (!path)
-			diag_error(s, &c->loc, "cannot find the -c command's program '%s'", first);
-		free(first);
+			diag_error(s, &c->loc, "cannot find the -c command's program '%s'",
+				   s->target_cmd);
 	} else if (c->arg->kind == ND_NUM) {
-		char *link = xasprintf("/proc/%" PRId64 "/exe", c->arg->num);
-		char buf[PATH_MAX];
-		ssize_t n = c->arg->num > 0 ? readlink(link, buf, sizeof(buf) - 1) : -1;
-
-		free(link);
-		if (n > 0) {
-			buf[n] = '\0';
-			path = xstrdup(buf);
-			up->pid = (int)c->arg->num;
-		} else {
-			diag_error(s, up->ploc, "no process %" PRId64 " on this machine",
-				   c->arg->num);
-		}
+		path = pf_pid_program(s, c->arg);
+		up->pid = (int)c->arg->num;
 	} else {
 		const char *name = pf_string_arg(s, c, "process(\"PATH\")");
 
