@@ -24,12 +24,17 @@
 #                       they are in), @UPID@ the process(PID) tests'
 #                       program (testsuite/upid.c; started with
 #                       --vm-spawn "PID:@UPID@ N", which also stays in
-#                       the build's options), @KMOD@ the test
+#                       the build's options), @UPLIB@ the .library
+#                       tests' program (testsuite/uplib.c, which runs
+#                       uplib2 too) and @ULIB@ their shared library
+#                       (testsuite/libulib.so), @KMOD@ the test
 #                       module testsuite/kmod/ built for the kernel under
 #                       test; --vm-insmod KO loads KO before the script)
 #   A run/ test's NAME.args may also hold --default-limits, a word for
 #   this runner: it keeps the default MAXTRYLOCK and overload protection,
-#   raised and off otherwise (see build_one).
+#   raised and off otherwise (see build_one); and --vm-file FILE, another
+#   runner word: FILE (a program the -c command execs) is copied into
+#   the VM too.
 #   Every run/ test's stderr is checked: NAME.err, or else it must be
 #   empty; a test with a non-zero NAME.rc must have a NAME.err.
 # parseok/: NAME.p1 is the exact expected -p1 output (the canonical form,
@@ -171,7 +176,8 @@ provisioned_kernels() {
 expand_args() {	# script kmod [file]
 	sed -e "s|@RUN@|$(dirname "$1")|g" -e "s|@WORKLOAD@|$top/testsuite/workload|g" \
 	    -e "s|@UPROG@|$top/testsuite/uprog|g" -e "s|@UBT@|$top/testsuite/ubt|g" \
-	    -e "s|@UPID@|$top/testsuite/upid|g" -e "s|@KMOD@|$2|g" "${3:-${1%.stp}.args}"
+	    -e "s|@UPID@|$top/testsuite/upid|g" -e "s|@UPLIB@|$top/testsuite/uplib|g" \
+	    -e "s|@ULIB@|$top/testsuite/libulib.so|g" -e "s|@KMOD@|$2|g" "${3:-${1%.stp}.args}"
 }
 
 build_one() {	# script release dir kmod
@@ -196,6 +202,7 @@ build_one() {	# script release dir kmod
 		case ${words[i]} in
 		-c|-x|-T|-s|-o) printf '%s\n%s\n' "${words[i]}" "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;
 		--vm-insmod) echo "${words[i+1]}" >>"$dir/t_$name.insmod"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
+		--vm-file) echo "${words[i+1]}" >>"$dir/t_$name.files"; i=$((i + 1)) ;;
 		--vm-spawn) echo "${words[i+1]}" >"$dir/t_$name.spawn"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
 		--default-limits) lockwait=() ;;
 		*) args+=("${words[i]}") ;;
@@ -219,21 +226,18 @@ run_vm_group() {
 	for f in "$suite/run"/*.stp; do
 		[ -e "$f" ] || continue
 		selected "run/$(basename "$f" .stp)" || continue
-		# make check builds the workload; a bare run.sh may not have.
-		if uses "$f" WORKLOAD && [ ! -x "$top/testsuite/workload" ]; then
-			skipped "run/$(basename "$f" .stp)" "testsuite/workload is not built: run make check (or make testsuite/workload)"
-			continue
-		fi
-		if uses "$f" UPROG && [ ! -x "$top/testsuite/uprog" ]; then
-			skipped "run/$(basename "$f" .stp)" "testsuite/uprog is not built: run make check (or make testsuite/uprog)"
-			continue
-		fi
-		if uses "$f" UPID && [ ! -x "$top/testsuite/upid" ]; then
-			skipped "run/$(basename "$f" .stp)" "testsuite/upid is not built: run make check (or make testsuite/upid)"
-			continue
-		fi
-		if uses "$f" UBT && [ ! -x "$top/testsuite/ubt-stripped" ]; then
-			skipped "run/$(basename "$f" .stp)" "testsuite/ubt is not built: run make check (or make testsuite/ubt testsuite/ubt-stripped)"
+		# make check builds the test programs; a bare run.sh may not have.
+		# @WORD@ a test uses, and the file it needs under testsuite/.
+		local need missing=
+		for need in WORKLOAD:workload UPROG:uprog UPID:upid UPLIB:uplib ULIB:libulib.so \
+			    UBT:ubt-stripped; do
+			if uses "$f" "${need%%:*}" && [ ! -e "$top/testsuite/${need#*:}" ]; then
+				missing=testsuite/${need#*:}
+				break
+			fi
+		done
+		if [ -n "$missing" ]; then
+			skipped "run/$(basename "$f" .stp)" "$missing is not built: run make check (or make $missing)"
 			continue
 		fi
 		uses "$f" KMOD && kmod_tests=1

@@ -519,6 +519,24 @@ out:
 }
 
 /*
+ * DIR/NAME.files, if present: more host files the job's programs use (a
+ * program another execs), one path a line, copied into the guest at the
+ * same path with their shared libraries.
+ */
+static void batch_job_files(const char *dir, const char *name, struct vec *files)
+{
+	char *p = xasprintf("%s/%s.files", dir, name), *line, *save;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (read_file(p, &sb) == 0)
+		for (line = strtok_r(sb.buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			add_file(files, xstrdup(line));
+	sb_free(&sb);
+	free(p);
+}
+
+/*
  * DIR/NAME.insmod, if present: the .ko files to load before job NAME, one
  * path a line (--vm-insmod).  NULL if none, (char **)-1 after a message.
  */
@@ -554,9 +572,11 @@ static const char **batch_job_insmod(const char *dir, const char *name)
 
 /*
  * --vm-batch DIR: run every DIR/NAME.ko in one boot (the VM test suite's
- * engine), each with the staprun options in DIR/NAME.staprun-args and the
- * modules to load first in DIR/NAME.insmod if those exist.  Writes DIR/NAME.out, NAME.err and NAME.rc, and
- * DIR/kernel-problem if the kernel complained.  Returns 0 if the VM ran.
+ * engine), each with the staprun options in DIR/NAME.staprun-args, the
+ * modules to load first in DIR/NAME.insmod, the process to start first in
+ * DIR/NAME.spawn and the extra files in DIR/NAME.files if those exist.
+ * Writes DIR/NAME.out, NAME.err and NAME.rc, and DIR/kernel-problem if
+ * the kernel complained.  Returns 0 if the VM ran.
  */
 int run_vm_batch(struct session *s, const char *dir)
 {
@@ -593,6 +613,7 @@ int run_vm_batch(struct session *s, const char *dir)
 			jobs[i].staprun_args = NULL;
 			ret = -EINVAL;
 		}
+		batch_job_files(dir, names.items[i], &files);
 		if (batch_job_spawn(dir, &jobs[i], &files) < 0)
 			ret = -EINVAL;
 		jobs[i].insmod = batch_job_insmod(dir, names.items[i]);

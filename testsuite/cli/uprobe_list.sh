@@ -68,4 +68,13 @@ expect_rc 0 "$STAP" -L "process(\"$tmp/stripped\").function(\"add\")"
 is "process(\"$tmp/stripped\").function(\"add\")"
 expect_rc 1 "$STAP" -p2 -e "probe process(\"$tmp/stripped\").function(\"add\") { print(\$a) }"
 contains "has no debuginfo for target variables here"
+
+# PLT entries: -l lists them by the name of the function each calls.
+expect_rc 0 "$STAP" -l "process(\"$uprog\").plt(\"f*\")"
+is "process(\"$uprog\").plt(\"fork\")
+process(\"$uprog\").plt(\"fprintf\")"
+expect_rc 0 "$STAP" -l "process(\"$uprog\").plt.return"
+contains "process(\"$uprog\").plt(\"waitpid\").return"
+expect_rc 1 "$STAP" -l "process(\"$uprog\").pltx"
+contains "cannot list"
 echo ok

@@ -5,6 +5,8 @@
  *   process("PATH").function("PATTERN")[.call|.inline|.return]
  *   process("PATH").statement("FUNC@FILE:LINE")
  *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
+ *   process("PATH").plt("NAME")[.return], .plt alone for .plt("*")
+ *   process("PATH").library("LIB").function(...), .statement, .mark, .plt
  *
  * PATH is an executable or shared library: absolute, relative, or a bare
  * name looked up in $PATH.  process(PID) probes the executable of PID
@@ -20,8 +22,13 @@
  * the start of the script on, including ones started later.  Handlers
  * see user registers; target variables read user memory (c->uprobe).
  *
- * Not yet: .plt, .library(), process.begin/.end/.syscall, and globals
- * in .return probes.
+ * .plt probes the PLT entries of PATH (plt.c) and gives $$name, the
+ * function called.  .library(LIB) probes LIB (a path, or a pattern for
+ * the libraries PATH needs as ldd lists them) in the processes running
+ * PATH, or with -c/-x in the target's tree (runtime/uprobe.c, wanted()).
+ *
+ * Not yet: globals in .return probes.  process.begin/.end/... are
+ * utask.c's.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -38,24 +45,37 @@
 
 #include "probes.h"
 #include "../dw.h"
+#include "../emit.h"
+#include "../plt.h"
 #include "../sdt.h"
+#include "../vm.h"
 #include "../tvar.h"
 
 #define UP_MAX_PROBES	20000
 
-enum up_kind { UP_ANY, UP_CALL, UP_INLINE, UP_RETURN, UP_STATEMENT, UP_MARK };
+enum up_kind {
+	UP_ANY, UP_CALL, UP_INLINE, UP_RETURN, UP_STATEMENT, UP_MARK,
+	UP_PLT, UP_PLT_RETURN,	/* .plt("NAME"), .plt("NAME").return */
+};
 
 static const char *const up_suffix[] = {
 	[UP_ANY] = "", [UP_CALL] = ".call", [UP_INLINE] = ".inline",
 	[UP_RETURN] = ".return", [UP_STATEMENT] = "", [UP_MARK] = "",
+	[UP_PLT] = "", [UP_PLT_RETURN] = ".return",
 };
+
+static bool up_is_return(enum up_kind k)
+{
+	return k == UP_RETURN || k == UP_PLT_RETURN;
+}
 
 /* What resolve() leaves in the point's family_data. */
 struct up_point {
 	const char *path;	/* the file, absolute (the first if a glob) */
 	struct vec paths;	/* every file (a glob: several), const char * */
 	int pid;		/* process(PID): only that process; 0: any */
-	const char *pattern;	/* function, statement or marker pattern */
+	const char *exe;	/* .library(...): only processes running exe */
+	const char *pattern;	/* function, statement, marker or PLT pattern */
 	const char *provider;	/* .provider("P"): a glob; NULL: any */
 	const struct srcloc *ploc, *loc;
 	enum up_kind kind;
@@ -69,11 +89,12 @@ struct up_probe {
 	uint64_t offset, vaddr, sem_offset;
 	int pid;
 	const char *path;
+	const char *exe;	/* .library(...): the process's program */
 	const char *func;	/* probefunc(): the symbol holding the address */
 	/* DWARF context (functions and statements) */
 	bool has_die;
 	uint64_t die_off, pc, entry_pc;
-	/* markers */
+	/* markers; a PLT entry's $$name is mark_name */
 	const char *mark_name, *mark_provider;
 	int nargs;
 	struct sdt_arg *args;
@@ -271,10 +292,105 @@ static int resolve_suffix(struct session *s, const struct pp_comp *c, struct up_
 	return c->next ? pf_unexpected(s, c->next, up_suffix[up->kind], NULL, 0) : 0;
 }
 
+/* A name or glob that does not name a directory: the basename's pattern. */
+static bool lib_matches(const char *pattern, const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return !fnmatch(pattern, base ? base + 1 : path, 0);
+}
+
+/*
+ * .library("LIB") after process("PATH"): up->paths become the libraries
+ * LIB names and up->exe PATH, whose processes alone are probed.  LIB is
+ * a path (a glob: every match), or a pattern for the basenames of the
+ * libraries PATH needs (as ldd lists them).  0, or -1 after an error.
+ */
+static int resolve_library(struct session *s, const struct pp_comp *c, struct up_point *up)
+{
+	const char *lib = pf_string_arg(s, c, "library(\"libNAME.so\")");
+	struct vec libs = VEC_INIT;
+	bool isglob;
+	int ret = 0;
+
+	if (!lib)
+		return -1;
+	isglob = strpbrk(lib, "*?[") != NULL;
+	if (up->paths.len != 1) {
+		diag_error(s, &c->loc, ".library(...) needs one program, not a glob's %d",
+			   up->paths.len);
+		return -1;
+	}
+	up->exe = up->path;
+	up->paths.len = 0;
+	if (strchr(lib, '/')) {
+		glob_t g;
+
+		if (isglob ? glob(lib, 0, NULL, &g) == 0 : access(lib, R_OK) == 0) {
+			for (size_t i = 0; isglob && i < g.gl_pathc; i++)
+				vec_push(&up->paths, arena_strdup(&s->arena, g.gl_pathv[i]));
+			if (isglob)
+				globfree(&g);
+			else
+				vec_push(&up->paths, (void *)lib);
+		}
+	} else if (vm_ldd(up->exe, &libs) == 0) {
+		for (int i = 0; i < libs.len; i++)
+			if (lib_matches(lib, libs.items[i]))
+				vec_push(&up->paths, arena_strdup(&s->arena, libs.items[i]));
+	}
+	if (!up->paths.len && strchr(lib, '/')) {
+		diag_error(s, &c->arg->loc, "cannot find %s '%s'", isglob ? "a library matching" :
+			   "the library", lib);
+		ret = -1;
+	} else if (!up->paths.len) {
+		diag_error(s, &c->arg->loc, "no library of %s matches '%s'", up->exe, lib);
+		if (libs.len) {
+			struct strbuf sb = STRBUF_INIT;
+
+			for (int i = 0; i < libs.len; i++) {
+				const char *b = strrchr(libs.items[i], '/');
+
+				sb_printf(&sb, "%s%s", i ? ", " : "", b ? b + 1 : (char *)libs.items[i]);
+			}
+			diag_hint(s, "it needs %s; or give a library's path", sb.buf);
+			sb_free(&sb);
+		} else {
+			diag_hint(s, "%s needs no shared library; give a library's path", up->exe);
+		}
+		ret = -1;
+	} else {
+		up->path = up->paths.items[0];
+	}
+	for (int i = 0; i < libs.len; i++)
+		free(libs.items[i]);
+	vec_free(&libs);
+	return ret;
+}
+
+/* .plt("NAME")[.return], .plt alone being .plt("*"): 0, or -1 after an error. */
+static int resolve_plt(struct session *s, const struct pp_comp *f, struct up_point *up)
+{
+	static const char *const valid[] = { "return" };
+	const struct pp_comp *r = f->next;
+
+	up->kind = UP_PLT;
+	up->pattern = f->arg ? pf_string_arg(s, f, "plt(\"NAME\")") : "*";
+	if (!up->pattern)
+		return -1;
+	if (r && !strcmp(r->name, "return") && !r->arg) {
+		up->kind = UP_PLT_RETURN;
+		r = r->next;
+	}
+	return r ? pf_unexpected(s, r, "process(...).plt(...)", valid, 1) : 0;
+}
+
 static int resolve_process(struct session *s, struct probe_point *pt,
 			   struct resolved_probe *rp)
 {
-	static const char *const forms[] = { "function", "statement", "mark", "provider" };
+	static const char *const forms[] = {
+		"function", "statement", "mark", "provider", "plt", "library"
+	};
 	struct pp_comp *p = pt->comps, *f = p->next;
 	struct up_point *up;
 	struct dw_pattern pat;
@@ -291,6 +407,21 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 	up = arena_alloc(&s->arena, sizeof(*up));
 	r = p->arg && p->arg->kind == ND_STR && strpbrk(p->arg->str, "*?[") ?
 	    resolve_glob(s, p, up, pt->optional) : resolve_file(s, p, up, pt->optional);
+	if (!r && !strcmp(f->name, "library")) {
+		r = resolve_library(s, f, up);
+		f = f->next;
+		known = false;
+		for (size_t i = 0; f && i < ARRAY_SIZE(forms) - 1; i++)
+			known |= !strcmp(f->name, forms[i]);
+		if (!r && !known) {
+			if (f)
+				r = pf_unexpected(s, f, "process(...).library(...)", forms, 5);
+			else
+				diag_error(s, &pt->comps->next->loc, "library(...) needs a probe: "
+					   ".function(\"NAME\"), .statement(...), .mark(...) or .plt");
+			r = -1;
+		}
+	}
 	if (r) {
 		free(up->paths.items);
 		return r > 0 ? 0 : -1;	/* "?": no such program, no probe */
@@ -317,7 +448,10 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 			return -1;
 		}
 	}
-	if (!strcmp(f->name, "mark")) {
+	if (!strcmp(f->name, "plt")) {
+		if (resolve_plt(s, f, up) < 0)
+			return -1;
+	} else if (!strcmp(f->name, "mark")) {
 		up->kind = UP_MARK;
 		up->pattern = pf_string_arg(s, f, "mark(\"NAME\")");
 		if (!up->pattern)
@@ -341,8 +475,8 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 		if (!up->pattern || resolve_suffix(s, f->next, up))
 			return -1;
 	}
-	up->loc = &f->arg->loc;
-	if (up->kind != UP_MARK) {
+	up->loc = f->arg ? &f->arg->loc : &f->loc;
+	if (up->kind != UP_MARK && up->kind != UP_PLT && up->kind != UP_PLT_RETURN) {
 		if (dw_parse_pattern(up->pattern, &pat, &err) < 0) {
 			diag_error(s, up->loc, "%s", err);
 			free(err);
@@ -409,6 +543,7 @@ static struct up_probe *new_probe(struct up_walk *w, const char *pp)
 	p->func = "";
 	p->optional = w->rp->point->optional;
 	p->pid = w->up->pid;
+	p->exe = w->up->exe;
 	p->path = w->path;
 	x->pp = pp;
 	x->family_data = p;
@@ -533,10 +668,71 @@ static int add_mark(const struct sdt_note *n, void *arg)
 	return 0;
 }
 
+static int add_plt(const char *name, uint64_t vaddr, void *arg)
+{
+	struct up_walk *w = arg;
+	struct up_probe *p;
+	uint64_t off;
+
+	if (fnmatch(w->up->pattern, name, 0))
+		return 0;
+	if (w->out->len >= UP_MAX_PROBES)
+		return 1;
+	if (dw_elf_file_offset(w->elf, vaddr, &off) < 0) {
+		w->nbad++;
+		return 0;
+	}
+	/* SystemTap names a PLT entry's probe by its address, also in pp(). */
+	p = new_probe(w, arena_printf(&w->s->arena, "process(\"%s\").statement(0x%" PRIx64 ")%s",
+				      w->path, vaddr, up_suffix[w->up->kind]));
+	p->offset = off;
+	p->vaddr = vaddr;
+	p->mark_name = arena_strdup(&w->s->arena, name);
+	name = plt_func_before(w->elf, vaddr);
+	if (name)
+		p->func = arena_strdup(&w->s->arena, name);
+	return 0;
+}
+
 static int add_func_name(const struct dw_func *fn, void *arg)
 {
 	vec_push(arg, xstrdup(fn->name));
 	return 0;
+}
+
+static int add_plt_name(const char *name, uint64_t vaddr, void *arg)
+{
+	vec_push(arg, xstrdup(name));
+	return 0;
+}
+
+/* The hint for a .plt pattern that matched nothing in path. */
+static void plt_hint(struct session *s, const char *path, const char *pattern)
+{
+	struct vec names = VEC_INIT;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	const char *best = NULL;
+
+	if (elf)
+		plt_entries(elf, add_plt_name, &names);
+	if (names.len && !strpbrk(pattern, "*?["))
+		best = diag_closest(pattern, (const char *const *)names.items, names.len);
+	if (best)
+		diag_hint(s, "did you mean '%s'?", best);
+	else if (names.len)
+		diag_hint(s, "stap -l 'process(\"%s\").plt' lists its %d PLT entries",
+			  path, names.len);
+	else
+		diag_hint(s, "%s has no PLT entries (a static program, or linked with -z now "
+			  "and no lazy stubs)", path);
+	for (int i = 0; i < names.len; i++)
+		free(names.items[i]);
+	vec_free(&names);
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
 }
 
 /* Why nothing matched: an error at up->loc with a hint. */
@@ -544,7 +740,8 @@ static void no_match(struct session *s, const struct up_walk *w)
 {
 	const struct up_point *up = w->up;
 	const char *what = up->kind == UP_MARK ? "marker" :
-			   up->kind == UP_STATEMENT ? "statement" : "function";
+			   up->kind == UP_STATEMENT ? "statement" :
+			   up->kind == UP_PLT || up->kind == UP_PLT_RETURN ? "PLT entry" : "function";
 
 	if (w->bad_err)
 		diag_error(s, up->loc, "%s", w->bad_err);
@@ -555,6 +752,8 @@ static void no_match(struct session *s, const struct up_walk *w)
 		diag_error(s, up->loc, "no %s in %s matches '%s'", what, up->path, up->pattern);
 	if (up->kind == UP_MARK) {
 		diag_hint(s, "stap -L 'process(\"%s\").mark(\"*\")' lists its markers", up->path);
+	} else if (up->kind == UP_PLT || up->kind == UP_PLT_RETURN) {
+		plt_hint(s, up->path, up->pattern);
 	} else {
 		struct dw_pattern any = { .name = "*" };
 		struct vec names = VEC_INIT;
@@ -607,10 +806,11 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 		return -1;
 	}
 	vec_push(&s->user_files, (void *)path);
-	if (up->kind == UP_MARK) {
+	if (up->kind == UP_MARK || up->kind == UP_PLT || up->kind == UP_PLT_RETURN) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		w->elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-		n = w->elf ? sdt_notes(w->elf, add_mark, w) : -EIO;
+		n = !w->elf ? -EIO : up->kind == UP_MARK ? sdt_notes(w->elf, add_mark, w) :
+		    plt_entries(w->elf, add_plt, w) < 0 ? -EIO : 0;
 		if (w->elf)
 			elf_end(w->elf);
 		w->elf = NULL;
@@ -674,6 +874,11 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 	struct up_probe *p = rp->family_data;
 
 	memset(out, 0, sizeof(*out));
+	if (p->kind == UP_PLT || p->kind == UP_PLT_RETURN) {
+		diag_error(s, loc, "a PLT entry has no target variables");
+		diag_hint(s, "$$name is the name of the function it calls");
+		return -1;
+	}
 	if (p->kind == UP_MARK || !p->has_die) {
 		diag_error(s, loc, "%s has no debuginfo for target variables here", p->path);
 		diag_hint(s, p->kind == UP_MARK ? "a marker's values are $arg1..$argN" :
@@ -806,6 +1011,26 @@ static bool rewrite_mark(struct session *s, struct node **np, void *arg)
 	return false;
 }
 
+/* A PLT entry's $$name (a pf_rewrite_fn; arg is the probe). */
+static bool rewrite_plt(struct session *s, struct node **np, void *arg)
+{
+	const struct up_probe *p = arg;
+	struct node *n = *np;
+
+	if (n->kind == ND_TARGET && n->str && !strcmp(n->str, "$name") && !n->members) {
+		*np = str_node(s, n, p->mark_name);
+		return true;
+	}
+	if (n->kind == ND_DEFINED && n->lhs && n->lhs->kind == ND_TARGET && n->lhs->str) {
+		struct node *v = new_node(s, n, ND_NUM);
+
+		v->num = !strcmp(n->lhs->str, "$name");
+		*np = v;
+		return true;
+	}
+	return false;
+}
+
 static struct node *rewrite_body(struct session *s, struct resolved_probe *rp,
 				 struct node *body)
 {
@@ -813,6 +1038,8 @@ static struct node *rewrite_body(struct session *s, struct resolved_probe *rp,
 
 	if (p->kind == UP_MARK)
 		pf_rewrite_walk(s, &body, rewrite_mark, (void *)p);
+	else if (p->kind == UP_PLT || p->kind == UP_PLT_RETURN)
+		pf_rewrite_walk(s, &body, rewrite_plt, (void *)p);
 	return body;
 }
 
@@ -883,22 +1110,24 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 
 		if (i && rp->point != ((struct resolved_probe *)probes->items[i - 1])->point)
 			group = i;
-		sb_printf(c, "\t{ .probe = &" PF_DESC_FMT ", .path = \"", rp->id);
-		for (const char *q = p->path; *q; q++)
-			sb_printf(c, *q == '"' || *q == '\\' ? "\\%c" :
-				  (unsigned char)*q < 32 ? "\\%03o" : "%c", *q);
+		sb_printf(c, "\t{ .probe = &" PF_DESC_FMT ", .path = ", rp->id);
+		emit_c_string(c, p->path, (int)strlen(p->path));
 		if (!*p->func) {
 			const char *f = dw_module_symname(p->mod, p->vaddr);
 
 			p->func = f ? arena_strdup(&s->arena, f) : "";
 		}
-		sb_printf(c, "\", .func = \"%s\"", p->func);
+		sb_printf(c, ", .func = \"%s\"", p->func);
 		sb_printf(c, ", .offset = 0x%" PRIx64 ", .vaddr = 0x%" PRIx64
 			  ", .sem_offset = 0x%" PRIx64 ", .pid = %d, .group = %d, .flags = %s%s%s0",
 			  p->offset, p->vaddr, p->sem_offset, p->pid, group,
-			  p->kind == UP_RETURN ? "STP_UPROBE_RETURN | " : "",
+			  up_is_return(p->kind) ? "STP_UPROBE_RETURN | " : "",
 			  p->optional ? "STP_UPROBE_OPTIONAL | " : "",
 			  p->several ? "STP_UPROBE_WILDCARD | " : "");
+		if (p->exe) {
+			sb_puts(c, ", .exe = ");
+			emit_c_string(c, p->exe, (int)strlen(p->exe));
+		}
 		if (p->nargs)
 			sb_printf(c, ", .nargs = %d, .args = stp_sdt_args_%d", p->nargs, rp->id);
 		if (rp->entry_exprs.len)
@@ -963,6 +1192,16 @@ static int list_func(const struct dw_func *f, void *arg)
 	return 0;
 }
 
+static int list_plt(const char *name, uint64_t vaddr, void *arg)
+{
+	struct up_list *l = arg;
+
+	if (!fnmatch(l->pattern, name, 0))
+		vec_push(l->lines, xasprintf("process(\"%s\").plt(\"%s\")%s", l->path, name,
+					     l->suffix));
+	return 0;
+}
+
 static int list_mark(const struct sdt_note *n, void *arg)
 {
 	struct up_list *l = arg;
@@ -1020,6 +1259,16 @@ int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struc
 		goto usage;
 	if ((pat = quoted(&p, "mark"))) {
 		l.kind = UP_MARK;
+	} else if (!provider && !strncmp(p, "plt", 3) && (!p[3] || p[3] == '.' || p[3] == '(')) {
+		l.kind = UP_PLT;
+		pat = p[3] == '(' ? quoted(&p, "plt") : (p += 3, xstrdup("*"));
+		if (!pat)
+			goto usage;
+		if (!strcmp(p, ".return"))
+			l.kind = UP_PLT_RETURN;
+		else if (*p)
+			goto usage;
+		l.suffix = p;
 	} else if (!provider && (pat = quoted(&p, "function"))) {
 		l.kind = UP_ANY;
 		for (int i = UP_CALL; i <= UP_RETURN; i++)
@@ -1033,7 +1282,7 @@ int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struc
 	}
 	if (l.kind != UP_MARK && *p && l.kind == UP_ANY)
 		goto usage;
-	if (l.kind == UP_MARK && *p)
+	if ((l.kind == UP_MARK) && *p)
 		goto usage;
 	path = pf_user_path(file);
 	if (!path) {
@@ -1048,11 +1297,12 @@ int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struc
 	l.path = file;
 	l.pattern = pat;
 	l.provider = provider;
-	if (l.kind == UP_MARK) {
+	if (l.kind == UP_MARK || l.kind == UP_PLT || l.kind == UP_PLT_RETURN) {
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
 		Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 
-		ret = elf && sdt_notes(elf, list_mark, &l) >= 0 ? 0 : -1;
+		ret = !elf ? -1 : l.kind == UP_MARK ? (sdt_notes(elf, list_mark, &l) >= 0 ? 0 : -1) :
+		      plt_entries(elf, list_plt, &l) >= 0 ? 0 : -1;
 		if (elf)
 			elf_end(elf);
 		if (fd >= 0)
@@ -1070,8 +1320,9 @@ int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struc
 	goto out;
 usage:
 	util_err("cannot list '%s': expected process(\"PATH\").function(\"PATTERN\")"
-		 "[.call|.inline|.return], process(\"PATH\").mark(\"PATTERN\") or "
-		 "process(\"PATH\").provider(\"P\").mark(\"PATTERN\")", pattern);
+		 "[.call|.inline|.return], process(\"PATH\").mark(\"PATTERN\"), "
+		 "process(\"PATH\").provider(\"P\").mark(\"PATTERN\") or "
+		 "process(\"PATH\").plt[(\"PATTERN\")][.return]", pattern);
 out:
 	free(file);
 	free(provider);
