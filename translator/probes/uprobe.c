@@ -216,7 +216,12 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 		if (!path) {
 			diag_error(s, up->ploc, "cannot find '%s'%s", name,
 				   strchr(name, '/') ? "" : " in $PATH");
-			diag_hint(s, "give the program's path: process(\"/usr/bin/%s\")", name);
+			if (strchr(name, '/'))
+				diag_hint(s, "no such file: process(\"PATH\") probes need the "
+					  "program where the script is translated");
+			else
+				diag_hint(s, "give the program's path: process(\"/usr/bin/%s\")",
+					  name);
 		}
 	}
 	if (!path)
