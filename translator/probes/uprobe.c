@@ -306,6 +306,38 @@ static bool lib_matches(const char *pattern, const char *path)
 }
 
 /*
+ * The libraries LIB names for program exe (see resolve_library), pushed
+ * on out (malloc'd); the libraries exe needs, as ldd lists them, on
+ * needed when LIB is no path.  ldd's own failure is reported.
+ */
+static void lib_paths(const char *exe, const char *lib, struct vec *out, struct vec *needed)
+{
+	if (strchr(lib, '/')) {
+		glob_t g;
+
+		if (!strpbrk(lib, "*?[")) {
+			if (access(lib, R_OK) == 0)
+				vec_push(out, xstrdup(lib));
+		} else if (glob(lib, 0, NULL, &g) == 0) {
+			for (size_t i = 0; i < g.gl_pathc; i++)
+				vec_push(out, xstrdup(g.gl_pathv[i]));
+			globfree(&g);
+		}
+	} else if (vm_ldd(exe, needed) == 0) {
+		for (int i = 0; i < needed->len; i++)
+			if (lib_matches(lib, needed->items[i]))
+				vec_push(out, xstrdup(needed->items[i]));
+	}
+}
+
+static void free_strings(struct vec *v)
+{
+	for (int i = 0; i < v->len; i++)
+		free(v->items[i]);
+	vec_free(v);
+}
+
+/*
  * .library("LIB") after process("PATH"): up->paths become the libraries
  * LIB names and up->exe PATH, whose processes alone are probed.  LIB is
  * a path (a glob: every match), or a pattern for the basenames of the
@@ -314,7 +346,7 @@ static bool lib_matches(const char *pattern, const char *path)
 static int resolve_library(struct session *s, const struct pp_comp *c, struct up_point *up)
 {
 	const char *lib = pf_string_arg(s, c, "library(\"libNAME.so\")");
-	struct vec libs = VEC_INIT;
+	struct vec libs = VEC_INIT, found = VEC_INIT;
 	bool isglob;
 	int ret = 0;
 
@@ -328,22 +360,10 @@ static int resolve_library(struct session *s, const struct pp_comp *c, struct up
 	}
 	up->exe = up->path;
 	up->paths.len = 0;
-	if (strchr(lib, '/')) {
-		glob_t g;
-
-		if (isglob ? glob(lib, 0, NULL, &g) == 0 : access(lib, R_OK) == 0) {
-			for (size_t i = 0; isglob && i < g.gl_pathc; i++)
-				vec_push(&up->paths, arena_strdup(&s->arena, g.gl_pathv[i]));
-			if (isglob)
-				globfree(&g);
-			else
-				vec_push(&up->paths, (void *)lib);
-		}
-	} else if (vm_ldd(up->exe, &libs) == 0) {
-		for (int i = 0; i < libs.len; i++)
-			if (lib_matches(lib, libs.items[i]))
-				vec_push(&up->paths, arena_strdup(&s->arena, libs.items[i]));
-	}
+	lib_paths(up->exe, lib, &found, &libs);
+	for (int i = 0; i < found.len; i++)
+		vec_push(&up->paths, arena_strdup(&s->arena, found.items[i]));
+	free_strings(&found);
 	if (!up->paths.len && strchr(lib, '/')) {
 		diag_error(s, &c->arg->loc, "cannot find %s '%s'", isglob ? "a library matching" :
 			   "the library", lib);
@@ -367,9 +387,7 @@ static int resolve_library(struct session *s, const struct pp_comp *c, struct up
 	} else {
 		up->path = up->paths.items[0];
 	}
-	for (int i = 0; i < libs.len; i++)
-		free(libs.items[i]);
-	vec_free(&libs);
+	free_strings(&libs);
 	return ret;
 }
 
@@ -1169,7 +1187,8 @@ const struct probe_family pf_uprobe = {
 /* ---- stap -l / -L ---- */
 
 struct up_list {
-	const char *path, *suffix;
+	const char *prefix;	/* process("PATH"), or with .library("LIB") */
+	const char *suffix;
 	enum up_kind kind;
 	bool with_vars;
 	const char *provider, *pattern;
@@ -1185,7 +1204,7 @@ static int list_func(const struct dw_func *f, void *arg)
 		return 0;
 	if (l->kind == UP_INLINE && f->n_inlined == 0)
 		return 0;
-	sb_printf(&sb, "process(\"%s\").function(\"%s", l->path, f->name);
+	sb_printf(&sb, "%s.function(\"%s", l->prefix, f->name);
 	if (*f->file)
 		sb_printf(&sb, "@%s:%d", f->file, f->line);
 	sb_printf(&sb, "\")%s", l->suffix);
@@ -1202,8 +1221,7 @@ static int list_plt(const char *name, uint64_t vaddr, void *arg)
 	struct up_list *l = arg;
 
 	if (!fnmatch(l->pattern, name, 0))
-		vec_push(l->lines, xasprintf("process(\"%s\").plt(\"%s\")%s", l->path, name,
-					     l->suffix));
+		vec_push(l->lines, xasprintf("%s.plt(\"%s\")%s", l->prefix, name, l->suffix));
 	return 0;
 }
 
@@ -1216,7 +1234,7 @@ static int list_mark(const struct sdt_note *n, void *arg)
 
 	if (fnmatch(l->pattern, n->name, 0) || (l->provider && fnmatch(l->provider, n->provider, 0)))
 		return 0;
-	sb_printf(&sb, "process(\"%s\").mark(\"%s\")", l->path, n->name);
+	sb_printf(&sb, "%s.mark(\"%s\")", l->prefix, n->name);
 	while (l->with_vars && *(a += strspn(a, " "))) {
 		sb_printf(&sb, " $arg%d:long", ++k);
 		a += strcspn(a, " ");
@@ -1245,12 +1263,49 @@ static char *quoted(const char **p, const char *name)
 	}
 }
 
+/* List what l asks for in one file: 0, or -1 after a message. */
+static int list_file(struct up_list *l, const char *path)
+{
+	struct dw_module *m;
+	char *err = NULL;
+	int ret;
+
+	m = dw_user_open(path, &err);
+	if (!m) {
+		fprintf(stderr, "%s: %s\n", util_progname, err);
+		free(err);
+		return -1;
+	}
+	if (l->kind == UP_MARK || l->kind == UP_PLT || l->kind == UP_PLT_RETURN) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+
+		ret = !elf ? -1 : l->kind == UP_MARK ? (sdt_notes(elf, list_mark, l) >= 0 ? 0 : -1) :
+		      plt_entries(elf, list_plt, l) >= 0 ? 0 : -1;
+		if (elf)
+			elf_end(elf);
+		if (fd >= 0)
+			close(fd);
+	} else {
+		struct dw_pattern dp;
+
+		if (dw_parse_pattern(l->pattern, &dp, &err) < 0) {
+			util_err("%s", err);
+			free(err);
+			return -1;
+		}
+		ret = dw_module_list(m, &dp, list_func, l) < 0 ? -1 : 0;
+		dw_pattern_free(&dp);
+	}
+	return ret;
+}
+
 int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struct vec *lines)
 {
 	const char *p = pattern;
-	char *file = NULL, *provider = NULL, *pat = NULL, *path = NULL, *err = NULL;
+	char *file = NULL, *lib = NULL, *provider = NULL, *pat = NULL, *path = NULL;
 	struct up_list l = { .with_vars = with_vars, .lines = lines, .suffix = "" };
-	struct dw_module *m;
+	struct vec libs = VEC_INIT, needed = VEC_INIT;
 	int ret = -1;
 
 	(void)s;
@@ -1258,6 +1313,9 @@ int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struc
 		return 1;
 	file = quoted(&p, "process");
 	if (!file || *p++ != '.')
+		goto usage;
+	lib = quoted(&p, "library");
+	if (lib && *p++ != '.')
 		goto usage;
 	provider = quoted(&p, "provider");
 	if (provider && *p++ != '.')
@@ -1285,54 +1343,45 @@ int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struc
 	} else {
 		goto usage;
 	}
-	if (l.kind != UP_MARK && *p && l.kind == UP_ANY)
-		goto usage;
-	if ((l.kind == UP_MARK) && *p)
+	if (l.kind == UP_MARK && *p)
 		goto usage;
 	path = pf_user_path(file);
 	if (!path) {
 		util_err("cannot find '%s'%s", file, strchr(file, '/') ? "" : " in $PATH");
 		goto out;
 	}
-	m = dw_user_open(path, &err);
-	if (!m) {
-		fprintf(stderr, "%s: %s\n", util_progname, err);
-		goto out;
-	}
-	l.path = file;
 	l.pattern = pat;
 	l.provider = provider;
-	if (l.kind == UP_MARK || l.kind == UP_PLT || l.kind == UP_PLT_RETURN) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-
-		ret = !elf ? -1 : l.kind == UP_MARK ? (sdt_notes(elf, list_mark, &l) >= 0 ? 0 : -1) :
-		      plt_entries(elf, list_plt, &l) >= 0 ? 0 : -1;
-		if (elf)
-			elf_end(elf);
-		if (fd >= 0)
-			close(fd);
-	} else {
-		struct dw_pattern dp;
-
-		if (dw_parse_pattern(pat, &dp, &err) < 0) {
-			util_err("%s", err);
-			goto out;
-		}
-		ret = dw_module_list(m, &dp, list_func, &l) < 0 ? -1 : 0;
-		dw_pattern_free(&dp);
+	if (!lib) {
+		l.prefix = xasprintf("process(\"%s\")", file);
+		ret = list_file(&l, path);
+		free((char *)l.prefix);
+		goto out;
+	}
+	/* As SystemTap: each library by its path, after the program as given. */
+	lib_paths(path, lib, &libs, &needed);
+	if (!libs.len)
+		util_err("no library of %s matches '%s'", path, lib);
+	for (int i = 0; i < libs.len; i++) {
+		l.prefix = xasprintf("process(\"%s\").library(\"%s\")", file,
+				     (char *)libs.items[i]);
+		ret = list_file(&l, libs.items[i]);
+		free((char *)l.prefix);
+		if (ret < 0)
+			break;
 	}
 	goto out;
 usage:
-	util_err("cannot list '%s': expected process(\"PATH\").function(\"PATTERN\")"
-		 "[.call|.inline|.return], process(\"PATH\").mark(\"PATTERN\"), "
-		 "process(\"PATH\").provider(\"P\").mark(\"PATTERN\") or "
-		 "process(\"PATH\").plt[(\"PATTERN\")][.return]", pattern);
+	util_err("cannot list '%s': expected process(\"PATH\")[.library(\"LIB\")]"
+		 ".function(\"PATTERN\")[.call|.inline|.return], .mark(\"PATTERN\"), "
+		 ".provider(\"P\").mark(\"PATTERN\") or .plt[(\"PATTERN\")][.return]", pattern);
 out:
+	free_strings(&libs);
+	free_strings(&needed);
 	free(file);
+	free(lib);
 	free(provider);
 	free(pat);
 	free(path);
-	free(err);
 	return ret;
 }
