@@ -3,7 +3,7 @@
  * User-space probes (stapprobes(3stap), USER-SPACE section):
  *
  *   process("PATH").function("PATTERN")[.call|.inline|.return]
- *   process("PATH").statement("FUNC@FILE:LINE")
+ *   process("PATH").statement("FUNC@FILE:LINE"), .statement(ADDRESS)
  *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
  *   process("PATH").plt("NAME")[.return], .plt alone for .plt("*")
  *   process("PATH").library("LIB").function(...), .statement, .mark, .plt
@@ -56,12 +56,13 @@
 enum up_kind {
 	UP_ANY, UP_CALL, UP_INLINE, UP_RETURN, UP_STATEMENT, UP_MARK,
 	UP_PLT, UP_PLT_RETURN,	/* .plt("NAME"), .plt("NAME").return */
+	UP_ADDR,		/* .statement(ADDRESS): a link-time address */
 };
 
 static const char *const up_suffix[] = {
 	[UP_ANY] = "", [UP_CALL] = ".call", [UP_INLINE] = ".inline",
 	[UP_RETURN] = ".return", [UP_STATEMENT] = "", [UP_MARK] = "",
-	[UP_PLT] = "", [UP_PLT_RETURN] = ".return",
+	[UP_PLT] = "", [UP_PLT_RETURN] = ".return", [UP_ADDR] = "",
 };
 
 static bool up_is_return(enum up_kind k)
@@ -76,6 +77,7 @@ struct up_point {
 	int pid;		/* process(PID): only that process; 0: any */
 	const char *exe;	/* .library(...): only processes running exe */
 	const char *pattern;	/* function, statement, marker or PLT pattern */
+	uint64_t addr;		/* UP_ADDR */
 	const char *provider;	/* .provider("P"): a glob; NULL: any */
 	const struct srcloc *ploc, *loc;
 	enum up_kind kind;
@@ -408,6 +410,31 @@ static int resolve_plt(struct session *s, const struct pp_comp *f, struct up_poi
 	return r ? pf_unexpected(s, r, "process(...).plt(...)", valid, 1) : 0;
 }
 
+/*
+ * .statement(ADDRESS): the instruction at that link-time address of the
+ * file (what a marker's pp() names).  .absolute (a run-time address in
+ * process PID) is refused, as SystemTap 4.8 refuses it with uprobes.
+ */
+static int resolve_addr(struct session *s, const struct pp_comp *f, struct up_point *up,
+			struct resolved_probe *rp, struct probe_point *pt)
+{
+	if (f->next && !strcmp(f->next->name, "absolute")) {
+		diag_error(s, &f->next->loc, "absolute process probes are not available");
+		diag_hint(s, "SystemTap 4.8 refuses them too; process(\"PATH\").statement(ADDRESS) "
+			  "takes a link-time address of PATH");
+		return -1;
+	}
+	if (f->next)
+		return pf_unexpected(s, f->next, "process(...).statement(ADDRESS)", NULL, 0);
+	up->kind = UP_ADDR;
+	up->addr = (uint64_t)f->arg->num;
+	up->pattern = arena_printf(&s->arena, "0x%" PRIx64, up->addr);
+	up->loc = &f->arg->loc;
+	rp->pp = pf_point_text(s, pt);
+	rp->family_data = up;
+	return 1;
+}
+
 static int resolve_process(struct session *s, struct probe_point *pt,
 			   struct resolved_probe *rp)
 {
@@ -483,6 +510,8 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 			return pf_unexpected(s, f->next, "process(...).mark(...)", NULL, 0);
 	} else if (!strcmp(f->name, "statement")) {
 		up->kind = UP_STATEMENT;
+		if (f->arg && f->arg->kind == ND_NUM)
+			return resolve_addr(s, f, up, rp, pt);
 		up->pattern = pf_string_arg(s, f, "statement(\"FUNC@FILE:LINE\")");
 		if (!up->pattern)
 			return -1;
@@ -839,6 +868,22 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 		w->elf = NULL;
 		if (fd >= 0)
 			close(fd);
+	} else if (up->kind == UP_ADDR) {
+		uint64_t off;
+		struct up_probe *p;
+
+		if (dw_module_file_offset(w->mod, up->addr, &off) < 0) {
+			diag_error(s, up->loc, "0x%" PRIx64 " is not an address in %s's loaded "
+				   "segments", up->addr, path);
+			diag_hint(s, "give a link-time address, as nm or objdump -d %s show them",
+				  path);
+			return -1;
+		}
+		p = new_probe(w, arena_printf(&s->arena, "process(\"%s\").statement(0x%" PRIx64 ")",
+					      path, up->addr));
+		p->offset = off;
+		p->vaddr = up->addr;
+		n = 1;
 	} else {
 		if (dw_parse_pattern(up->pattern, &pat, &err) < 0) {
 			diag_error(s, up->loc, "%s", err);	/* resolve checked it */
@@ -900,6 +945,12 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 	if (p->kind == UP_PLT || p->kind == UP_PLT_RETURN) {
 		diag_error(s, loc, "a PLT entry has no target variables");
 		diag_hint(s, "$$name is the name of the function it calls");
+		return -1;
+	}
+	if (p->kind == UP_ADDR) {
+		diag_error(s, loc, "a probe at an address has no target variables here");
+		diag_hint(s, "probe the function or the line instead: .function(\"NAME\") or "
+			  ".statement(\"FUNC@FILE:LINE\")");
 		return -1;
 	}
 	if (p->kind == UP_MARK || !p->has_die) {
