@@ -13,9 +13,14 @@
 #
 #   bench/uprobe_overhead.sh            (./stap and staprun/staprun built)
 #   N=200000 RUNS=3 KVER=6.1.0-56-amd64 bench/uprobe_overhead.sh
+#   TOOLS=DIR: where vmrun.sh is (default /work/shared/tools)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-tools=$top/../shared/tools
+# The shared tools (vmrun.sh): beside the main tree, wherever this tree is
+# (a git worktree is not beside them).
+tools=${TOOLS:-/work/shared/tools}
+[ -x "$tools/vmrun.sh" ] || tools=$top/../shared/tools
+[ -x "$tools/vmrun.sh" ] || { echo "uprobe_overhead: no vmrun.sh: set TOOLS=DIR" >&2; exit 1; }
 N=${N:-200000} RUNS=${RUNS:-3}
 KVER=${KVER:-$(ls -d /lib/modules/6.1.*/build | sed 's#/lib/modules/##; s#/build##' | sort -V | tail -1)}
 export KVER
@@ -69,6 +74,11 @@ loop none_end
 GUEST
 echo "running in one VM boot of $KVER ($N calls x $RUNS runs per configuration)"
 "$tools/vmrun.sh" -t 1200 "${files[@]}" -- "sh $w/guest.sh" > "$w/vm.out" 2>&1 || true
+if ! grep -q '^@@R ' "$w/vm.out"; then
+	echo "uprobe_overhead: the VM run gave no figures:" >&2
+	tail -20 "$w/vm.out" >&2
+	exit 1
+fi
 grep '^@@O' "$w/vm.out" | sed 's/^@@O /  /' | grep -v '^  [a-z0-9]* *$' || true
 awk -v calls=$((N * RUNS)) '
 function med(s,   a, n, i, j, t) { n = split(s, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }

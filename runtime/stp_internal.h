@@ -47,6 +47,14 @@ void _stp_session_start_cmd(void);
 void _stp_session_stop_cmd(bool reply);
 void _stp_session_attach_cmd(void);
 
+/* target.c: process(PID) probes, at start: 0, or -ESRCH after an error. */
+int _stp_check_pid(const struct stp_probe *probe, pid_t pid);
+
+/* utask.c: is current's program (its mm's exe file) inode? */
+bool _stp_current_runs(const struct inode *inode);
+/* utask.c: is t the -c/-x target or one of its descendants? */
+bool _stp_in_target_tree(struct task_struct *t);
+
 /* context.c */
 void _stp_error_shutdown(void);
 extern atomic_t _stp_state;		/* enum stp_session_state */

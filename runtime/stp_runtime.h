@@ -377,6 +377,7 @@ struct stp_uprobe {
 	u64 vaddr;		/* its link-time address (load bias = ip - vaddr) */
 	u64 sem_offset;		/* SDT semaphore's file offset; 0: none */
 	pid_t pid;		/* only this process; 0: any */
+	const char *exe;	/* .library(...): only processes running it; NULL: any */
 	u32 group;		/* the probe point it came from */
 	u8 flags;		/* STP_UPROBE_* */
 	u8 nargs;		/* SDT arguments */
@@ -388,6 +389,7 @@ struct stp_uprobe {
 	bool registered;
 	struct stp_uentries *entries;	/* saved @entry values in flight */
 	struct inode *inode;
+	struct inode *exe_inode;	/* exe's */
 	void *handle;		/* the kernel's struct uprobe *, where it has one */
 	struct uprobe_consumer *uc;
 };

@@ -6,6 +6,8 @@
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
 #include "stp_internal.h"
 
 /* The name is SystemTap's, which staprun(8) documents. */
@@ -16,4 +18,25 @@ MODULE_PARM_DESC(_stp_target, "pid of the target process (stap -c/-x)");
 int64_t _stp_target_pid(void)
 {
 	return _stp_target;
+}
+
+/*
+ * process(PID) probes: 0 if PID is a live process, else -ESRCH after an
+ * error naming the probe.  The translator checked PID where it ran, but
+ * the module may run on another machine (a VM) or long after.
+ */
+int _stp_check_pid(const struct stp_probe *probe, pid_t pid)
+{
+	struct task_struct *t;
+	bool alive;
+
+	rcu_read_lock();
+	t = pid_task(find_vpid(pid), PIDTYPE_PID);
+	alive = t && t->tgid == pid && !(t->flags & PF_EXITING);
+	rcu_read_unlock();
+	if (alive)
+		return 0;
+	_stp_ctl_sendf(STP_CTL_ERROR, "%s at %s: cannot probe pid %d: no such process",
+		       probe->pp, probe->loc, pid);
+	return -ESRCH;
 }

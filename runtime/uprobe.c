@@ -11,6 +11,9 @@
  *  - SDT markers with a semaphore pass its file offset as the uprobe's
  *    reference counter: the kernel raises it in every process while the
  *    probe is registered, so the program's PROBE_ENABLED() tests see it.
+ *  - .library(...) entries have exe: their handlers run only in the
+ *    processes whose program is exe (the library's inode is shared), or
+ *    with a -c/-x target in the target's tree (see wanted()).
  *  - .return entries are uretprobes.  Handlers run the probe with
  *    c->uprobe set, which makes target-variable reads read user memory.
  *  - A .return probe reading @entry values (parameters) also has an
@@ -118,8 +121,16 @@ static void entry_put(struct stp_uentry *e)
 	smp_store_release(&e->task, NULL);
 }
 
+/*
+ * A .library(...) probe fires in the processes running its program or,
+ * with a -c/-x target, in the target's tree (SystemTap 4.8 fires it in a
+ * child that execs another program mapping the library).
+ */
 static bool wanted(const struct stp_uprobe *u)
 {
+	if (u->exe_inode && !(_stp_target_pid() ? _stp_in_target_tree(current) :
+			      _stp_current_runs(u->exe_inode)))
+		return false;
 	return !u->pid || task_tgid_nr(current) == u->pid;
 }
 
@@ -176,13 +187,24 @@ static int register_one(struct stp_uprobe *u)
 	struct path path;
 	int rc;
 
+	if (u->exe) {
+		rc = kern_path(u->exe, LOOKUP_FOLLOW, &path);
+		if (rc)
+			return rc;
+		u->exe_inode = igrab(d_inode(path.dentry));
+		path_put(&path);
+		if (!u->exe_inode)
+			return -ENOENT;
+	}
 	rc = kern_path(u->path, LOOKUP_FOLLOW, &path);
 	if (rc)
-		return rc;
+		goto fail;
 	u->inode = igrab(d_inode(path.dentry));
 	path_put(&path);
-	if (!u->inode)
-		return -ENOENT;
+	if (!u->inode) {
+		rc = -ENOENT;
+		goto fail;
+	}
 	sc = kzalloc(sizeof(*sc), GFP_KERNEL);
 	if (!sc) {
 		rc = -ENOMEM;
@@ -226,6 +248,8 @@ static int register_one(struct stp_uprobe *u)
 fail:
 	iput(u->inode);
 	u->inode = NULL;
+	iput(u->exe_inode);
+	u->exe_inode = NULL;
 	return rc;
 }
 
@@ -273,6 +297,14 @@ int _stp_uprobes_start(struct stp_uprobe *ups, size_t n)
 			if (u->registered) {
 				nok++;
 				continue;
+			}
+			/* A point's entries share its pid: checked at the first. */
+			if (u->pid && i == first) {
+				rc = _stp_check_pid(u->probe, u->pid);
+				if (rc) {
+					_stp_uprobes_stop(ups, n);
+					return rc;
+				}
 			}
 			rc = register_one(u);
 			if (!rc) {
@@ -330,8 +362,10 @@ void _stp_uprobes_stop(struct stp_uprobe *ups, size_t n)
 		kvfree(u->entries);
 		u->entries = NULL;
 		iput(u->inode);
+		iput(u->exe_inode);
 		u->uc = NULL;
 		u->inode = NULL;
+		u->exe_inode = NULL;
 		u->handle = NULL;
 		u->registered = false;
 	}

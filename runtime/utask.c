@@ -156,7 +156,7 @@ static u8 ut_take(pid_t pid, u64 *matched, bool drop)
 /* ---- matching ---- */
 
 /* Is task (current, or one under RCU) the target or one of its descendants? */
-static bool in_target_tree(struct task_struct *t)
+bool _stp_in_target_tree(struct task_struct *t)
 {
 	pid_t target = _stp_target_pid();
 	bool found = false;
@@ -170,8 +170,8 @@ static bool in_target_tree(struct task_struct *t)
 	return found;
 }
 
-/* Does current's program (its mm's exe file) match u->inode? */
-static bool runs_program(const struct stp_utask *u)
+/* Is current's program (its mm's exe file) inode? */
+bool _stp_current_runs(const struct inode *inode)
 {
 	struct mm_struct *mm = current->mm;
 	struct file *exe;
@@ -181,9 +181,14 @@ static bool runs_program(const struct stp_utask *u)
 		return false;
 	rcu_read_lock();
 	exe = rcu_dereference(mm->exe_file);
-	same = exe && file_inode(exe) == u->inode;
+	same = exe && file_inode(exe) == inode;
 	rcu_read_unlock();
 	return same;
+}
+
+static bool runs_program(const struct stp_utask *u)
+{
+	return _stp_current_runs(u->inode);
 }
 
 /* Does probe u apply to current?  matched: the table's bits, -1: read mm. */
@@ -197,7 +202,7 @@ static bool applies(const struct stp_utask *u, size_t i, u64 matched, bool use_m
 		return use_mm ? runs_program(u) : !!(matched & BIT_ULL(i));
 	/* With -c/-x (staprun passes the target), only the target's tree. */
 	if ((u->flags & STP_UTASK_TARGET) || _stp_target_pid())
-		return in_target_tree(current);
+		return _stp_in_target_tree(current);
 	return true;
 }
 
@@ -457,6 +462,11 @@ int _stp_utasks_start(struct stp_utask *uts, size_t n)
 		/* A program's .end needs its starts (fork, exec) to be seen. */
 		if (u->path && (u->kind == STP_UTASK_END || u->kind == STP_UTASK_THREAD_END))
 			want |= BIT(STP_UTASK_NKINDS);
+		if (u->pid) {
+			rc = _stp_check_pid(u->probe, u->pid);
+			if (rc)
+				goto fail;
+		}
 		if (!u->path)
 			continue;
 		if (i >= 64) {

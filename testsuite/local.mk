@@ -16,6 +16,27 @@ check_PROGRAMS += testsuite/uprog
 testsuite_uprog_SOURCES = testsuite/uprog.c
 testsuite_uprog_CFLAGS = -g -O0
 
+# The process(PID) tests' program, which stap --vm-spawn starts before
+# the script at a known pid: uprog's lines and functions stay as its
+# tests name them.
+check_PROGRAMS += testsuite/upid
+testsuite_upid_SOURCES = testsuite/upid.c
+testsuite_upid_CFLAGS = -g -O0
+
+# The .library(...) tests' shared library of our own, with a soname so
+# that its users find it through their rpath, and two programs using it.
+check_PROGRAMS += testsuite/uplib testsuite/uplib2
+testsuite_uplib_SOURCES = testsuite/uplib.c
+testsuite_uplib_CFLAGS = -g -O0
+testsuite_uplib_LDADD = testsuite/libulib.so
+testsuite_uplib_LDFLAGS = -Wl,-rpath,$(abs_builddir)/testsuite
+testsuite_uplib2_SOURCES = testsuite/uplib.c
+testsuite_uplib2_CFLAGS = -g -O0
+testsuite_uplib2_LDADD = testsuite/libulib.so
+testsuite_uplib2_LDFLAGS = -Wl,-rpath,$(abs_builddir)/testsuite
+testsuite/libulib.so: testsuite/ulib.c
+	$(AM_V_CC)$(CC) -g -O0 -fPIC -shared -Wl,-soname,libulib.so -o $@ $<
+
 # The user-backtrace tests' program: not PIE, so that its addresses are
 # fixed; and a stripped copy (no symbols, .eh_frame kept).
 check_PROGRAMS += testsuite/ubt
@@ -24,7 +45,7 @@ testsuite_ubt_CFLAGS = -g -fno-pie
 testsuite_ubt_LDFLAGS = -no-pie
 # After configure's CFLAGS (-O2), which per-target CFLAGS come before.
 testsuite/ubt-ubt.$(OBJEXT): CFLAGS += -O0
-check_SCRIPTS = testsuite/ubt-stripped
-CLEANFILES = testsuite/ubt-stripped
+check_SCRIPTS = testsuite/ubt-stripped testsuite/libulib.so
+CLEANFILES = testsuite/ubt-stripped testsuite/libulib.so
 testsuite/ubt-stripped: testsuite/ubt$(EXEEXT)
 	$(AM_V_GEN)strip -o $@ testsuite/ubt$(EXEEXT)

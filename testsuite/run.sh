@@ -21,19 +21,28 @@
 #                       also in NAME.argv), @STAPMERGE@ stap-merge, @UBT@ the user-backtrace
 #                       program (testsuite/ubt.c; ubt-stripped next to
 #                       it; NAME.out says @TESTSUITE@ for the directory
-#                       they are in), @KMOD@ the test
+#                       they are in), @UPID@ the process(PID) tests'
+#                       program (testsuite/upid.c; started with
+#                       --vm-spawn "PID:@UPID@ N", which also stays in
+#                       the build's options), @UPLIB@ the .library
+#                       tests' program (testsuite/uplib.c, which runs
+#                       uplib2 too) and @ULIB@ their shared library
+#                       (testsuite/libulib.so), @KMOD@ the test
 #                       module testsuite/kmod/ built for the kernel under
 #                       test; --vm-insmod KO loads KO before the script)
 #   A run/ test's NAME.args may also hold --default-limits, a word for
 #   this runner: it keeps the default MAXTRYLOCK and overload protection,
-#   raised and off otherwise (see build_one).
+#   raised and off otherwise (see build_one); and --vm-file FILE, another
+#   runner word: FILE (a program the -c command execs) is copied into
+#   the VM too.
 #   Every run/ test's stderr is checked: NAME.err, or else it must be
 #   empty; a test with a non-zero NAME.rc must have a NAME.err.
 # parseok/: NAME.p1 is the exact expected -p1 output (the canonical form,
 #   which must also be a fixed point); every parseok test has one.
 # parseko/ semko/: NAME.err is the exact expected stderr; every test has one.
 # All pass groups: NAME.args holds extra stap options (@RUN@ is run/).
-# In every NAME.err, @SRC@ stands for the script's path, @RUN@ for run/ and
+# In every NAME.err, @SRC@ stands for the script's path, @RUN@ for run/,
+# @TESTSUITE@ for testsuite/ and
 # @TAPSET@ for the tapset directory (errors in tapset functions name it).
 # In a run/ test's NAME.err and NAME.out, @NUM@ matches any decimal number
 #   (figures that vary from run to run, such as cycle counts).
@@ -57,7 +66,7 @@ selected() { [[ -z "${TESTS:-}" || "$1" == $TESTS ]]; }
 
 # Expected stderr may mention the script's path: @SRC@ stands for it.
 expect_file() {
-	sed -e "s|@SRC@|$2|g" -e "s|@RUN@|$suite/run|g" \
+	sed -e "s|@SRC@|$2|g" -e "s|@RUN@|$suite/run|g" -e "s|@TESTSUITE@|$suite|g" \
 	    -e "s|@TAPSET@|${SYSTEMTAP_TAPSET:-$top/tapsets}|g" "$1"
 }
 
@@ -166,7 +175,10 @@ provisioned_kernels() {
 # NAME.args (or another of its files, $3) with its @WORDS@ replaced, on stdout.
 expand_args() {	# script kmod [file]
 	sed -e "s|@RUN@|$(dirname "$1")|g" -e "s|@WORKLOAD@|$top/testsuite/workload|g" \
-	    -e "s|@UPROG@|$top/testsuite/uprog|g" -e "s|@UBT@|$top/testsuite/ubt|g" -e "s|@STAPMERGE@|$top/staprun/stap-merge|g" -e "s|@KMOD@|$2|g" "${3:-${1%.stp}.args}"
+	    -e "s|@UPROG@|$top/testsuite/uprog|g" -e "s|@UBT@|$top/testsuite/ubt|g" \
+	    -e "s|@UPID@|$top/testsuite/upid|g" -e "s|@UPLIB@|$top/testsuite/uplib|g" \
+	    -e "s|@STAPMERGE@|$top/staprun/stap-merge|g" \
+	    -e "s|@ULIB@|$top/testsuite/libulib.so|g" -e "s|@KMOD@|$2|g" "${3:-${1%.stp}.args}"
 }
 
 build_one() {	# script release dir kmod
@@ -192,6 +204,8 @@ build_one() {	# script release dir kmod
 		-c|-x|-S|-o|-G) printf '%s\n%s\n' "${words[i]}" "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;
 		-s) printf -- '-b\n%s\n' "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;	# staprun(8)'s letter
 		--vm-insmod) echo "${words[i+1]}" >>"$dir/t_$name.insmod"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
+		--vm-file) echo "${words[i+1]}" >>"$dir/t_$name.files"; i=$((i + 1)) ;;
+		--vm-spawn) echo "${words[i+1]}" >"$dir/t_$name.spawn"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
 		--default-limits) lockwait=() ;;
 		*) args+=("${words[i]}") ;;
 		esac
@@ -214,17 +228,18 @@ run_vm_group() {
 	for f in "$suite/run"/*.stp; do
 		[ -e "$f" ] || continue
 		selected "run/$(basename "$f" .stp)" || continue
-		# make check builds the workload; a bare run.sh may not have.
-		if uses "$f" WORKLOAD && [ ! -x "$top/testsuite/workload" ]; then
-			skipped "run/$(basename "$f" .stp)" "testsuite/workload is not built: run make check (or make testsuite/workload)"
-			continue
-		fi
-		if uses "$f" UPROG && [ ! -x "$top/testsuite/uprog" ]; then
-			skipped "run/$(basename "$f" .stp)" "testsuite/uprog is not built: run make check (or make testsuite/uprog)"
-			continue
-		fi
-		if uses "$f" UBT && [ ! -x "$top/testsuite/ubt-stripped" ]; then
-			skipped "run/$(basename "$f" .stp)" "testsuite/ubt is not built: run make check (or make testsuite/ubt testsuite/ubt-stripped)"
+		# make check builds the test programs; a bare run.sh may not have.
+		# @WORD@ a test uses, and the file it needs under testsuite/.
+		local need missing=
+		for need in WORKLOAD:workload UPROG:uprog UPID:upid UPLIB:uplib ULIB:libulib.so \
+			    UBT:ubt-stripped; do
+			if uses "$f" "${need%%:*}" && [ ! -e "$top/testsuite/${need#*:}" ]; then
+				missing=testsuite/${need#*:}
+				break
+			fi
+		done
+		if [ -n "$missing" ]; then
+			skipped "run/$(basename "$f" .stp)" "$missing is not built: run make check (or make $missing)"
 			continue
 		fi
 		uses "$f" KMOD && kmod_tests=1

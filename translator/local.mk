@@ -10,7 +10,7 @@ stap_SOURCES = \
 	translator/regex.c translator/regex.h \
 	translator/dwarf.c translator/dwarf_index.c translator/dw_index.h \
 	translator/dwarf_mod.c translator/dw.h translator/list.c \
-	translator/sdt.c translator/sdt.h \
+	translator/sdt.c translator/sdt.h translator/plt.c translator/plt.h \
 	translator/syms.c translator/syms.h translator/ucfi.c translator/usyms.c translator/dump.c \
 	translator/tvar.c translator/tvar.h \
 	translator/probes/probes.h translator/probes/probes.c \

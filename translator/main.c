@@ -74,13 +74,15 @@ static void usage(FILE *f)
 "  --vm-timeout=S  give the VM run S seconds (default 120)\n"
 "  --vm-insmod=KO  load module KO in the VM before the script (repeatable);\n"
 "                  module(\"NAME\") probes find NAME's debuginfo in KO\n"
+"  --vm-spawn=PID:CMD  start CMD in the VM as process PID before the script,\n"
+"                  for process(PID) probes (whose program is CMD's)\n"
 "  -h, --help      show this help\n"
 "  -V, --version   show the version\n"
 "\n"
 "Arguments after the script are its $1/@1, $2/@2, ...\n");
 }
 
-enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_DUMP_FUNCTIONS,
+enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS,
        OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_LDD };
 
 static const struct option long_opts[] = {
@@ -90,6 +92,7 @@ static const struct option long_opts[] = {
 	{ "vm-timeout", required_argument, NULL, OPT_VM_TIMEOUT },
 	{ "vm-batch", required_argument, NULL, OPT_VM_BATCH },
 	{ "vm-insmod", required_argument, NULL, OPT_VM_INSMOD },
+	{ "vm-spawn", required_argument, NULL, OPT_VM_SPAWN },
 	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ "suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS },
@@ -389,6 +392,10 @@ static void parse_options(struct session *s, int argc, char **argv)
 			if (run_check_insmod(optarg) < 0)
 				exit(1);
 			vec_push(&s->vm_insmod, optarg);
+			break;
+		case OPT_VM_SPAWN:
+			if (run_check_spawn(optarg, &s->vm_spawn_pid, &s->vm_spawn_cmd) < 0)
+				exit(1);
 			break;
 		case OPT_VM_BATCH:
 			s->vm = true;

@@ -28,16 +28,17 @@
 
 /*
  * Split CMD as staprun will.  Returns 1 for a command that needs a shell,
- * 0 with *we filled (caller wordfree()s), or -1 with a message.
+ * 0 with *we filled (caller wordfree()s), or -1 with a message that
+ * starts with opt (the option that gave CMD: "-c", "--vm-spawn").
  */
-static int split_cmd(const char *cmd, wordexp_t *we)
+static int split_cmd(const char *cmd, wordexp_t *we, const char *opt)
 {
 	switch (wordexp(cmd, we, WRDE_NOCMD)) {
 	case 0:
 		if (we->we_wordc > 0)
 			return 0;
 		wordfree(we);
-		util_err("-c: empty command");
+		util_err("%s: empty command", opt);
 		return -1;
 	case WRDE_BADCHAR:
 	case WRDE_CMDSUB:
@@ -46,20 +47,20 @@ static int split_cmd(const char *cmd, wordexp_t *we)
 		wordfree(we);
 		/* fall through */
 	default:
-		util_err("-c: cannot parse '%s' (unbalanced quotes?)", cmd);
+		util_err("%s: cannot parse '%s' (unbalanced quotes?)", opt, cmd);
 		return -1;
 	}
 }
 
 /* The absolute path of the program PROG names, or NULL with a message. */
-static char *find_program(const char *prog)
+static char *find_program(const char *prog, const char *opt)
 {
 	char *path;
 
 	if (!strchr(prog, '/')) {
 		path = vm_which(prog);
 		if (!path)
-			util_err("-c: cannot find '%s' in PATH", prog);
+			util_err("%s: cannot find '%s' in PATH", opt, prog);
 		else if (path[0] != '/') {	/* an empty or relative PATH entry */
 			char *abs = realpath(path, NULL);
 
@@ -69,27 +70,56 @@ static char *find_program(const char *prog)
 		return path;
 	}
 	if (access(prog, X_OK) < 0) {
-		util_err("-c: cannot run '%s': %s", prog, strerror(errno));
+		util_err("%s: cannot run '%s': %s", opt, prog, strerror(errno));
 		return NULL;
 	}
 	path = prog[0] == '/' ? xstrdup(prog) : realpath(prog, NULL);
 	if (!path)
-		util_err("-c: cannot resolve '%s': %s", prog, strerror(errno));
+		util_err("%s: cannot resolve '%s': %s", opt, prog, strerror(errno));
 	return path;
+}
+
+static int check_cmd(const char *cmd, const char *opt)
+{
+	wordexp_t we;
+	char *path;
+	int ret = split_cmd(cmd, &we, opt);
+
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	path = find_program(we.we_wordv[0], opt);
+	wordfree(&we);
+	free(path);
+	return path ? 0 : -1;
 }
 
 int run_check_target_cmd(const char *cmd)
 {
-	wordexp_t we;
-	char *path;
-	int ret = split_cmd(cmd, &we);
+	return check_cmd(cmd, "-c");
+}
 
-	if (ret)
-		return ret < 0 ? -1 : 0;
-	path = find_program(we.we_wordv[0]);
-	wordfree(&we);
-	free(path);
-	return path ? 0 : -1;
+int run_check_spawn(const char *arg, int *pid, const char **cmd)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end != ':' || n <= 1 || n > 0x3fffffff) {
+		util_err("--vm-spawn: expected PID:CMD (PID above 1), not '%s'", arg);
+		return -1;
+	}
+	/* exec'ed as it is, to keep the pid: a program and its arguments. */
+	if (check_cmd(end + 1, "--vm-spawn") < 0)
+		return -1;
+	if (strpbrk(end + 1, "|&;<>()$`\\\"'*?[#~=%{}\n")) {
+		util_err("--vm-spawn: '%s' is not a plain command: give a program and its "
+			 "arguments, without shell syntax", end + 1);
+		return -1;
+	}
+	*pid = (int)n;
+	*cmd = end + 1;
+	return 0;
 }
 
 int run_check_insmod(const char *path)
@@ -137,12 +167,12 @@ static char *guest_cmd(const char *cmd, char **prog)
 	struct strbuf sb = STRBUF_INIT;
 	wordexp_t we;
 	size_t i;
-	int ret = split_cmd(cmd, &we);
+	int ret = split_cmd(cmd, &we, "-c");	/* checked with the option */
 
 	*prog = NULL;
 	if (ret)
 		return ret < 0 ? NULL : xstrdup(cmd);
-	*prog = find_program(we.we_wordv[0]);
+	*prog = find_program(we.we_wordv[0], "-c");
 	if (*prog) {
 		*prog = canonical_dir(*prog);
 		vm_sh_quote(&sb, *prog);
@@ -245,8 +275,8 @@ static int run_vm(struct session *s)
 	};
 	struct vm_job job = { .name = "script", .module = s->module_path };
 	struct vm_result res = { 0 };
-	const char *files[2] = { NULL, NULL };
-	char *args[10] = { NULL }, *cmd = NULL, pid[16];
+	const char *files[3] = { NULL, NULL, NULL };
+	char *args[10] = { NULL }, *cmd = NULL, *spawn = NULL, pid[16];
 	struct opt_bufs so;
 	int nargs = 0;
 	struct vec insmod = VEC_INIT;
@@ -264,11 +294,21 @@ static int run_vm(struct session *s)
 		fprintf(stderr, "hint: use -F without -o in a VM, or run on the host\n");
 		return 1;
 	}
+	cfg.files = files;
+	if (s->vm_spawn_pid) {
+		spawn = guest_cmd(s->vm_spawn_cmd, (char **)&files[1]);
+		if (!spawn)
+			return 1;
+		job.spawn_pid = s->vm_spawn_pid;
+		job.spawn_cmd = spawn;
+	}
 	if (s->target_cmd) {
 		cmd = guest_cmd(s->target_cmd, (char **)&files[0]);
-		if (!cmd)
+		if (!cmd) {
+			free(spawn);
+			free((char *)files[1]);
 			return 1;
-		cfg.files = files;
+		}
 		args[nargs++] = "-c";
 		args[nargs++] = cmd;
 	} else if (s->target_pid) {
@@ -286,10 +326,16 @@ static int run_vm(struct session *s)
 	/* -T: the VM must outlive the script's own time limit. */
 	if (s->timeout_s && cfg.timeout_s < s->timeout_s + 60)
 		cfg.timeout_s = s->timeout_s + 60;
+	if (!files[0]) {	/* no -c: the list must not end before the spawned program */
+		files[0] = files[1];
+		files[1] = NULL;
+	}
 	ret = vm_run(&cfg, &job, 1, &res);
 	vec_free(&insmod);
 	free(cmd);
+	free(spawn);
 	free((char *)files[0]);
+	free((char *)files[1]);
 	/* A timeout or an oops is reported through res as well as ret. */
 	if (ret < 0 && !res.timed_out && !res.kernel_problem) {
 		vm_result_free(&res);
@@ -405,6 +451,18 @@ int run_module(struct session *s)
 	return s->vm ? run_vm(s) : run_host(s);
 }
 
+/* Add prog (malloc'd, or NULL) to files unless it is there: taken. */
+static void add_file(struct vec *files, char *prog)
+{
+	for (int i = 0; prog && i < files->len; i++)
+		if (!strcmp(files->items[i], prog)) {
+			free(prog);
+			return;
+		}
+	if (prog)
+		vec_push(files, prog);
+}
+
 /*
  * DIR/NAME.staprun-args, if present: staprun options for one batch job,
  * one per line (so "-c" then "CMD with spaces").  A -c command is made
@@ -428,7 +486,6 @@ static char **batch_job_args(const char *dir, const char *name,
 	     line = strtok_r(NULL, "\n", &save)) {
 		bool cmd = args.len && !strcmp(args.items[args.len - 1], "-c");
 		char *prog = NULL, *arg;
-		bool seen = false;
 
 		if (args.len && !strcmp(args.items[args.len - 1], "-G")) {
 			free(args.items[--args.len]);
@@ -443,12 +500,7 @@ static char **batch_job_args(const char *dir, const char *name,
 			break;
 		}
 		vec_push(&args, arg);
-		for (i = 0; prog && i < files->len && !seen; i++)
-			seen = !strcmp(files->items[i], prog);
-		if (prog && !seen)
-			vec_push(files, prog);
-		else
-			free(prog);
+		add_file(files, prog);
 	}
 	sb_free(&sb);
 	free(p);
@@ -471,6 +523,53 @@ static char **batch_job_args(const char *dir, const char *name,
 	}
 	vec_push(&args, NULL);
 	return (char **)args.items;
+}
+
+/*
+ * DIR/NAME.spawn, if present: the job's --vm-spawn PID:CMD, one line; its
+ * program is added to files.  0 if there is none or it is usable, else
+ * -1 after a message.
+ */
+static int batch_job_spawn(const char *dir, struct vm_job *job, struct vec *files)
+{
+	char *p = xasprintf("%s/%s.spawn", dir, job->name), *prog = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	const char *cmd;
+	int ret = 0;
+
+	if (read_file(p, &sb) < 0)
+		goto out;
+	sb.buf[strcspn(sb.buf, "\n")] = '\0';
+	if (run_check_spawn(sb.buf, &job->spawn_pid, &cmd) < 0 ||
+	    !(job->spawn_cmd = guest_cmd(cmd, &prog))) {
+		util_err("%s: unusable --vm-spawn", p);
+		job->spawn_pid = 0;
+		ret = -1;
+		goto out;
+	}
+	add_file(files, prog);
+out:
+	sb_free(&sb);
+	free(p);
+	return ret;
+}
+
+/*
+ * DIR/NAME.files, if present: more host files the job's programs use (a
+ * program another execs), one path a line, copied into the guest at the
+ * same path with their shared libraries.
+ */
+static void batch_job_files(const char *dir, const char *name, struct vec *files)
+{
+	char *p = xasprintf("%s/%s.files", dir, name), *line, *save;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (read_file(p, &sb) == 0)
+		for (line = strtok_r(sb.buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			add_file(files, xstrdup(line));
+	sb_free(&sb);
+	free(p);
 }
 
 /*
@@ -509,9 +608,11 @@ static const char **batch_job_insmod(const char *dir, const char *name)
 
 /*
  * --vm-batch DIR: run every DIR/NAME.ko in one boot (the VM test suite's
- * engine), each with the staprun options in DIR/NAME.staprun-args and the
- * modules to load first in DIR/NAME.insmod if those exist.  Writes DIR/NAME.out, NAME.err and NAME.rc, and
- * DIR/kernel-problem if the kernel complained.  Returns 0 if the VM ran.
+ * engine), each with the staprun options in DIR/NAME.staprun-args, the
+ * modules to load first in DIR/NAME.insmod, the process to start first in
+ * DIR/NAME.spawn and the extra files in DIR/NAME.files if those exist.
+ * Writes DIR/NAME.out, NAME.err and NAME.rc, and DIR/kernel-problem if
+ * the kernel complained.  Returns 0 if the VM ran.
  */
 int run_vm_batch(struct session *s, const char *dir)
 {
@@ -549,6 +650,9 @@ int run_vm_batch(struct session *s, const char *dir)
 			jobs[i].staprun_args = NULL;
 			ret = -EINVAL;
 		}
+		batch_job_files(dir, names.items[i], &files);
+		if (batch_job_spawn(dir, &jobs[i], &files) < 0)
+			ret = -EINVAL;
 		jobs[i].insmod = batch_job_insmod(dir, names.items[i]);
 		if (jobs[i].insmod == (const char **)-1) {
 			jobs[i].insmod = NULL;
@@ -596,6 +700,7 @@ int run_vm_batch(struct session *s, const char *dir)
 		for (int j = 0; jobs[i].module_params && jobs[i].module_params[j]; j++)
 			free(jobs[i].module_params[j]);
 		free(jobs[i].module_params);
+		free((char *)jobs[i].spawn_cmd);
 		for (int j = 0; jobs[i].insmod && jobs[i].insmod[j]; j++)
 			free((char *)jobs[i].insmod[j]);
 		free((void *)jobs[i].insmod);

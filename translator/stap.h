@@ -417,6 +417,10 @@ struct session {
 	int timeout_s;		/* -T; 0: none */
 	struct vec vm_insmod;	/* --vm-insmod PATH: .ko files the VM loads
 				 * before the script; module("NAME") finds them */
+	/* --vm-spawn=PID:CMD: the VM starts CMD as process PID before the
+	 * script, and process(PID) probes find their program in CMD */
+	int vm_spawn_pid;
+	const char *vm_spawn_cmd;
 	const char *target_cmd;	/* -c CMD: staprun runs it, target() is its pid */
 	int target_pid;		/* -x PID: target() is PID; 0: neither option */
 	const char *list_pattern;	/* -l/-L PROBE: list, don't run */
@@ -533,6 +537,8 @@ int list_probes(struct session *s, const char *pattern, bool with_vars);
  * with a message ("stap: -c: cannot find 'foo' in PATH").
  */
 int run_check_target_cmd(const char *cmd);
+/* --vm-spawn PID:CMD: 0 with *pid and *cmd set, else -1 with a message. */
+int run_check_spawn(const char *arg, int *pid, const char **cmd);
 /* --vm-insmod PATH: 0 if PATH is a readable NAME.ko, else -1 with a message. */
 int run_check_insmod(const char *path);
 

@@ -484,11 +484,30 @@ static void init_script(struct strbuf *sb, const char *nonce,
 		"			rc=1; break\n"
 		"		fi\n"
 		"	done\n"
+		/*
+		 * --vm-spawn: the next fork gets pid $spawn (ns_last_pid + 1);
+		 * spawn_cmd (set with $spawn) execs, so $! is the program.
+		 */
+		"	sp=\n"
+		"	if [ $rc = 0 ] && [ -n \"$spawn\" ]; then\n"
+		"		echo $((spawn - 1)) >/proc/sys/kernel/ns_last_pid\n"
+		"		spawn_cmd </dev/null >/dev/null 2>&4 &\n"
+		"		sp=$!\n"
+		"		if [ \"$sp\" != \"$spawn\" ]; then\n"
+		"			echo \"stap-vm: --vm-spawn: pid $spawn is taken in the VM" 
+		" (the program got $sp)\" >&4\n"
+		"			rc=1\n"
+		"		fi\n"
+		"	fi\n"
 		"	if [ $rc = 0 ]; then\n"
 		"		staprun \"$@\" </dev/null >&3 2>&4 &\n"
 		"		echo $! >/run/job.pid\n"
 		"		wait $!\n"
 		"		rc=$?\n"
+		"	fi\n"
+		"	if [ -n \"$sp\" ]; then\n"
+		"		kill $sp 2>/dev/null\n"
+		"		wait $sp\n"
 		"	fi\n"
 		"	for m in $loaded; do\n"
 		"		msg=$(rmmod ${m%%.ko} 2>&1) ||\n"
@@ -508,6 +527,11 @@ static void init_script(struct strbuf *sb, const char *nonce,
 			free(path);
 		}
 		sb_puts(sb, "'\n");
+		if (jobs[i].spawn_pid)
+			sb_printf(sb, "spawn=%d\nspawn_cmd() { exec %s; }\n", jobs[i].spawn_pid,
+				  jobs[i].spawn_cmd);
+		else
+			sb_puts(sb, "spawn=\n");
 		sb_printf(sb, "job %s", jobs[i].name);
 		for (j = 0; jobs[i].staprun_args && jobs[i].staprun_args[j]; j++) {
 			sb_putc(sb, ' ');

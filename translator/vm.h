@@ -23,6 +23,15 @@ struct vm_job {
 	 * (status 1).
 	 */
 	const char *const *insmod;
+	/*
+	 * --vm-spawn: spawn_cmd (words quoted for the guest's shell) runs
+	 * in the background as process spawn_pid from before staprun until
+	 * after it (killed then if still running).  If that pid is taken,
+	 * the job's stderr says so and staprun does not run (status 1).
+	 * spawn_pid 0: none.
+	 */
+	int spawn_pid;
+	const char *spawn_cmd;
 	/* results, filled in by vm_run() (caller frees out and err) */
 	char *out;		/* the job's stdout, exactly as written */
 	size_t out_len;

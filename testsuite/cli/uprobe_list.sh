@@ -68,4 +68,23 @@ expect_rc 0 "$STAP" -L "process(\"$tmp/stripped\").function(\"add\")"
 is "process(\"$tmp/stripped\").function(\"add\")"
 expect_rc 1 "$STAP" -p2 -e "probe process(\"$tmp/stripped\").function(\"add\") { print(\$a) }"
 contains "has no debuginfo for target variables here"
+
+# PLT entries: -l lists them by the name of the function each calls.
+expect_rc 0 "$STAP" -l "process(\"$uprog\").plt(\"f*\")"
+is "process(\"$uprog\").plt(\"fork\")
+process(\"$uprog\").plt(\"fprintf\")"
+expect_rc 0 "$STAP" -l "process(\"$uprog\").plt.return"
+contains "process(\"$uprog\").plt(\"waitpid\").return"
+expect_rc 1 "$STAP" -l "process(\"$uprog\").pltx"
+contains "cannot list"
+
+# .library("LIB"): each library by its path after the program, as
+# SystemTap 4.8's -l and -L print them (checked against /usr/bin/stap).
+uplib=$TOP/testsuite/uplib
+if [ -x "$uplib" ]; then
+	expect_rc 0 "$STAP" -L "process(\"$uplib\").library(\"libulib.so\").function(\"ulib*\")"
+	is "process(\"$uplib\").library(\"$TOP/testsuite/libulib.so\").function(\"ulib_twice@testsuite/ulib.c:7\") \$i:int"
+	expect_rc 1 "$STAP" -l "process(\"$uplib\").library(\"libnosuch.so\").function(\"*\")"
+	is "stap: no library of $uplib matches 'libnosuch.so'"
+fi
 echo ok

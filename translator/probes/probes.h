@@ -100,6 +100,8 @@ int pf_ksym_prefix(const char *release, const char *prefix,
  * $PATH; links are not resolved.  malloc'ed, or NULL if not found.
  */
 char *pf_user_path(const char *name);
+/* process(PID): PID's program (malloc'd), or NULL after an error at arg. */
+char *pf_pid_program(struct session *s, const struct node *arg);
 /* The C name of a resolved probe's descriptor: "stp_probe_<id>". */
 #define PF_DESC_FMT "stp_probe_%d"
 

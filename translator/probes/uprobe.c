@@ -3,13 +3,16 @@
  * User-space probes (stapprobes(3stap), USER-SPACE section):
  *
  *   process("PATH").function("PATTERN")[.call|.inline|.return]
- *   process("PATH").statement("FUNC@FILE:LINE")
+ *   process("PATH").statement("FUNC@FILE:LINE"), .statement(ADDRESS)
  *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
+ *   process("PATH").plt("NAME")[.return], .plt alone for .plt("*")
+ *   process("PATH").library("LIB").function(...), .statement, .mark, .plt
  *
  * PATH is an executable or shared library: absolute, relative, or a bare
  * name looked up in $PATH.  process(PID) probes the executable of PID
- * and only that process; process alone names the -c command's
- * executable.  dw_user_open (dw.h) indexes the file's DWARF, or its
+ * and only that process (PID must run where the script is translated,
+ * or be the --vm-spawn process of a VM run; the runtime checks it again
+ * at start); process alone names the -c command's executable.  dw_user_open (dw.h) indexes the file's DWARF, or its
  * symbol table when it has none (functions then have no file, line or
  * variables, and are probed at their entry).  SDT markers come from its
  * .note.stapsdt (sdt.c).
@@ -19,8 +22,13 @@
  * the start of the script on, including ones started later.  Handlers
  * see user registers; target variables read user memory (c->uprobe).
  *
- * Not yet: .plt, .library(), process.begin/.end/.syscall, and globals
- * in .return probes.
+ * .plt probes the PLT entries of PATH (plt.c) and gives $$name, the
+ * function called.  .library(LIB) probes LIB (a path, or a pattern for
+ * the libraries PATH needs as ldd lists them) in the processes running
+ * PATH, or with -c/-x in the target's tree (runtime/uprobe.c, wanted()).
+ *
+ * Not yet: globals in .return probes.  process.begin/.end/... are
+ * utask.c's.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -37,24 +45,39 @@
 
 #include "probes.h"
 #include "../dw.h"
+#include "../emit.h"
+#include "../plt.h"
 #include "../sdt.h"
+#include "../vm.h"
 #include "../tvar.h"
 
 #define UP_MAX_PROBES	20000
 
-enum up_kind { UP_ANY, UP_CALL, UP_INLINE, UP_RETURN, UP_STATEMENT, UP_MARK };
+enum up_kind {
+	UP_ANY, UP_CALL, UP_INLINE, UP_RETURN, UP_STATEMENT, UP_MARK,
+	UP_PLT, UP_PLT_RETURN,	/* .plt("NAME"), .plt("NAME").return */
+	UP_ADDR,		/* .statement(ADDRESS): a link-time address */
+};
 
 static const char *const up_suffix[] = {
 	[UP_ANY] = "", [UP_CALL] = ".call", [UP_INLINE] = ".inline",
 	[UP_RETURN] = ".return", [UP_STATEMENT] = "", [UP_MARK] = "",
+	[UP_PLT] = "", [UP_PLT_RETURN] = ".return", [UP_ADDR] = "",
 };
+
+static bool up_is_return(enum up_kind k)
+{
+	return k == UP_RETURN || k == UP_PLT_RETURN;
+}
 
 /* What resolve() leaves in the point's family_data. */
 struct up_point {
 	const char *path;	/* the file, absolute (the first if a glob) */
 	struct vec paths;	/* every file (a glob: several), const char * */
 	int pid;		/* process(PID): only that process; 0: any */
-	const char *pattern;	/* function, statement or marker pattern */
+	const char *exe;	/* .library(...): only processes running exe */
+	const char *pattern;	/* function, statement, marker or PLT pattern */
+	uint64_t addr;		/* UP_ADDR */
 	const char *provider;	/* .provider("P"): a glob; NULL: any */
 	const struct srcloc *ploc, *loc;
 	enum up_kind kind;
@@ -68,11 +91,12 @@ struct up_probe {
 	uint64_t offset, vaddr, sem_offset;
 	int pid;
 	const char *path;
+	const char *exe;	/* .library(...): the process's program */
 	const char *func;	/* probefunc(): the symbol holding the address */
 	/* DWARF context (functions and statements) */
 	bool has_die;
 	uint64_t die_off, pc, entry_pc;
-	/* markers */
+	/* markers; a PLT entry's $$name is mark_name */
 	const char *mark_name, *mark_provider;
 	int nargs;
 	struct sdt_arg *args;
@@ -110,6 +134,56 @@ char *pf_user_path(const char *name)
 	return NULL;
 }
 
+/* The program of command line cmd (-c, --vm-spawn), malloc'd; or NULL. */
+static char *cmd_program(const char *cmd)
+{
+	size_t skip = strspn(cmd, " \t");
+	char *first = xstrndup(cmd + skip, strcspn(cmd + skip, " \t"));
+	char *path = pf_user_path(first);
+
+	free(first);
+	return path;
+}
+
+/*
+ * process(PID): PID's program, malloc'd, or NULL after an error at arg.
+ * The --vm-spawn PID runs that command's program (in the VM, where the
+ * translator cannot look); any other PID must be a process on this
+ * machine, as SystemTap requires ("cannot probe pid N").
+ */
+char *pf_pid_program(struct session *s, const struct node *arg)
+{
+	char buf[PATH_MAX], *link;
+	ssize_t n;
+
+	if (arg->num <= 0 || arg->num > 0x3fffffff) {
+		diag_error(s, &arg->loc, "cannot probe pid %" PRId64 ": not a process id",
+			   arg->num);
+		return NULL;
+	}
+	if (arg->num == s->vm_spawn_pid) {
+		char *path = cmd_program(s->vm_spawn_cmd);
+
+		if (!path)
+			diag_error(s, &arg->loc, "cannot find the program of --vm-spawn's '%s'",
+				   s->vm_spawn_cmd);
+		return path;
+	}
+	link = xasprintf("/proc/%" PRId64 "/exe", arg->num);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	free(link);
+	if (n > 0) {
+		buf[n] = '\0';
+		return xstrdup(buf);
+	}
+	diag_error(s, &arg->loc, "cannot probe pid %" PRId64 ": no such process on this machine",
+		   arg->num);
+	diag_hint(s, "the process must be running when the script is translated; for a "
+		  "VM run, --vm-spawn=%" PRId64 ":CMD starts CMD there as that process",
+		  arg->num);
+	return NULL;
+}
+
 /* The file process(...) names: up->path, up->pid; 0 or -1. */
 /* 0, or -1 after an error; 1: an optional point's program is not here. */
 static int resolve_file(struct session *s, const struct pp_comp *c, struct up_point *up,
@@ -119,8 +193,6 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 
 	up->ploc = c->arg ? &c->arg->loc : &c->loc;
 	if (!c->arg) {
-		char *first;
-
 		if (!s->target_cmd) {
 			diag_error(s, &c->loc, "process needs a path or a pid without -c: "
 				   "process(\"PATH\")");
@@ -128,26 +200,13 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 				  "process(\"/usr/bin/ls\").function(\"main\")");
 			return -1;
 		}
-		first = xstrndup(s->target_cmd + strspn(s->target_cmd, " \t"),
-				 strcspn(s->target_cmd + strspn(s->target_cmd, " \t"), " \t"));
-		path = pf_user_path(first);
+		path = cmd_program(s->target_cmd);
 		if (!path)
-			diag_error(s, &c->loc, "cannot find the -c command's program '%s'", first);
-		free(first);
+			diag_error(s, &c->loc, "cannot find the -c command's program '%s'",
+				   s->target_cmd);
 	} else if (c->arg->kind == ND_NUM) {
-		char *link = xasprintf("/proc/%" PRId64 "/exe", c->arg->num);
-		char buf[PATH_MAX];
-		ssize_t n = c->arg->num > 0 ? readlink(link, buf, sizeof(buf) - 1) : -1;
-
-		free(link);
-		if (n > 0) {
-			buf[n] = '\0';
-			path = xstrdup(buf);
-			up->pid = (int)c->arg->num;
-		} else {
-			diag_error(s, up->ploc, "no process %" PRId64 " on this machine",
-				   c->arg->num);
-		}
+		path = pf_pid_program(s, c->arg);
+		up->pid = (int)c->arg->num;
 	} else {
 		const char *name = pf_string_arg(s, c, "process(\"PATH\")");
 
@@ -159,7 +218,12 @@ static int resolve_file(struct session *s, const struct pp_comp *c, struct up_po
 		if (!path) {
 			diag_error(s, up->ploc, "cannot find '%s'%s", name,
 				   strchr(name, '/') ? "" : " in $PATH");
-			diag_hint(s, "give the program's path: process(\"/usr/bin/%s\")", name);
+			if (strchr(name, '/'))
+				diag_hint(s, "no such file: process(\"PATH\") probes need the "
+					  "program where the script is translated");
+			else
+				diag_hint(s, "give the program's path: process(\"/usr/bin/%s\")",
+					  name);
 		}
 	}
 	if (!path)
@@ -235,10 +299,148 @@ static int resolve_suffix(struct session *s, const struct pp_comp *c, struct up_
 	return c->next ? pf_unexpected(s, c->next, up_suffix[up->kind], NULL, 0) : 0;
 }
 
+/* A name or glob that does not name a directory: the basename's pattern. */
+static bool lib_matches(const char *pattern, const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return !fnmatch(pattern, base ? base + 1 : path, 0);
+}
+
+/*
+ * The libraries LIB names for program exe (see resolve_library), pushed
+ * on out (malloc'd); the libraries exe needs, as ldd lists them, on
+ * needed when LIB is no path.  ldd's own failure is reported.
+ */
+static void lib_paths(const char *exe, const char *lib, struct vec *out, struct vec *needed)
+{
+	if (strchr(lib, '/')) {
+		glob_t g;
+
+		if (!strpbrk(lib, "*?[")) {
+			if (access(lib, R_OK) == 0)
+				vec_push(out, xstrdup(lib));
+		} else if (glob(lib, 0, NULL, &g) == 0) {
+			for (size_t i = 0; i < g.gl_pathc; i++)
+				vec_push(out, xstrdup(g.gl_pathv[i]));
+			globfree(&g);
+		}
+	} else if (vm_ldd(exe, needed) == 0) {
+		for (int i = 0; i < needed->len; i++)
+			if (lib_matches(lib, needed->items[i]))
+				vec_push(out, xstrdup(needed->items[i]));
+	}
+}
+
+static void free_strings(struct vec *v)
+{
+	for (int i = 0; i < v->len; i++)
+		free(v->items[i]);
+	vec_free(v);
+}
+
+/*
+ * .library("LIB") after process("PATH"): up->paths become the libraries
+ * LIB names and up->exe PATH, whose processes alone are probed.  LIB is
+ * a path (a glob: every match), or a pattern for the basenames of the
+ * libraries PATH needs (as ldd lists them).  0, or -1 after an error.
+ */
+static int resolve_library(struct session *s, const struct pp_comp *c, struct up_point *up)
+{
+	const char *lib = pf_string_arg(s, c, "library(\"libNAME.so\")");
+	struct vec libs = VEC_INIT, found = VEC_INIT;
+	bool isglob;
+	int ret = 0;
+
+	if (!lib)
+		return -1;
+	isglob = strpbrk(lib, "*?[") != NULL;
+	if (up->paths.len != 1) {
+		diag_error(s, &c->loc, ".library(...) needs one program, not a glob's %d",
+			   up->paths.len);
+		return -1;
+	}
+	up->exe = up->path;
+	up->paths.len = 0;
+	lib_paths(up->exe, lib, &found, &libs);
+	for (int i = 0; i < found.len; i++)
+		vec_push(&up->paths, arena_strdup(&s->arena, found.items[i]));
+	free_strings(&found);
+	if (!up->paths.len && strchr(lib, '/')) {
+		diag_error(s, &c->arg->loc, "cannot find %s '%s'", isglob ? "a library matching" :
+			   "the library", lib);
+		ret = -1;
+	} else if (!up->paths.len) {
+		diag_error(s, &c->arg->loc, "no library of %s matches '%s'", up->exe, lib);
+		if (libs.len) {
+			struct strbuf sb = STRBUF_INIT;
+
+			for (int i = 0; i < libs.len; i++) {
+				const char *b = strrchr(libs.items[i], '/');
+
+				sb_printf(&sb, "%s%s", i ? ", " : "", b ? b + 1 : (char *)libs.items[i]);
+			}
+			diag_hint(s, "it needs %s; or give a library's path", sb.buf);
+			sb_free(&sb);
+		} else {
+			diag_hint(s, "%s needs no shared library; give a library's path", up->exe);
+		}
+		ret = -1;
+	} else {
+		up->path = up->paths.items[0];
+	}
+	free_strings(&libs);
+	return ret;
+}
+
+/* .plt("NAME")[.return], .plt alone being .plt("*"): 0, or -1 after an error. */
+static int resolve_plt(struct session *s, const struct pp_comp *f, struct up_point *up)
+{
+	static const char *const valid[] = { "return" };
+	const struct pp_comp *r = f->next;
+
+	up->kind = UP_PLT;
+	up->pattern = f->arg ? pf_string_arg(s, f, "plt(\"NAME\")") : "*";
+	if (!up->pattern)
+		return -1;
+	if (r && !strcmp(r->name, "return") && !r->arg) {
+		up->kind = UP_PLT_RETURN;
+		r = r->next;
+	}
+	return r ? pf_unexpected(s, r, "process(...).plt(...)", valid, 1) : 0;
+}
+
+/*
+ * .statement(ADDRESS): the instruction at that link-time address of the
+ * file (what a marker's pp() names).  .absolute (a run-time address in
+ * process PID) is refused, as SystemTap 4.8 refuses it with uprobes.
+ */
+static int resolve_addr(struct session *s, const struct pp_comp *f, struct up_point *up,
+			struct resolved_probe *rp, struct probe_point *pt)
+{
+	if (f->next && !strcmp(f->next->name, "absolute")) {
+		diag_error(s, &f->next->loc, "absolute process probes are not available");
+		diag_hint(s, "SystemTap 4.8 refuses them too; process(\"PATH\").statement(ADDRESS) "
+			  "takes a link-time address of PATH");
+		return -1;
+	}
+	if (f->next)
+		return pf_unexpected(s, f->next, "process(...).statement(ADDRESS)", NULL, 0);
+	up->kind = UP_ADDR;
+	up->addr = (uint64_t)f->arg->num;
+	up->pattern = arena_printf(&s->arena, "0x%" PRIx64, up->addr);
+	up->loc = &f->arg->loc;
+	rp->pp = pf_point_text(s, pt);
+	rp->family_data = up;
+	return 1;
+}
+
 static int resolve_process(struct session *s, struct probe_point *pt,
 			   struct resolved_probe *rp)
 {
-	static const char *const forms[] = { "function", "statement", "mark", "provider" };
+	static const char *const forms[] = {
+		"function", "statement", "mark", "provider", "plt", "library"
+	};
 	struct pp_comp *p = pt->comps, *f = p->next;
 	struct up_point *up;
 	struct dw_pattern pat;
@@ -255,6 +457,21 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 	up = arena_alloc(&s->arena, sizeof(*up));
 	r = p->arg && p->arg->kind == ND_STR && strpbrk(p->arg->str, "*?[") ?
 	    resolve_glob(s, p, up, pt->optional) : resolve_file(s, p, up, pt->optional);
+	if (!r && !strcmp(f->name, "library")) {
+		r = resolve_library(s, f, up);
+		f = f->next;
+		known = false;
+		for (size_t i = 0; f && i < ARRAY_SIZE(forms) - 1; i++)
+			known |= !strcmp(f->name, forms[i]);
+		if (!r && !known) {
+			if (f)
+				r = pf_unexpected(s, f, "process(...).library(...)", forms, 5);
+			else
+				diag_error(s, &pt->comps->next->loc, "library(...) needs a probe: "
+					   ".function(\"NAME\"), .statement(...), .mark(...) or .plt");
+			r = -1;
+		}
+	}
 	if (r) {
 		free(up->paths.items);
 		return r > 0 ? 0 : -1;	/* "?": no such program, no probe */
@@ -281,7 +498,10 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 			return -1;
 		}
 	}
-	if (!strcmp(f->name, "mark")) {
+	if (!strcmp(f->name, "plt")) {
+		if (resolve_plt(s, f, up) < 0)
+			return -1;
+	} else if (!strcmp(f->name, "mark")) {
 		up->kind = UP_MARK;
 		up->pattern = pf_string_arg(s, f, "mark(\"NAME\")");
 		if (!up->pattern)
@@ -290,6 +510,8 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 			return pf_unexpected(s, f->next, "process(...).mark(...)", NULL, 0);
 	} else if (!strcmp(f->name, "statement")) {
 		up->kind = UP_STATEMENT;
+		if (f->arg && f->arg->kind == ND_NUM)
+			return resolve_addr(s, f, up, rp, pt);
 		up->pattern = pf_string_arg(s, f, "statement(\"FUNC@FILE:LINE\")");
 		if (!up->pattern)
 			return -1;
@@ -305,8 +527,8 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 		if (!up->pattern || resolve_suffix(s, f->next, up))
 			return -1;
 	}
-	up->loc = &f->arg->loc;
-	if (up->kind != UP_MARK) {
+	up->loc = f->arg ? &f->arg->loc : &f->loc;
+	if (up->kind != UP_MARK && up->kind != UP_PLT && up->kind != UP_PLT_RETURN) {
 		if (dw_parse_pattern(up->pattern, &pat, &err) < 0) {
 			diag_error(s, up->loc, "%s", err);
 			free(err);
@@ -373,6 +595,7 @@ static struct up_probe *new_probe(struct up_walk *w, const char *pp)
 	p->func = "";
 	p->optional = w->rp->point->optional;
 	p->pid = w->up->pid;
+	p->exe = w->up->exe;
 	p->path = w->path;
 	x->pp = pp;
 	x->family_data = p;
@@ -497,10 +720,71 @@ static int add_mark(const struct sdt_note *n, void *arg)
 	return 0;
 }
 
+static int add_plt(const char *name, uint64_t vaddr, void *arg)
+{
+	struct up_walk *w = arg;
+	struct up_probe *p;
+	uint64_t off;
+
+	if (fnmatch(w->up->pattern, name, 0))
+		return 0;
+	if (w->out->len >= UP_MAX_PROBES)
+		return 1;
+	if (dw_elf_file_offset(w->elf, vaddr, &off) < 0) {
+		w->nbad++;
+		return 0;
+	}
+	/* SystemTap names a PLT entry's probe by its address, also in pp(). */
+	p = new_probe(w, arena_printf(&w->s->arena, "process(\"%s\").statement(0x%" PRIx64 ")%s",
+				      w->path, vaddr, up_suffix[w->up->kind]));
+	p->offset = off;
+	p->vaddr = vaddr;
+	p->mark_name = arena_strdup(&w->s->arena, name);
+	name = plt_func_before(w->elf, vaddr);
+	if (name)
+		p->func = arena_strdup(&w->s->arena, name);
+	return 0;
+}
+
 static int add_func_name(const struct dw_func *fn, void *arg)
 {
 	vec_push(arg, xstrdup(fn->name));
 	return 0;
+}
+
+static int add_plt_name(const char *name, uint64_t vaddr, void *arg)
+{
+	vec_push(arg, xstrdup(name));
+	return 0;
+}
+
+/* The hint for a .plt pattern that matched nothing in path. */
+static void plt_hint(struct session *s, const char *path, const char *pattern)
+{
+	struct vec names = VEC_INIT;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	const char *best = NULL;
+
+	if (elf)
+		plt_entries(elf, add_plt_name, &names);
+	if (names.len && !strpbrk(pattern, "*?["))
+		best = diag_closest(pattern, (const char *const *)names.items, names.len);
+	if (best)
+		diag_hint(s, "did you mean '%s'?", best);
+	else if (names.len)
+		diag_hint(s, "stap -l 'process(\"%s\").plt' lists its %d PLT entries",
+			  path, names.len);
+	else
+		diag_hint(s, "%s has no PLT entries (a static program, or linked with -z now "
+			  "and no lazy stubs)", path);
+	for (int i = 0; i < names.len; i++)
+		free(names.items[i]);
+	vec_free(&names);
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
 }
 
 /* Why nothing matched: an error at up->loc with a hint. */
@@ -508,7 +792,8 @@ static void no_match(struct session *s, const struct up_walk *w)
 {
 	const struct up_point *up = w->up;
 	const char *what = up->kind == UP_MARK ? "marker" :
-			   up->kind == UP_STATEMENT ? "statement" : "function";
+			   up->kind == UP_STATEMENT ? "statement" :
+			   up->kind == UP_PLT || up->kind == UP_PLT_RETURN ? "PLT entry" : "function";
 
 	if (w->bad_err)
 		diag_error(s, up->loc, "%s", w->bad_err);
@@ -519,6 +804,8 @@ static void no_match(struct session *s, const struct up_walk *w)
 		diag_error(s, up->loc, "no %s in %s matches '%s'", what, up->path, up->pattern);
 	if (up->kind == UP_MARK) {
 		diag_hint(s, "stap -L 'process(\"%s\").mark(\"*\")' lists its markers", up->path);
+	} else if (up->kind == UP_PLT || up->kind == UP_PLT_RETURN) {
+		plt_hint(s, up->path, up->pattern);
 	} else {
 		struct dw_pattern any = { .name = "*" };
 		struct vec names = VEC_INIT;
@@ -571,15 +858,32 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 		return -1;
 	}
 	vec_push(&s->user_files, (void *)path);
-	if (up->kind == UP_MARK) {
+	if (up->kind == UP_MARK || up->kind == UP_PLT || up->kind == UP_PLT_RETURN) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		w->elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-		n = w->elf ? sdt_notes(w->elf, add_mark, w) : -EIO;
+		n = !w->elf ? -EIO : up->kind == UP_MARK ? sdt_notes(w->elf, add_mark, w) :
+		    plt_entries(w->elf, add_plt, w) < 0 ? -EIO : 0;
 		if (w->elf)
 			elf_end(w->elf);
 		w->elf = NULL;
 		if (fd >= 0)
 			close(fd);
+	} else if (up->kind == UP_ADDR) {
+		uint64_t off;
+		struct up_probe *p;
+
+		if (dw_module_file_offset(w->mod, up->addr, &off) < 0) {
+			diag_error(s, up->loc, "0x%" PRIx64 " is not an address in %s's loaded "
+				   "segments", up->addr, path);
+			diag_hint(s, "give a link-time address, as nm or objdump -d %s show them",
+				  path);
+			return -1;
+		}
+		p = new_probe(w, arena_printf(&s->arena, "process(\"%s\").statement(0x%" PRIx64 ")",
+					      path, up->addr));
+		p->offset = off;
+		p->vaddr = up->addr;
+		n = 1;
 	} else {
 		if (dw_parse_pattern(up->pattern, &pat, &err) < 0) {
 			diag_error(s, up->loc, "%s", err);	/* resolve checked it */
@@ -638,6 +942,17 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 	struct up_probe *p = rp->family_data;
 
 	memset(out, 0, sizeof(*out));
+	if (p->kind == UP_PLT || p->kind == UP_PLT_RETURN) {
+		diag_error(s, loc, "a PLT entry has no target variables");
+		diag_hint(s, "$$name is the name of the function it calls");
+		return -1;
+	}
+	if (p->kind == UP_ADDR) {
+		diag_error(s, loc, "a probe at an address has no target variables here");
+		diag_hint(s, "probe the function or the line instead: .function(\"NAME\") or "
+			  ".statement(\"FUNC@FILE:LINE\")");
+		return -1;
+	}
 	if (p->kind == UP_MARK || !p->has_die) {
 		diag_error(s, loc, "%s has no debuginfo for target variables here", p->path);
 		diag_hint(s, p->kind == UP_MARK ? "a marker's values are $arg1..$argN" :
@@ -770,6 +1085,26 @@ static bool rewrite_mark(struct session *s, struct node **np, void *arg)
 	return false;
 }
 
+/* A PLT entry's $$name (a pf_rewrite_fn; arg is the probe). */
+static bool rewrite_plt(struct session *s, struct node **np, void *arg)
+{
+	const struct up_probe *p = arg;
+	struct node *n = *np;
+
+	if (n->kind == ND_TARGET && n->str && !strcmp(n->str, "$name") && !n->members) {
+		*np = str_node(s, n, p->mark_name);
+		return true;
+	}
+	if (n->kind == ND_DEFINED && n->lhs && n->lhs->kind == ND_TARGET && n->lhs->str) {
+		struct node *v = new_node(s, n, ND_NUM);
+
+		v->num = !strcmp(n->lhs->str, "$name");
+		*np = v;
+		return true;
+	}
+	return false;
+}
+
 static struct node *rewrite_body(struct session *s, struct resolved_probe *rp,
 				 struct node *body)
 {
@@ -777,6 +1112,8 @@ static struct node *rewrite_body(struct session *s, struct resolved_probe *rp,
 
 	if (p->kind == UP_MARK)
 		pf_rewrite_walk(s, &body, rewrite_mark, (void *)p);
+	else if (p->kind == UP_PLT || p->kind == UP_PLT_RETURN)
+		pf_rewrite_walk(s, &body, rewrite_plt, (void *)p);
 	return body;
 }
 
@@ -847,22 +1184,24 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 
 		if (i && rp->point != ((struct resolved_probe *)probes->items[i - 1])->point)
 			group = i;
-		sb_printf(c, "\t{ .probe = &" PF_DESC_FMT ", .path = \"", rp->id);
-		for (const char *q = p->path; *q; q++)
-			sb_printf(c, *q == '"' || *q == '\\' ? "\\%c" :
-				  (unsigned char)*q < 32 ? "\\%03o" : "%c", *q);
+		sb_printf(c, "\t{ .probe = &" PF_DESC_FMT ", .path = ", rp->id);
+		emit_c_string(c, p->path, (int)strlen(p->path));
 		if (!*p->func) {
 			const char *f = dw_module_symname(p->mod, p->vaddr);
 
 			p->func = f ? arena_strdup(&s->arena, f) : "";
 		}
-		sb_printf(c, "\", .func = \"%s\"", p->func);
+		sb_printf(c, ", .func = \"%s\"", p->func);
 		sb_printf(c, ", .offset = 0x%" PRIx64 ", .vaddr = 0x%" PRIx64
 			  ", .sem_offset = 0x%" PRIx64 ", .pid = %d, .group = %d, .flags = %s%s%s0",
 			  p->offset, p->vaddr, p->sem_offset, p->pid, group,
-			  p->kind == UP_RETURN ? "STP_UPROBE_RETURN | " : "",
+			  up_is_return(p->kind) ? "STP_UPROBE_RETURN | " : "",
 			  p->optional ? "STP_UPROBE_OPTIONAL | " : "",
 			  p->several ? "STP_UPROBE_WILDCARD | " : "");
+		if (p->exe) {
+			sb_puts(c, ", .exe = ");
+			emit_c_string(c, p->exe, (int)strlen(p->exe));
+		}
 		if (p->nargs)
 			sb_printf(c, ", .nargs = %d, .args = stp_sdt_args_%d", p->nargs, rp->id);
 		if (rp->entry_exprs.len)
@@ -899,7 +1238,8 @@ const struct probe_family pf_uprobe = {
 /* ---- stap -l / -L ---- */
 
 struct up_list {
-	const char *path, *suffix;
+	const char *prefix;	/* process("PATH"), or with .library("LIB") */
+	const char *suffix;
 	enum up_kind kind;
 	bool with_vars;
 	const char *provider, *pattern;
@@ -915,7 +1255,7 @@ static int list_func(const struct dw_func *f, void *arg)
 		return 0;
 	if (l->kind == UP_INLINE && f->n_inlined == 0)
 		return 0;
-	sb_printf(&sb, "process(\"%s\").function(\"%s", l->path, f->name);
+	sb_printf(&sb, "%s.function(\"%s", l->prefix, f->name);
 	if (*f->file)
 		sb_printf(&sb, "@%s:%d", f->file, f->line);
 	sb_printf(&sb, "\")%s", l->suffix);
@@ -924,6 +1264,15 @@ static int list_func(const struct dw_func *f, void *arg)
 	if (l->with_vars && *f->vars)
 		sb_printf(&sb, " %s", f->vars);
 	vec_push(l->lines, sb_steal(&sb));
+	return 0;
+}
+
+static int list_plt(const char *name, uint64_t vaddr, void *arg)
+{
+	struct up_list *l = arg;
+
+	if (!fnmatch(l->pattern, name, 0))
+		vec_push(l->lines, xasprintf("%s.plt(\"%s\")%s", l->prefix, name, l->suffix));
 	return 0;
 }
 
@@ -936,7 +1285,7 @@ static int list_mark(const struct sdt_note *n, void *arg)
 
 	if (fnmatch(l->pattern, n->name, 0) || (l->provider && fnmatch(l->provider, n->provider, 0)))
 		return 0;
-	sb_printf(&sb, "process(\"%s\").mark(\"%s\")", l->path, n->name);
+	sb_printf(&sb, "%s.mark(\"%s\")", l->prefix, n->name);
 	while (l->with_vars && *(a += strspn(a, " "))) {
 		sb_printf(&sb, " $arg%d:long", ++k);
 		a += strcspn(a, " ");
@@ -965,12 +1314,49 @@ static char *quoted(const char **p, const char *name)
 	}
 }
 
+/* List what l asks for in one file: 0, or -1 after a message. */
+static int list_file(struct up_list *l, const char *path)
+{
+	struct dw_module *m;
+	char *err = NULL;
+	int ret;
+
+	m = dw_user_open(path, &err);
+	if (!m) {
+		fprintf(stderr, "%s: %s\n", util_progname, err);
+		free(err);
+		return -1;
+	}
+	if (l->kind == UP_MARK || l->kind == UP_PLT || l->kind == UP_PLT_RETURN) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+
+		ret = !elf ? -1 : l->kind == UP_MARK ? (sdt_notes(elf, list_mark, l) >= 0 ? 0 : -1) :
+		      plt_entries(elf, list_plt, l) >= 0 ? 0 : -1;
+		if (elf)
+			elf_end(elf);
+		if (fd >= 0)
+			close(fd);
+	} else {
+		struct dw_pattern dp;
+
+		if (dw_parse_pattern(l->pattern, &dp, &err) < 0) {
+			util_err("%s", err);
+			free(err);
+			return -1;
+		}
+		ret = dw_module_list(m, &dp, list_func, l) < 0 ? -1 : 0;
+		dw_pattern_free(&dp);
+	}
+	return ret;
+}
+
 int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struct vec *lines)
 {
 	const char *p = pattern;
-	char *file = NULL, *provider = NULL, *pat = NULL, *path = NULL, *err = NULL;
+	char *file = NULL, *lib = NULL, *provider = NULL, *pat = NULL, *path = NULL;
 	struct up_list l = { .with_vars = with_vars, .lines = lines, .suffix = "" };
-	struct dw_module *m;
+	struct vec libs = VEC_INIT, needed = VEC_INIT;
 	int ret = -1;
 
 	(void)s;
@@ -979,11 +1365,24 @@ int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struc
 	file = quoted(&p, "process");
 	if (!file || *p++ != '.')
 		goto usage;
+	lib = quoted(&p, "library");
+	if (lib && *p++ != '.')
+		goto usage;
 	provider = quoted(&p, "provider");
 	if (provider && *p++ != '.')
 		goto usage;
 	if ((pat = quoted(&p, "mark"))) {
 		l.kind = UP_MARK;
+	} else if (!provider && !strncmp(p, "plt", 3) && (!p[3] || p[3] == '.' || p[3] == '(')) {
+		l.kind = UP_PLT;
+		pat = p[3] == '(' ? quoted(&p, "plt") : (p += 3, xstrdup("*"));
+		if (!pat)
+			goto usage;
+		if (!strcmp(p, ".return"))
+			l.kind = UP_PLT_RETURN;
+		else if (*p)
+			goto usage;
+		l.suffix = p;
 	} else if (!provider && (pat = quoted(&p, "function"))) {
 		l.kind = UP_ANY;
 		for (int i = UP_CALL; i <= UP_RETURN; i++)
@@ -995,8 +1394,6 @@ int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struc
 	} else {
 		goto usage;
 	}
-	if (l.kind != UP_MARK && *p && l.kind == UP_ANY)
-		goto usage;
 	if (l.kind == UP_MARK && *p)
 		goto usage;
 	path = pf_user_path(file);
@@ -1004,43 +1401,38 @@ int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struc
 		util_err("cannot find '%s'%s", file, strchr(file, '/') ? "" : " in $PATH");
 		goto out;
 	}
-	m = dw_user_open(path, &err);
-	if (!m) {
-		fprintf(stderr, "%s: %s\n", util_progname, err);
-		goto out;
-	}
-	l.path = file;
 	l.pattern = pat;
 	l.provider = provider;
-	if (l.kind == UP_MARK) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-
-		ret = elf && sdt_notes(elf, list_mark, &l) >= 0 ? 0 : -1;
-		if (elf)
-			elf_end(elf);
-		if (fd >= 0)
-			close(fd);
-	} else {
-		struct dw_pattern dp;
-
-		if (dw_parse_pattern(pat, &dp, &err) < 0) {
-			util_err("%s", err);
-			goto out;
-		}
-		ret = dw_module_list(m, &dp, list_func, &l) < 0 ? -1 : 0;
-		dw_pattern_free(&dp);
+	if (!lib) {
+		l.prefix = xasprintf("process(\"%s\")", file);
+		ret = list_file(&l, path);
+		free((char *)l.prefix);
+		goto out;
+	}
+	/* As SystemTap: each library by its path, after the program as given. */
+	lib_paths(path, lib, &libs, &needed);
+	if (!libs.len)
+		util_err("no library of %s matches '%s'", path, lib);
+	for (int i = 0; i < libs.len; i++) {
+		l.prefix = xasprintf("process(\"%s\").library(\"%s\")", file,
+				     (char *)libs.items[i]);
+		ret = list_file(&l, libs.items[i]);
+		free((char *)l.prefix);
+		if (ret < 0)
+			break;
 	}
 	goto out;
 usage:
-	util_err("cannot list '%s': expected process(\"PATH\").function(\"PATTERN\")"
-		 "[.call|.inline|.return], process(\"PATH\").mark(\"PATTERN\") or "
-		 "process(\"PATH\").provider(\"P\").mark(\"PATTERN\")", pattern);
+	util_err("cannot list '%s': expected process(\"PATH\")[.library(\"LIB\")]"
+		 ".function(\"PATTERN\")[.call|.inline|.return], .mark(\"PATTERN\"), "
+		 ".provider(\"P\").mark(\"PATTERN\") or .plt[(\"PATTERN\")][.return]", pattern);
 out:
+	free_strings(&libs);
+	free_strings(&needed);
 	free(file);
+	free(lib);
 	free(provider);
 	free(pat);
 	free(path);
-	free(err);
 	return ret;
 }

@@ -71,10 +71,11 @@ static int resolve_utask(struct session *s, struct probe_point *pt, struct resol
 	if (!p->arg) {
 		up->target = s->target_cmd || s->target_pid;
 	} else if (p->arg->kind == ND_NUM) {
-		if (p->arg->num <= 0) {
-			diag_error(s, &p->arg->loc, "a process id must be positive");
+		char *path = pf_pid_program(s, p->arg);	/* only checked: the pid filters */
+
+		if (!path)
 			return -1;
-		}
+		free(path);
 		up->pid = p->arg->num;
 	} else if (p->arg->kind == ND_STR && p->arg->str_len) {
 		char *path = pf_user_path(p->arg->str);

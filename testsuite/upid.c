@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * upid: the program the process(PID) tests (run/upid_*) start before the
+ * script, at a known pid (stap --vm-spawn=PID:CMD), built with -g -O0.
+ *
+ *   upid N   waits, up to 20 s, for SIGUSR1, which the script sends
+ *            (system("kill -USR1 PID")) once its probes are in place,
+ *            fires the marker upid:ready(N), calls work(i) for
+ *            i = 1..N, prints "upid done SUM" on stderr and exits 0
+ *            (exit 1 if no signal came)
+ *   upid N child   the same, after a child process (another pid) has
+ *            called work(100) and exited, waited for
+ *   upid exit   exits 0 at once (a process gone before the script)
+ *
+ * Why a signal: a semaphore raised by the probes' registration comes
+ * while the session is still starting, when hits do not run yet.  A
+ * program apart from uprog: the lines and functions uprog's tests name
+ * stay as they are.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sdt.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+__attribute__((noinline)) int work(int i)
+{
+	return i * 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct timespec limit = { .tv_sec = 20 };
+	int n = argc > 1 ? atoi(argv[1]) : 3, sum = 0;
+	sigset_t usr1;
+
+	if (argc > 1 && !strcmp(argv[1], "exit"))
+		return 0;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	if (sigtimedwait(&usr1, NULL, &limit) != SIGUSR1)
+		return 1;
+	STAP_PROBE1(upid, ready, n);
+	if (argc > 2 && !strcmp(argv[2], "child")) {
+		pid_t child = fork();
+
+		if (child == 0)
+			_exit(work(100) != 200);
+		if (child < 0 || waitpid(child, NULL, 0) != child)
+			return 1;
+	}
+	for (int i = 1; i <= n; i++)
+		sum += work(i);
+	fprintf(stderr, "upid done %d\n", sum);
+	return 0;
+}
