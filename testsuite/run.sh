@@ -23,7 +23,9 @@
 #                       it; NAME.out says @TESTSUITE@ for the directory
 #                       they are in), @KMOD@ the test
 #                       module testsuite/kmod/ built for the kernel under
-#                       test; --vm-insmod KO loads KO before the script)
+#                       test; --vm-insmod KO loads KO before the script),
+#                       optional NAME.stdin (staprun's stdin, for input.*
+#                       probes; /dev/null otherwise)
 #   A run/ test's NAME.args may also hold --default-limits, a word for
 #   this runner: it keeps the default MAXTRYLOCK and overload protection,
 #   raised and off otherwise (see build_one).
@@ -197,6 +199,7 @@ build_one() {	# script release dir kmod
 		esac
 	done
 	args=("${lockwait[@]}" "${args[@]}")
+	[ -f "${f%.stp}.stdin" ] && cp "${f%.stp}.stdin" "$dir/t_$name.stdin"
 	# NAME.argv: the script's own arguments ($1, @2, ...), as shell words.
 	local argv=()
 	[ -f "${f%.stp}.argv" ] && eval "argv=($(expand_args "$f" "$4" "${f%.stp}.argv"))"

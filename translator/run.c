@@ -510,7 +510,8 @@ static const char **batch_job_insmod(const char *dir, const char *name)
 /*
  * --vm-batch DIR: run every DIR/NAME.ko in one boot (the VM test suite's
  * engine), each with the staprun options in DIR/NAME.staprun-args and the
- * modules to load first in DIR/NAME.insmod if those exist.  Writes DIR/NAME.out, NAME.err and NAME.rc, and
+ * modules to load first in DIR/NAME.insmod, and DIR/NAME.stdin as its
+ * stdin, if those exist.  Writes DIR/NAME.out, NAME.err and NAME.rc, and
  * DIR/kernel-problem if the kernel complained.  Returns 0 if the VM ran.
  */
 int run_vm_batch(struct session *s, const char *dir)
@@ -526,6 +527,7 @@ int run_vm_batch(struct session *s, const char *dir)
 	struct vm_job *jobs;
 	DIR *d = opendir(dir);
 	struct dirent *e;
+	char *stdin_path;
 	int i, ret = 0;
 
 	if (!d) {
@@ -554,6 +556,11 @@ int run_vm_batch(struct session *s, const char *dir)
 			jobs[i].insmod = NULL;
 			ret = -EINVAL;
 		}
+		stdin_path = xasprintf("%s/%s.stdin", dir, (char *)names.items[i]);
+		if (access(stdin_path, R_OK) == 0)
+			jobs[i].stdin_file = stdin_path;
+		else
+			free(stdin_path);
 	}
 	vec_push(&files, NULL);
 	cfg.files = (const char **)files.items;
@@ -602,6 +609,7 @@ int run_vm_batch(struct session *s, const char *dir)
 		free(jobs[i].out);
 		free(jobs[i].err);
 		free((char *)jobs[i].module);
+		free((char *)jobs[i].stdin_file);
 		free(names.items[i]);
 	}
 	for (i = 0; i < files.len; i++)
