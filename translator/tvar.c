@@ -810,6 +810,28 @@ static int base_var(struct tv *t, const char *name, struct tval *v)
 	return var_location(t, &var, name, v);
 }
 
+/*
+ * Is $name a variable of the probe's function that has no location at the
+ * probe address (optimised out there)?  Such a $name$ prints "?".
+ */
+static bool unavailable_var(struct tv *t, const char *name)
+{
+	struct tval v;
+	Dwarf_Die var;
+	bool was = t->quiet, was_dry = t->dry, ok;
+
+	if (!t->sc->has_fn || !find_var(t, name, &var))
+		return false;
+	t->quiet = true;
+	t->dry = true;		/* the real resolution follows: no @entry slot yet */
+	t->failed = false;
+	ok = base_var(t, name, &v) == 0;
+	t->quiet = was;
+	t->dry = was_dry;
+	t->failed = false;
+	return !ok;
+}
+
 /* $return in a .return probe: the return register, typed by the function. */
 static int base_return(struct tv *t, struct tval *v)
 {
@@ -1861,6 +1883,12 @@ static int resolve_target(struct tv *t, struct node *n, bool lvalue, struct tv_c
 		if (!strcmp(name, "return")) {
 			if (base_return(t, &v) < 0)
 				return -1;
+		} else if (pdepth && !n->members && !lvalue && n->op != OP_BITAND &&
+			   unavailable_var(t, name)) {
+			/* As in $$vars, SystemTap prints "?" for it. */
+			out->type = TY_STRING;
+			out->code = "_tv_dst[0] = 0;\n_stp_tv_append(_tv_dst, \"?\");\n";
+			return 0;
 		} else if (base_var(t, name, &v) < 0) {
 			return -1;
 		}
