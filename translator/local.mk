@@ -11,7 +11,7 @@ stap_SOURCES = \
 	translator/dwarf.c translator/dwarf_index.c translator/dw_index.h \
 	translator/dwarf_mod.c translator/dw.h translator/list.c \
 	translator/sdt.c translator/sdt.h \
-	translator/syms.c translator/syms.h translator/ucfi.c translator/usyms.c translator/dump.c \
+	translator/syms.c translator/syms.h translator/lines.c translator/ucfi.c translator/usyms.c translator/dump.c \
 	translator/tvar.c translator/tvar.h \
 	translator/probes/probes.h translator/probes/probes.c \
 	translator/probes/begin_end.c translator/probes/timer.c \
