@@ -113,6 +113,8 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 
 /* Output into this hit's print buffer; flushed when the hit ends. */
 void _stp_print(struct stp_context *c, const char *s);
+/* switch_file(): later output goes to staprun -o's next file. */
+void _stp_switch_file(struct stp_context *c);
 void _stp_print_n(struct stp_context *c, const char *s, size_t len);
 void _stp_print_char(struct stp_context *c, char ch);
 __printf(2, 3) void _stp_printf(struct stp_context *c, const char *fmt, ...);
