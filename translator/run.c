@@ -234,6 +234,36 @@ static int session_opts(struct session *s, char **args, struct opt_bufs *b)
 	return n;
 }
 
+/*
+ * input.char/input.line read staprun's stdin, which in the VM is a file:
+ * a script with a procfs("__stdin") probe gets ours, read to its end
+ * first (so piped input works; typing does not reach the guest).  The
+ * file's path (malloc'ed) or NULL.
+ */
+static char *vm_stdin_file(struct session *s)
+{
+	struct strbuf in = STRBUF_INIT;
+	char buf[65536], *path = NULL;
+	bool reads = false;
+	ssize_t n;
+
+	for (int i = 0; i < s->probes.len && !reads; i++)
+		reads = !strcmp(((struct resolved_probe *)s->probes.items[i])->pp,
+				"procfs(\"__stdin\").write");
+	if (!reads)
+		return NULL;
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0)
+		sb_add(&in, buf, (size_t)n);
+	path = xasprintf("%s/stdin", s->tmpdir);
+	if (write_file(path, in.buf ? in.buf : "", in.len) < 0) {
+		util_err("cannot write %s: %s", path, strerror(errno));
+		free(path);
+		path = NULL;
+	}
+	sb_free(&in);
+	return path;
+}
+
 static int run_vm(struct session *s)
 {
 	struct vm_config cfg = {
@@ -283,10 +313,12 @@ static int run_vm(struct session *s)
 		vec_push(&s->gvars, NULL);	/* the list ends here for good */
 		job.module_params = (char **)s->gvars.items;
 	}
+	job.stdin_file = vm_stdin_file(s);
 	/* -T: the VM must outlive the script's own time limit. */
 	if (s->timeout_s && cfg.timeout_s < s->timeout_s + 60)
 		cfg.timeout_s = s->timeout_s + 60;
 	ret = vm_run(&cfg, &job, 1, &res);
+	free((char *)job.stdin_file);
 	vec_free(&insmod);
 	free(cmd);
 	free((char *)files[0]);
