@@ -62,10 +62,10 @@ int _stp_hwbkpt_start(struct stp_hwbkpt *rows, size_t n)
 			int rc = PTR_ERR((void __force *)r->bp);
 
 			/* -ENOSPC: the CPU's four debug registers are all taken. */
+			/* The pp names the symbol or address (KASLR moves a symbol's). */
 			_stp_ctl_sendf(STP_CTL_ERROR,
-				       "%s at %s: cannot set a hardware breakpoint on 0x%lx "
-				       "(%d bytes): %d%s", r->probe->pp, r->probe->loc, addr,
-				       r->len, rc,
+				       "%s at %s: cannot set a %d-byte hardware breakpoint: %d%s",
+				       r->probe->pp, r->probe->loc, r->len, rc,
 				       rc == -ENOSPC ? " (no debug register left)" : "");
 			r->bp = NULL;
 			_stp_hwbkpt_stop(rows, i);

@@ -19,6 +19,10 @@ contains "hint: did you mean '.write'?"
 expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe kernel.data(4096).rw.write { }'
 contains "error: unexpected 'write' after .rw"
 
+# A fifth point: a pass-2 warning, as SystemTap gives (x86 has four).
+expect_rc 0 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe kernel.data(4096).rw, kernel.data(4104).rw, kernel.data(4112).rw, kernel.data(4120).rw { } probe kernel.data(4128).write { }'
+contains "<input>:1:104: warning: more than 4 kernel.data probes: x86 has 4 debug registers, so setting this one will fail"
+
 kernels=$(debug_kernels)
 [ -n "$kernels" ] || { echo "no kernel debuginfo (/usr/lib/debug/boot/vmlinux-*)"; exit 77; }
 
@@ -32,3 +36,4 @@ for r in $kernels; do
 	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.data("vm_dirty_ratio").length(4).rw { }'
 	contains "<input>:1:37: error: .length is not valid with a symbol name"
 done
+

@@ -13,8 +13,9 @@
  * on _printk as runtime/sym.c does.  LEN defaults to 1 and is rounded up
  * to what x86 debug registers watch: 1, 2, 4 or 8 bytes.  x86 has no
  * read-only watchpoints: .rw is reads and writes.  Each probe takes one
- * debug register on every CPU (there are four); the kernel refuses the
- * fifth at registration, which fails the session start.
+ * debug register on every CPU (there are four): a fifth point is a
+ * warning in pass 2, and the kernel refuses it at registration, which
+ * fails the session start.
  *
  * The runtime half is runtime/hwbkpt.c (struct stp_hwbkpt).
  */
@@ -26,6 +27,7 @@
 extern const struct probe_family pf_hwbkpt;
 
 #define HWBKPT_MAX_LEN	8	/* x86 debug registers */
+#define HWBKPT_MAX	4	/* of them: DR0-DR3 */
 
 struct hwbkpt_point {
 	uint64_t addr;		/* link-time if symbol, else run-time */
@@ -117,6 +119,11 @@ static int resolve_hwbkpt(struct session *s, struct probe_point *pt,
 	if (c->next)
 		return unexpected(s, c->next, arena_printf(&s->arena, ".%s", c->name));
 	hp->rw = !strcmp(c->name, "rw");
+	/* As SystemTap: a warning in pass 2, the kernel refuses at run time. */
+	if (++s->hwbkpts == HWBKPT_MAX + 1)
+		diag_warn(s, &pt->comps->loc, "more than %d kernel.data probes: x86 has %d "
+			  "debug registers, so setting this one will fail", HWBKPT_MAX,
+			  HWBKPT_MAX);
 	rp->pp = pf_point_text(s, pt);
 	rp->family_data = hp;
 	return 1;
