@@ -21,6 +21,16 @@ void _stp_print_flush(struct stp_cpu *sc)
 	sc->print_len = 0;
 }
 
+/*
+ * switch_file(): what this hit printed so far goes to the current file,
+ * the rest to the next; staprun does the switching (staprun/session.c).
+ */
+void _stp_switch_file(struct stp_context *c)
+{
+	_stp_print_flush(to_cpu(c));
+	_stp_relay_switch_file();
+}
+
 void _stp_print_n(struct stp_context *c, const char *s, size_t len)
 {
 	struct stp_cpu *sc = to_cpu(c);

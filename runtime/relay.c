@@ -271,12 +271,33 @@ void _stp_relay_write(const void *data, size_t len)
 		}
 		r->ts = ts;
 		r->len = n;
-		r->pad = 0;
+		r->flags = 0;
 		memcpy(r + 1, data, n);
 		/* Old buffer bytes must not reach the reader as padding. */
 		memset((char *)(r + 1) + n, 0, STP_RELAY_ALIGN(n) - n);
 		data += n;
 		len -= n;
+	}
+	raw_spin_unlock(&rc->lock);
+	local_irq_restore(flags);
+}
+
+void _stp_relay_switch_file(void)
+{
+	struct stp_relay_rec *r;
+	struct relay_cpu *rc;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	rc = this_cpu_ptr(&relay_cpus);
+	raw_spin_lock(&rc->lock);
+	r = relay_reserve(chan, sizeof(*r));
+	if (r) {
+		r->ts = ktime_get_mono_fast_ns();
+		r->len = 0;
+		r->flags = STP_RELAY_SWITCH_FILE;
+	} else {
+		atomic_inc(&failures);
 	}
 	raw_spin_unlock(&rc->lock);
 	local_irq_restore(flags);

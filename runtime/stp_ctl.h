@@ -97,9 +97,15 @@ struct stp_ctl_status {
 struct stp_relay_rec {
 	__u64 ts;
 	__u32 len;	/* payload bytes; the record is padded to 8 */
-	__u32 pad;
+	__u32 flags;	/* STP_RELAY_* */
 };
 #define STP_RELAY_ALIGN(n) (((n) + 7) & ~(__u32)7)
+
+/*
+ * A record with no bytes that marks where switch_file() was called: the
+ * output continues in the next file from there (staprun/output.c).
+ */
+#define STP_RELAY_SWITCH_FILE	1
 
 /* Longest payload either side sends; longer text is truncated. */
 #define STP_CTL_MAX_PAYLOAD 1024

@@ -110,6 +110,8 @@ void _stp_ctl_report_dropped(void);	/* before EXIT_DONE */
 int _stp_relay_init(void);
 void _stp_relay_exit(void);
 void _stp_relay_write(const void *data, size_t len);
+/* The STP_RELAY_SWITCH_FILE mark, after this CPU's earlier writes. */
+void _stp_relay_switch_file(void);
 void _stp_relay_flush(void);		/* process context */
 u32 _stp_relay_lost(void);
 u32 _stp_relay_failures(void);

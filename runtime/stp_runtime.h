@@ -113,6 +113,8 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 
 /* Output into this hit's print buffer; flushed when the hit ends. */
 void _stp_print(struct stp_context *c, const char *s);
+/* switch_file(): later output goes to staprun -o's next file. */
+void _stp_switch_file(struct stp_context *c);
 void _stp_print_n(struct stp_context *c, const char *s, size_t len);
 void _stp_print_char(struct stp_context *c, char ch);
 __printf(2, 3) void _stp_printf(struct stp_context *c, const char *fmt, ...);
@@ -520,6 +522,29 @@ struct stp_netfilter {
  */
 int _stp_netfilter_start(struct stp_netfilter *rows, size_t n);
 void _stp_netfilter_stop(struct stp_netfilter *rows, size_t n);
+
+/* ---- hardware breakpoint probes (runtime/hwbkpt.c) ---- */
+
+struct perf_event;
+
+/* One kernel.data probe: a watchpoint on every CPU. */
+struct stp_hwbkpt {
+	const struct stp_probe *probe;
+	u64 addr;		/* run-time, or link-time if link_ref is set */
+	u64 link_ref;		/* link-time address of _printk: KASLR; 0 if none */
+	int len;		/* 1, 2, 4 or 8 */
+	int rw;			/* reads too, not only writes */
+	/* runtime-private */
+	struct perf_event *__percpu *bp;
+};
+
+/*
+ * Process context, from stp_session_start/stp_session_stop: set every
+ * row's watchpoint (0 or -errno, nothing left set on failure); stop
+ * removes them.
+ */
+int _stp_hwbkpt_start(struct stp_hwbkpt *rows, size_t n);
+void _stp_hwbkpt_stop(struct stp_hwbkpt *rows, size_t n);
 
 /*
  * SystemTap's helpers for a script's own embedded C (guru mode):

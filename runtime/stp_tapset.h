@@ -160,6 +160,15 @@ void _stp_symdata(char *dst, size_t len, unsigned long addr);
 void _stp_symname(char *dst, size_t len, unsigned long addr);
 
 /*
+ * Kernel source lines (runtime/lines.c; translator/lines.c builds the
+ * table, empty unless a "/ * lines * /" function is used).
+ */
+extern const u32 _stp_lines_blob[];
+/* What symfileline ("fs/namei.c:4160", what 'f'), symfile ('F') and
+ * symline ('L') return for addr: or addr in hex if its line is unknown. */
+void _stp_symfileline(char *dst, size_t len, unsigned long addr, char what);
+
+/*
  * The kernel stack of this hit, innermost first: the probed address
  * when the hit has registers, then the return addresses the kernel's
  * unwinder finds.  Up to max addresses; returns how many.  A hit in

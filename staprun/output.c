@@ -11,6 +11,10 @@
  *           file per CPU holding its raw records (header and payload) for
  *           stap-merge to put back in time order
  *
+ * switch_file() marks (STP_RELAY_SWITCH_FILE records) move a rotating
+ * output on to its next file, and -o FILE's stream on to FILE.1, FILE.2,
+ * ... (the numbers rotation would give); stdout and bulk files stay.
+ *
  * Every stream batches its writes.  Write errors are reported once, here;
  * a closed pipe (stap ... | head) is quiet: the caller just stops.
  */
@@ -137,9 +141,13 @@ static int stream_close(struct output *o, struct stream *st)
 
 /* ---- stream: stdout or one file ---- */
 
+static int next_file(struct output *o);
+
 static int plain_write(struct output *o, int cpu, const struct stp_relay_rec *r)
 {
 	(void)cpu;
+	if (r->flags & STP_RELAY_SWITCH_FILE)
+		return o->cfg.path ? next_file(o) : 0;
 	return stream_put(o, &o->streams[0], r + 1, r->len);
 }
 
@@ -165,33 +173,46 @@ static char *rotate_path(const struct output *o, unsigned int seq)
 	return p;
 }
 
+/* Close the current file and go on in FILE.<seq + 1>, keeping the newest N. */
+static int next_file(struct output *o)
+{
+	struct stream *st = &o->streams[0];
+	int ret;
+
+	ret = stream_close(o, st);
+	if (ret)
+		return ret;
+	o->seq++;
+	if (o->cfg.rotate_keep && o->seq >= o->cfg.rotate_keep) {
+		char *old = rotate_path(o, o->seq - o->cfg.rotate_keep);
+
+		if (unlink(old) < 0 && errno != ENOENT)
+			util_err("output: cannot remove %s: %s", old,
+				 strerror(errno));
+		free(old);
+	}
+	ret = stream_open(st, rotate_path(o, o->seq));
+	if (ret) {
+		o->broken = true;
+		st->path = NULL;	/* nothing to close */
+		st->fd = -1;
+	}
+	return ret;
+}
+
 static int rotate_write(struct output *o, int cpu, const struct stp_relay_rec *r)
 {
 	struct stream *st = &o->streams[0];
 	int ret;
 
 	(void)cpu;
+	if (r->flags & STP_RELAY_SWITCH_FILE)
+		return next_file(o);
 	/* A record goes whole into the next file rather than past SIZE. */
 	if (st->written + st->len && st->written + st->len + r->len > o->cfg.rotate_bytes) {
-		ret = stream_close(o, st);
+		ret = next_file(o);
 		if (ret)
 			return ret;
-		o->seq++;
-		if (o->cfg.rotate_keep && o->seq >= o->cfg.rotate_keep) {
-			char *old = rotate_path(o, o->seq - o->cfg.rotate_keep);
-
-			if (unlink(old) < 0 && errno != ENOENT)
-				util_err("output: cannot remove %s: %s", old,
-					 strerror(errno));
-			free(old);
-		}
-		ret = stream_open(st, rotate_path(o, o->seq));
-		if (ret) {
-			o->broken = true;
-			st->path = NULL;	/* nothing to close */
-			st->fd = -1;
-			return ret;
-		}
 	}
 	return stream_put(o, st, r + 1, r->len);
 }

@@ -59,6 +59,10 @@ struct session {
 	atomic_bool writer_done;
 	int writer_ret;
 	__u32 writer_cmd;
+
+	/* input.char/input.line: stdin copied into /proc/systemtap/NAME/__stdin */
+	bool stdin_tried;
+	int stdin_fd;		/* that file, or -1 */
 };
 
 static volatile sig_atomic_t got_signal;
@@ -412,15 +416,59 @@ static int detach(struct session *s)
 	return 0;
 }
 
+/*
+ * input.char and input.line (tapsets/input.stp) are procfs("__stdin").write
+ * probes.  The file exists once the session has started if the script has
+ * one; staprun then copies its stdin into it one byte a write, so that each
+ * character runs the probe on its own ("no newline buffering", as
+ * stapprobes(3stap) says).
+ */
+static void stdin_open(struct session *s, struct pollfd *in)
+{
+	char *path;
+
+	if (s->stdin_tried || !s->started)
+		return;
+	s->stdin_tried = true;
+	path = xasprintf("/proc/systemtap/%s/__stdin", s->name);
+	s->stdin_fd = open(path, O_WRONLY | O_CLOEXEC);
+	free(path);
+	if (s->stdin_fd >= 0)
+		in->fd = STDIN_FILENO;
+}
+
+/* At end of file, or once the module refuses a write, copying stops. */
+static void stdin_copy(struct session *s, struct pollfd *in)
+{
+	char buf[4096];
+	ssize_t n, i;
+
+	if (in->fd < 0 || !(in->revents & (POLLIN | POLLHUP | POLLERR)))
+		return;
+	n = read(STDIN_FILENO, buf, sizeof(buf));
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	for (i = 0; i < n; i++)
+		if (write(s->stdin_fd, buf + i, 1) != 1)
+			break;
+	if (n <= 0 || i < n) {
+		in->fd = -1;
+		close(s->stdin_fd);
+		s->stdin_fd = -1;
+	}
+}
+
 static int run_loop(struct session *s)
 {
-	int i, npfd = 1 + s->relay.n, ret;
+	int i, npfd = 2 + s->relay.n, ret;
 	struct pollfd *pfd = xmalloc(npfd * sizeof(*pfd));
 
 	pfd[0] = (struct pollfd){ .fd = s->cmd_fd, .events = POLLIN };
 	for (i = 0; i < s->relay.n; i++)
 		pfd[1 + i] = (struct pollfd){ .fd = relay_in_fd(&s->relay, i),
 					      .events = POLLIN };
+	/* stdin, once the script turns out to read it: poll skips fd -1 */
+	pfd[npfd - 1] = (struct pollfd){ .fd = -1, .events = POLLIN };
 
 	ret = send_cmd(s, s->mode == SESSION_ATTACH ? STP_CTL_ATTACH : STP_CTL_START);
 	while (!ret && !s->done) {
@@ -463,6 +511,8 @@ static int run_loop(struct session *s)
 			ret = detach(s);
 			break;
 		}
+		stdin_copy(s, &pfd[npfd - 1]);
+		stdin_open(s, &pfd[npfd - 1]);
 		/* A failed command write shows only in the thread. */
 		if (s->writer_running && atomic_load(&s->writer_done))
 			ret = writer_join(s);
@@ -472,6 +522,8 @@ static int run_loop(struct session *s)
 		ret = read_relay(s, s->done && !s->detached);
 	if (writer_join(s) && !ret)
 		ret = -EIO;
+	if (s->stdin_fd >= 0)
+		close(s->stdin_fd);
 	free(pfd);
 	return ret;
 }
@@ -493,7 +545,8 @@ int session_run(const char *name, const struct session_cfg *cfg)
 {
 	struct session s = { .name = name, .cmd_fd = -1, .out_cfg = cfg->out,
 			     .target = cfg->target, .tick_ms = cfg->tick_ms,
-			     .no_warnings = cfg->no_warnings, .mode = cfg->mode };
+			     .no_warnings = cfg->no_warnings, .mode = cfg->mode,
+			     .stdin_fd = -1 };
 	struct target *t = cfg->target;
 	bool relay_open = false;
 	char *dir;

@@ -29,7 +29,9 @@
 #                       uplib2 too) and @ULIB@ their shared library
 #                       (testsuite/libulib.so), @KMOD@ the test
 #                       module testsuite/kmod/ built for the kernel under
-#                       test; --vm-insmod KO loads KO before the script)
+#                       test; --vm-insmod KO loads KO before the script),
+#                       optional NAME.stdin (staprun's stdin, for input.*
+#                       probes; /dev/null otherwise)
 #   A run/ test's NAME.args may also hold --default-limits, a word for
 #   this runner: it keeps the default MAXTRYLOCK and overload protection,
 #   raised and off otherwise (see build_one); and --vm-file FILE, another
@@ -211,6 +213,7 @@ build_one() {	# script release dir kmod
 		esac
 	done
 	args=("${lockwait[@]}" "${args[@]}")
+	[ -f "${f%.stp}.stdin" ] && cp "${f%.stp}.stdin" "$dir/t_$name.stdin"
 	# NAME.argv: the script's own arguments ($1, @2, ...), as shell words.
 	local argv=()
 	[ -f "${f%.stp}.argv" ] && eval "argv=($(expand_args "$f" "$4" "${f%.stp}.argv"))"

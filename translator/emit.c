@@ -1481,6 +1481,7 @@ int emit_program(struct session *s)
 	sb_puts(c, "}\n");
 	/* Tapset hook: the symbol tables runtime/sym.c reads (syms.c). */
 	syms_emit(s, c);
+	lines_emit(s, c);
 	sb_free(&frames);
 	sb_free(&code);
 	return s->errors ? -1 : 0;

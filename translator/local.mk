@@ -11,7 +11,7 @@ stap_SOURCES = \
 	translator/dwarf.c translator/dwarf_index.c translator/dw_index.h \
 	translator/dwarf_mod.c translator/dw.h translator/list.c \
 	translator/sdt.c translator/sdt.h translator/plt.c translator/plt.h \
-	translator/syms.c translator/syms.h translator/ucfi.c translator/usyms.c translator/dump.c \
+	translator/syms.c translator/syms.h translator/lines.c translator/ucfi.c translator/usyms.c translator/dump.c \
 	translator/tvar.c translator/tvar.h \
 	translator/probes/probes.h translator/probes/probes.c \
 	translator/probes/begin_end.c translator/probes/timer.c \
@@ -19,6 +19,7 @@ stap_SOURCES = \
 	translator/probes/dwarf_mod.c \
 	translator/probes/trace.c translator/probes/dwarf_stmt.c translator/probes/procfs.c \
 	translator/probes/netfilter.c translator/probes/uprobe.c translator/probes/utask.c \
+	translator/probes/hwbkpt.c \
 	common/util.c common/util.h
 stap_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/translator \
 	-DPKGDATADIR='"$(pkgdatadir)"' -DABS_SRCDIR='"$(abs_srcdir)"' \

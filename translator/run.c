@@ -264,6 +264,36 @@ static int session_opts(struct session *s, char **args, struct opt_bufs *b)
 	return n;
 }
 
+/*
+ * input.char/input.line read staprun's stdin, which in the VM is a file:
+ * a script with a procfs("__stdin") probe gets ours, read to its end
+ * first (so piped input works; typing does not reach the guest).  The
+ * file's path (malloc'ed) or NULL.
+ */
+static char *vm_stdin_file(struct session *s)
+{
+	struct strbuf in = STRBUF_INIT;
+	char buf[65536], *path = NULL;
+	bool reads = false;
+	ssize_t n;
+
+	for (int i = 0; i < s->probes.len && !reads; i++)
+		reads = !strcmp(((struct resolved_probe *)s->probes.items[i])->pp,
+				"procfs(\"__stdin\").write");
+	if (!reads)
+		return NULL;
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0)
+		sb_add(&in, buf, (size_t)n);
+	path = xasprintf("%s/stdin", s->tmpdir);
+	if (write_file(path, in.buf ? in.buf : "", in.len) < 0) {
+		util_err("cannot write %s: %s", path, strerror(errno));
+		free(path);
+		path = NULL;
+	}
+	sb_free(&in);
+	return path;
+}
+
 static int run_vm(struct session *s)
 {
 	struct vm_config cfg = {
@@ -323,6 +353,7 @@ static int run_vm(struct session *s)
 		vec_push(&s->gvars, NULL);	/* the list ends here for good */
 		job.module_params = (char **)s->gvars.items;
 	}
+	job.stdin_file = vm_stdin_file(s);
 	/* -T: the VM must outlive the script's own time limit. */
 	if (s->timeout_s && cfg.timeout_s < s->timeout_s + 60)
 		cfg.timeout_s = s->timeout_s + 60;
@@ -331,6 +362,7 @@ static int run_vm(struct session *s)
 		files[1] = NULL;
 	}
 	ret = vm_run(&cfg, &job, 1, &res);
+	free((char *)job.stdin_file);
 	vec_free(&insmod);
 	free(cmd);
 	free(spawn);
@@ -610,9 +642,9 @@ static const char **batch_job_insmod(const char *dir, const char *name)
  * --vm-batch DIR: run every DIR/NAME.ko in one boot (the VM test suite's
  * engine), each with the staprun options in DIR/NAME.staprun-args, the
  * modules to load first in DIR/NAME.insmod, the process to start first in
- * DIR/NAME.spawn and the extra files in DIR/NAME.files if those exist.
- * Writes DIR/NAME.out, NAME.err and NAME.rc, and DIR/kernel-problem if
- * the kernel complained.  Returns 0 if the VM ran.
+ * DIR/NAME.spawn, the extra files in DIR/NAME.files and DIR/NAME.stdin as
+ * its stdin, if those exist.  Writes DIR/NAME.out, NAME.err and NAME.rc,
+ * and DIR/kernel-problem if the kernel complained.  Returns 0 if the VM ran.
  */
 int run_vm_batch(struct session *s, const char *dir)
 {
@@ -627,6 +659,7 @@ int run_vm_batch(struct session *s, const char *dir)
 	struct vm_job *jobs;
 	DIR *d = opendir(dir);
 	struct dirent *e;
+	char *stdin_path;
 	int i, ret = 0;
 
 	if (!d) {
@@ -658,6 +691,11 @@ int run_vm_batch(struct session *s, const char *dir)
 			jobs[i].insmod = NULL;
 			ret = -EINVAL;
 		}
+		stdin_path = xasprintf("%s/%s.stdin", dir, (char *)names.items[i]);
+		if (access(stdin_path, R_OK) == 0)
+			jobs[i].stdin_file = stdin_path;
+		else
+			free(stdin_path);
 	}
 	vec_push(&files, NULL);
 	cfg.files = (const char **)files.items;
@@ -707,6 +745,7 @@ int run_vm_batch(struct session *s, const char *dir)
 		free(jobs[i].out);
 		free(jobs[i].err);
 		free((char *)jobs[i].module);
+		free((char *)jobs[i].stdin_file);
 		free(names.items[i]);
 	}
 	for (i = 0; i < files.len; i++)

@@ -15,6 +15,13 @@
  */
 int syms_emit(struct session *s, struct strbuf *c);
 
+/*
+ * Append _stp_lines_blob, the kernel's source lines, if the script uses
+ * symfileline() and friends (a "/ * lines * /" pragma), else an empty one
+ * (lines.c).  Missing debuginfo is a warning.
+ */
+void lines_emit(struct session *s, struct strbuf *c);
+
 /* The same for the user files' tables, _stp_usym_tables[] (usyms.c). */
 void usyms_emit(struct session *s, struct strbuf *c);
 

@@ -810,6 +810,28 @@ static int base_var(struct tv *t, const char *name, struct tval *v)
 	return var_location(t, &var, name, v);
 }
 
+/*
+ * Is $name a variable of the probe's function that has no location at the
+ * probe address (optimised out there)?  Such a $name$ prints "?".
+ */
+static bool unavailable_var(struct tv *t, const char *name)
+{
+	struct tval v;
+	Dwarf_Die var;
+	bool was = t->quiet, was_dry = t->dry, ok;
+
+	if (!t->sc->has_fn || !find_var(t, name, &var))
+		return false;
+	t->quiet = true;
+	t->dry = true;		/* the real resolution follows: no @entry slot yet */
+	t->failed = false;
+	ok = base_var(t, name, &v) == 0;
+	t->quiet = was;
+	t->dry = was_dry;
+	t->failed = false;
+	return !ok;
+}
+
 /* $return in a .return probe: the return register, typed by the function. */
 static int base_return(struct tv *t, struct tval *v)
 {
@@ -1597,10 +1619,25 @@ static struct tv_scope *module_scope(struct tv *t, const char *name)
 	return sc;
 }
 
+/*
+ * @cast's type or module argument: a string literal, or @N, the script
+ * argument, which SystemTap substitutes as a literal (sizeof.stp's
+ * @cast(0, @1, @2)).  NULL if it is neither.
+ */
+static const char *cast_string(struct tv *t, const struct node *n)
+{
+	if (n->kind == ND_STR)
+		return n->str;
+	if (n->kind == ND_ARG && n->str_arg && n->num >= 1 && n->num <= t->s->args.len)
+		return t->s->args.items[n->num - 1];
+	return NULL;
+}
+
 /* @cast(ptr, "struct foo"[, "module"]): the struct at ptr. */
 static int base_cast(struct tv *t, struct node *n, struct tval *v)
 {
 	struct node *ptr = n->args, *ty = ptr ? ptr->next : NULL, *mod = ty ? ty->next : NULL;
+	const char *type = ty ? cast_string(t, ty) : NULL, *m = mod ? cast_string(t, mod) : NULL;
 	struct type_find f = { 0 };
 	struct tv_scope *ks;
 	Dwarf_Die cu, *cup = NULL;
@@ -1608,13 +1645,12 @@ static int base_cast(struct tv *t, struct node *n, struct tval *v)
 	int nstars = 0;
 
 	memset(v, 0, sizeof(*v));
-	if (!ptr || !ty || ty->kind != ND_STR || (mod && (mod->kind != ND_STR || mod->next))) {
+	if (!ptr || !type || (mod && (!m || mod->next))) {
 		fail(t, "@cast takes a pointer, a type name string and an optional module string");
 		return -1;
 	}
 	ks = NULL;
 	if (mod) {
-		const char *m = mod->str;
 
 		/* "kernel<linux/sched.h>": headers only narrow SystemTap's search. */
 		if (strncmp(m, "kernel", 6) || (m[6] && m[6] != '<')) {
@@ -1627,7 +1663,7 @@ static int base_cast(struct tv *t, struct node *n, struct tval *v)
 		ks = kernel_scope(t);
 	if (!ks)
 		return -1;
-	name = arena_strdup(&t->s->arena, ty->str);
+	name = arena_strdup(&t->s->arena, type);
 	while ((stars = strrchr(name, '*')) && !stars[1]) {
 		*stars = 0;
 		nstars++;
@@ -1635,7 +1671,7 @@ static int base_cast(struct tv *t, struct node *n, struct tval *v)
 			*--stars = 0;
 	}
 	if (nstars) {
-		fail(t, "@cast to a pointer type ('%s') is not supported: cast to the pointee", ty->str);
+		fail(t, "@cast to a pointer type ('%s') is not supported: cast to the pointee", type);
 		return -1;
 	}
 	if (!strncmp(name, "struct ", 7))
@@ -1649,7 +1685,7 @@ static int base_cast(struct tv *t, struct node *n, struct tval *v)
 	if (t->sc && t->sc->has_fn && dwarf_diecu(&t->sc->fn, &cu, NULL, NULL))
 		cup = &cu;
 	if (!each_top(ks->dbg, cup, NULL, type_cb, &f)) {
-		fail(t, "@cast: no type '%s' in the debuginfo of %s", ty->str,
+		fail(t, "@cast: no type '%s' in the debuginfo of %s", type,
 		     ks->module ? ks->module : "the kernel");
 		return -1;
 	}
@@ -1861,6 +1897,12 @@ static int resolve_target(struct tv *t, struct node *n, bool lvalue, struct tv_c
 		if (!strcmp(name, "return")) {
 			if (base_return(t, &v) < 0)
 				return -1;
+		} else if (pdepth && !n->members && !lvalue && n->op != OP_BITAND &&
+			   unavailable_var(t, name)) {
+			/* As in $$vars, SystemTap prints "?" for it. */
+			out->type = TY_STRING;
+			out->code = "_tv_dst[0] = 0;\n_stp_tv_append(_tv_dst, \"?\");\n";
+			return 0;
 		} else if (base_var(t, name, &v) < 0) {
 			return -1;
 		}

@@ -500,7 +500,7 @@ static void init_script(struct strbuf *sb, const char *nonce,
 		"		fi\n"
 		"	fi\n"
 		"	if [ $rc = 0 ]; then\n"
-		"		staprun \"$@\" </dev/null >&3 2>&4 &\n"
+		"		staprun \"$@\" <$in >&3 2>&4 &\n"
 		"		echo $! >/run/job.pid\n"
 		"		wait $!\n"
 		"		rc=$?\n"
@@ -532,6 +532,11 @@ static void init_script(struct strbuf *sb, const char *nonce,
 				  jobs[i].spawn_cmd);
 		else
 			sb_puts(sb, "spawn=\n");
+		/* job names are checked: [A-Za-z0-9_.-]+ */
+		if (jobs[i].stdin_file)
+			sb_printf(sb, "in=/jobs/%s/stdin\n", jobs[i].name);
+		else
+			sb_puts(sb, "in=/dev/null\n");
 		sb_printf(sb, "job %s", jobs[i].name);
 		for (j = 0; jobs[i].staprun_args && jobs[i].staprun_args[j]; j++) {
 			sb_putc(sb, ' ');
@@ -577,6 +582,11 @@ static int build_jobs(const struct vm_job *jobs, int njobs,
 			to = insmod_path(&jobs[i], j) + 1;
 			ret = cpio_file(&c, jobs[i].insmod[j], to);
 			free(to - 1);
+		}
+		if (!ret && jobs[i].stdin_file) {
+			to = xasprintf("jobs/%s/stdin", jobs[i].name);
+			ret = cpio_file(&c, jobs[i].stdin_file, to);
+			free(to);
 		}
 	}
 	if (!ret) {

@@ -32,6 +32,11 @@ struct vm_job {
 	 */
 	int spawn_pid;
 	const char *spawn_cmd;
+	/*
+	 * Host path of a file the job's staprun reads as its stdin (for
+	 * input.char/input.line), or NULL for /dev/null.
+	 */
+	const char *stdin_file;
 	/* results, filled in by vm_run() (caller frees out and err) */
 	char *out;		/* the job's stdout, exactly as written */
 	size_t out_len;

@@ -8,6 +8,9 @@
  *   kernel.function("PATTERN").inline    inlined copies only
  *   kernel.function("PATTERN").return[.maxactive(N)]
  *                                        out-of-line copies' returns
+ *   kernel.function("PATTERN").label("LPATTERN")
+ *                                        the source labels matching
+ *                                        LPATTERN (a glob) in every copy
  *
  * PATTERN is NAME[@FILE[:LINE[-LINE2]]] with globs, as dw_parse_pattern
  * reads it; the DWARF index (dw.h) of the target kernel resolves it.
@@ -33,6 +36,7 @@
  * shares may be probed at the wrong copy: such sites are skipped with a
  * warning.
  */
+#include <dwarf.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -51,11 +55,11 @@
 #define DWF_MAX_MAXACTIVE	4096
 
 /* Which copies a point probes; the suffix after .function(...). */
-enum dwf_kind { DWF_ANY, DWF_CALL, DWF_INLINE, DWF_RETURN };
+enum dwf_kind { DWF_ANY, DWF_CALL, DWF_INLINE, DWF_RETURN, DWF_LABEL };
 
 static const char *const dwf_suffix[] = {
 	[DWF_ANY] = "", [DWF_CALL] = ".call", [DWF_INLINE] = ".inline",
-	[DWF_RETURN] = ".return",
+	[DWF_RETURN] = ".return", [DWF_LABEL] = ".label",
 };
 
 /* What resolve() leaves in the point's resolved_probe.family_data. */
@@ -63,6 +67,7 @@ struct dwf_point {
 	const char *pattern;	/* the PATTERN argument */
 	const struct srcloc *loc;	/* of the argument, for messages */
 	enum dwf_kind kind;
+	const char *label;	/* .label("LPATTERN") */
 	int maxactive;		/* .return.maxactive(N); -1: KRETACTIVE */
 };
 
@@ -74,6 +79,8 @@ struct dwf_kprobe {
 	uint64_t pc;		/* link-time probe address */
 	uint64_t entry_pc;	/* link-time entry of the copy */
 	bool fentry;		/* at the entry of an out-of-line copy: symbol + 0 */
+	const char *label;	/* .label: the label's name */
+	int line;		/* .label: its line, which names the probe */
 };
 
 /* What expand() leaves in each match's family_data. */
@@ -90,7 +97,7 @@ struct dwf_func {
 
 static int unexpected(struct session *s, const struct pp_comp *c, const char *after)
 {
-	static const char *const valid[] = { "call", "inline", "return", "maxactive" };
+	static const char *const valid[] = { "call", "inline", "return", "maxactive", "label" };
 	const char *near = diag_closest(c->name, valid, (int)ARRAY_SIZE(valid));
 
 	diag_error(s, &c->loc, "unexpected '%s' after %s", c->name, after);
@@ -117,7 +124,7 @@ static int resolve_maxactive(struct session *s, const struct pp_comp *c,
 	return c->next ? unexpected(s, c->next, ".maxactive(N)") : 0;
 }
 
-/* kernel.function("PATTERN")[.call|.inline|.return[.maxactive(N)]] */
+/* kernel.function("PATTERN")[.call|.inline|.return[.maxactive(N)]|.label("LPATTERN")] */
 static int resolve_dwarf(struct session *s, struct probe_point *pt,
 			 struct resolved_probe *rp)
 {
@@ -148,7 +155,11 @@ static int resolve_dwarf(struct session *s, struct probe_point *pt,
 				dp->kind = (enum dwf_kind)i;
 		if (dp->kind == DWF_ANY)
 			return unexpected(s, c, "kernel.function(...)");
-		if (c->arg) {
+		if (dp->kind == DWF_LABEL) {
+			dp->label = pf_string_arg(s, c, ".label(\"LPATTERN\")");
+			if (!dp->label)
+				return -1;
+		} else if (c->arg) {
 			diag_error(s, &c->arg->loc, ".%s takes no argument", c->name);
 			return -1;
 		}
@@ -182,7 +193,9 @@ struct dwf_match {
 
 struct dwf_walk {
 	struct session *s;
+	Dwarf *dbg;		/* .label: where the copies' DIEs are */
 	enum dwf_kind kind;
+	const char *label;	/* .label: LPATTERN */
 	struct vec matches;	/* struct dwf_match *, in the index's order */
 	int nkps;
 	int too_many;		/* a limit was hit: DWF_MAX_* */
@@ -193,15 +206,84 @@ struct dwf_walk {
 	const char *ambiguous_sym;	/* the first of those */
 };
 
+/* One kprobe at site->symbol + offset (pc there), unless it has one; 1: too many. */
+static int add_kprobe(struct dwf_walk *w, struct dwf_match *m, const struct dw_site *site,
+		      uint64_t offset, uint64_t pc, bool fentry, const char *label)
+{
+	struct dwf_kprobe *kp;
+	int i;
+
+	for (i = 0; i < m->kps.len; i++) {
+		struct dwf_kprobe *o = m->kps.items[i];
+
+		if (o->offset == offset && !strcmp(o->symbol, site->symbol))
+			return 0;
+	}
+	if (w->nkps == DWF_MAX_KPROBES) {
+		w->too_many = DWF_MAX_KPROBES;
+		return 1;
+	}
+	kp = arena_alloc(&w->s->arena, sizeof(*kp));
+	kp->symbol = arena_strdup(&w->s->arena, site->symbol);
+	kp->offset = offset;
+	kp->die_off = site->die_off;
+	kp->pc = pc;
+	kp->entry_pc = site->entry_pc;
+	kp->fentry = fentry;
+	kp->label = label ? arena_strdup(&w->s->arena, label) : NULL;
+	vec_push(&m->kps, kp);
+	w->nkps++;
+	return 0;
+}
+
+/*
+ * .label: the DW_TAG_labels of one copy matching LPATTERN, in its lexical
+ * blocks too but not in functions inlined into it (their labels are
+ * theirs).  An inlined copy's labels name themselves through their
+ * abstract origin.  A label the compiler dropped has no address.
+ */
+static int add_labels(struct dwf_walk *w, struct dwf_match *m, const struct dw_site *site,
+		      Dwarf_Die *parent)
+{
+	uint64_t start = site->probe_pc - site->sym_offset;
+	Dwarf_Attribute a;
+	Dwarf_Addr pc;
+	Dwarf_Die child;
+	const char *name;
+	int ret = 0, line;
+
+	if (dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_lexical_block:
+			ret = add_labels(w, m, site, &child);
+			break;
+		case DW_TAG_label:
+			name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &a));
+			if (!name || fnmatch(w->label, name, 0) || dwarf_lowpc(&child, &pc))
+				break;
+			if (pc < start) {	/* before the copy's symbol */
+				w->no_symbol++;
+				break;
+			}
+			ret = add_kprobe(w, m, site, pc - start, pc, false, name);
+			if (!ret && m->kps.len && dwarf_decl_line(&child, &line) == 0)
+				((struct dwf_kprobe *)m->kps.items[m->kps.len - 1])->line = line;
+			break;
+		}
+	} while (!ret && dwarf_siblingof(&child, &child) == 0);
+	return ret;
+}
+
 static int add_site(const struct dw_site *site, void *arg)
 {
 	struct dwf_walk *w = arg;
 	struct dwf_match *m = w->matches.len ? w->matches.items[w->matches.len - 1] : NULL;
-	struct dwf_kprobe *kp;
 	const char *why;
 	uint64_t offset, start;
 	bool fentry;
-	int i, ncopies;
+	int ncopies;
 
 	if (!m || strcmp(m->name, site->name) || strcmp(m->file, site->file) ||
 	    m->line != site->line) {
@@ -240,6 +322,13 @@ static int add_site(const struct dw_site *site, void *arg)
 			return 0;
 		}
 	}
+	if (w->kind == DWF_LABEL) {
+		Dwarf_Die die;
+
+		if (!dwarf_offdie(w->dbg, site->die_off, &die))
+			return 0;
+		return add_labels(w, m, site, &die);
+	}
 	offset = site->sym_offset;
 	start = site->probe_pc - site->sym_offset;
 	/* A kretprobe goes on the entry: the symbol's start for out-of-line copies. */
@@ -258,26 +347,9 @@ static int add_site(const struct dw_site *site, void *arg)
 	fentry = !site->inlined && w->kind != DWF_RETURN && site->entry_pc == start;
 	if (fentry)
 		offset = 0;
-	for (i = 0; i < m->kps.len; i++) {
-		struct dwf_kprobe *o = m->kps.items[i];
-
-		if (o->offset == offset && !strcmp(o->symbol, site->symbol))
-			return 0;
-	}
-	if (w->nkps == DWF_MAX_KPROBES) {
-		w->too_many = DWF_MAX_KPROBES;
-		return 1;
-	}
-	kp = arena_alloc(&w->s->arena, sizeof(*kp));
-	kp->symbol = arena_strdup(&w->s->arena, site->symbol);
-	kp->offset = offset;
-	kp->die_off = site->die_off;
-	kp->pc = w->kind == DWF_RETURN || fentry ? site->entry_pc : site->probe_pc;
-	kp->entry_pc = site->entry_pc;
-	kp->fentry = fentry;
-	vec_push(&m->kps, kp);
-	w->nkps++;
-	return 0;
+	return add_kprobe(w, m, site, offset,
+			  w->kind == DWF_RETURN || fentry ? site->entry_pc : site->probe_pc,
+			  fentry, NULL);
 }
 
 /* Names near a missing function's, for a hint; the caller frees them. */
@@ -336,7 +408,7 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 {
 	const struct dwf_point *dp = rp->family_data;
 	bool optional = rp->point->optional;
-	struct dwf_walk w = { .s = s, .kind = dp->kind };
+	struct dwf_walk w = { .s = s, .kind = dp->kind, .label = dp->label };
 	struct dw_kernel *k = NULL;
 	struct dw_pattern pat;
 	char *err = NULL;
@@ -353,6 +425,7 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 		ret = optional ? 0 : -1;
 		goto out;
 	}
+	w.dbg = dw_dwarf(k);
 	n = dw_lookup_functions(k, &pat, add_site, &w);
 	if (n < 0 && !w.too_many) {
 		diag_error(s, dp->loc, "dwarf: cannot look up '%s' in the index of kernel %s (%s)",
@@ -390,11 +463,16 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 			df->kps[0] = *(struct dwf_kprobe *)m->kps.items[j];
 			df->maxactive = dp->maxactive;
 			x = arena_alloc(&s->arena, sizeof(*x));
+			/* SystemTap names a label's probe by the label's line. */
 			x->pp = arena_printf(&s->arena, "kernel.function(\"%s@%s:%d\")%s", m->name,
-					     m->file, m->line, dwf_suffix[dp->kind]);
+					     m->file, df->kps[0].line ? df->kps[0].line : m->line,
+					     dwf_suffix[dp->kind]);
 			if (dp->maxactive > 0)
 				x->pp = arena_printf(&s->arena, "%s.maxactive(%d)", x->pp,
 						     dp->maxactive);
+			if (df->kps[0].label)
+				x->pp = arena_printf(&s->arena, "%s(\"%s\")", x->pp,
+						     df->kps[0].label);
 			x->family_data = df;
 			vec_push(out, x);
 		}
@@ -438,6 +516,9 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 			   "whose symbol names are not unique", dp->pattern);
 	else if (w.no_symbol)
 		diag_error(s, dp->loc, "'%s' matches only code outside the kernel's symbols",
+			   dp->pattern);
+	else if (w.matches.len && dp->kind == DWF_LABEL)
+		diag_error(s, dp->loc, "no label matching '%s' in '%s'", dp->label,
 			   dp->pattern);
 	else if (w.matches.len)
 		diag_error(s, dp->loc, "no %s copy of '%s' to probe",

@@ -93,6 +93,11 @@ struct ksym_table {
 	uint64_t range[KR_NR][2];	/* [lo, hi); lo == hi: unknown */
 	bool have_addrs;	/* false: kallsyms with hidden addresses */
 	struct strbuf names;	/* storage the names point into */
+	/*
+	 * Data symbols, for kernel.data("SYMBOL") only: "NAME\0" then the
+	 * 8-byte address, one after another, searched in order (rarely).
+	 */
+	struct strbuf data;
 };
 
 static struct ksym_table *ksym_tables;
@@ -133,6 +138,10 @@ static void ksym_add(struct ksym_table *t, const char *name, uint64_t addr, bool
 		sb_add(&t->names, name + 10, strlen(name + 10) + 1);
 		t->nokprobe[t->n_nokprobe++] = (char *)(uintptr_t)off;
 		return;
+	}
+	if (!text && ksym_name_ok(name)) {
+		sb_add(&t->data, name, strlen(name) + 1);
+		sb_add(&t->data, (const char *)&addr, sizeof(addr));
 	}
 	if (!text || !ksym_name_ok(name))
 		return;
@@ -265,6 +274,7 @@ static void ksym_reset(struct ksym_table *t)
 	free(t->syms);
 	free(t->nokprobe);
 	sb_free(&t->names);
+	sb_free(&t->data);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -370,6 +380,31 @@ int pf_ksym_check(const char *release, const char *name, const char **why,
 		;
 	*ncopies = (int)(end - sym);
 	*why = ksym_refused(t, sym);
+	return 0;
+}
+
+int pf_ksym_addr(const char *release, const char *name, uint64_t *addr)
+{
+	const struct ksym_table *t = ksym_get(release);
+	const struct ksym *sym;
+
+	if (!t)
+		return -1;
+	sym = ksym_find(t, name);
+	if (sym && sym->addr) {
+		*addr = sym->addr;
+		return 1;
+	}
+	for (size_t off = 0; off < t->data.len;) {
+		const char *n = t->data.buf + off;
+		size_t len = strlen(n) + 1;
+
+		if (!strcmp(n, name)) {
+			memcpy(addr, n + len, sizeof(*addr));
+			return *addr != 0;
+		}
+		off += len + sizeof(*addr);
+	}
 	return 0;
 }
 

@@ -88,6 +88,12 @@ char *pf_point_text(struct session *s, const struct probe_point *pt);
 int pf_ksym_check(const char *release, const char *name, const char **why,
 		  int *ncopies);
 /*
+ * The link-time address of kernel @release's first symbol named @name,
+ * text or data, into *addr: 1, 0 if there is none, -1 if the release has
+ * no symbol table.
+ */
+int pf_ksym_addr(const char *release, const char *name, uint64_t *addr);
+/*
  * Call fn on each distinct text symbol name of kernel @release that
  * starts with prefix, in name order.  The count, or -1 if the release
  * has no symbol table.
