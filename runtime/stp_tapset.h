@@ -76,9 +76,12 @@ void _stp_buffer_quoted(char *dst, uint64_t addr, int64_t inlen, int64_t outlen,
 
 /* ---- context (tapset_ctx.c) ---- */
 
-/* Register value by name ("ax", "rax", "eax", "ip", ...) from regs. */
+/*
+ * Register value by name ("ax", "rax", "eax", "ip", ...) from regs; a
+ * 32-bit name's value is sign-extended, or zero-extended if zext.
+ */
 int64_t _stp_register(struct stp_context *c, struct pt_regs *regs,
-		      const char *name);
+		      const char *name, bool zext);
 /* Function argument n (1-based) of the probed function, by the ABI. */
 int64_t _stp_func_arg(struct stp_context *c, int n);
 /* The address the probe hit: regs' ip, less the int3 a kprobe emulates. */

@@ -40,7 +40,7 @@ static const struct {
 #endif
 
 int64_t _stp_register(struct stp_context *c, struct pt_regs *regs,
-		      const char *name)
+		      const char *name, bool zext)
 {
 #ifdef CONFIG_X86_64
 	size_t i;
@@ -55,7 +55,9 @@ int64_t _stp_register(struct stp_context *c, struct pt_regs *regs,
 		if (strcmp(regnames[i].name, name))
 			continue;
 		v = *(unsigned long *)((char *)regs + regnames[i].off);
-		return regnames[i].is32 ? (int64_t)(s32)v : (int64_t)v;
+		if (!regnames[i].is32)
+			return v;
+		return zext ? (int64_t)(u32)v : (int64_t)(s32)v;
 	}
 	_stp_error(c, "Unrecognized register name %s", name);
 #else

@@ -12,11 +12,14 @@
 #   scripts/refdiff.sh [-j N] [-k RELEASE] [-o DIR] [NAME|FILE.stp ...]
 #
 # With no names, every run/ script.  NAME.args and NAME.argv are honoured as
-# by the test runner: -c CMD goes to both, @WORKLOAD@ is copied into the
+# by the test runner: -c CMD goes to both (to the reference through a
+# script that execs it when CMD has a single quote), the programs of
+# ours it names (@WORKLOAD@, @UPROG@, @UBT@) are copied into the
 # reference's VM.  Scripts that need what the reference's VM cannot do
-# (--vm-insmod of the test module, -x PID) are listed as not compared, with
-# the reason.  Reference results are cached by content under
-# ~/.cache/stap-ng/refdiff, so a second run only re-runs ours.
+# (--vm-insmod of the test module, -x PID, staprun's -o and -S) are listed
+# as not compared, with the reason, and so are those the test runner skips
+# for us.  Reference results are cached by content (script, arguments and
+# programs) under ~/.cache/stap-ng/refdiff, so a second run only re-runs ours.
 #
 # Prints, per script, "same", "DIFF" (with a unified diff) or "skip: why";
 # then "N same, N differ, N not compared".  Exits 1 when something differs.
@@ -28,14 +31,16 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# ../shared from the main checkout, ../../shared from a worktree in ../wt.
 ref=${REFERENCE_STAP:-$top/../shared/tools/reference-stap}
+[ -n "${REFERENCE_STAP:-}" ] || [ -x "$ref" ] || ref=$top/../../shared/tools/reference-stap
 jobs=2 rel= keep=
 while getopts "j:k:o:" o; do
 	case $o in
 	j) jobs=$OPTARG ;;
 	k) rel=$OPTARG ;;
 	o) keep=$OPTARG ;;
-	*) sed -n '2,23p' "$0"; exit 2 ;;
+	*) sed -n '2,30p' "$0"; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -45,8 +50,10 @@ if [ -z "$rel" ]; then
 	rel=$(ls -d /lib/modules/6.1.*/build 2>/dev/null | sed 's#/lib/modules/##; s#/build##' | sort -V | tail -1)
 	[ -n "$rel" ] || { echo "refdiff: no 6.1 kernel with headers (run ./bootstrap.sh)" >&2; exit 2; }
 fi
-[ -x "$top/testsuite/workload" ] || make -C "$top" testsuite/workload >/dev/null ||
-	{ echo "refdiff: cannot build testsuite/workload" >&2; exit 2; }
+# The programs run/ tests start (make check builds them; run.sh skips a
+# test whose program is missing).
+make -C "$top" testsuite/workload testsuite/uprog testsuite/ubt testsuite/ubt-stripped >/dev/null ||
+	{ echo "refdiff: cannot build the test programs (testsuite/workload, uprog, ubt)" >&2; exit 2; }
 
 scripts=()
 if [ $# -eq 0 ]; then
@@ -86,7 +93,7 @@ words() {	# script file
 
 # One script: writes $work/NAME.{ref,status}.
 one() {
-	local f=$1 name words=() argv=() refargs=() stapargs=() i cmd= key
+	local f=$1 name words=() argv=() refargs=() stapargs=() progs=() i cmd= key w
 	name=$(basename "$f" .stp)
 	if [ -f "${f%.stp}.args" ]; then
 		eval "words=($(words "$f" "${f%.stp}.args"))"
@@ -98,24 +105,37 @@ one() {
 			echo "skip: loads the test module first (the reference's VM cannot)" >"$work/$name.status"; return ;;
 		-x)
 			echo "skip: -x PID (the reference builds with -p4, then runs staprun alone)" >"$work/$name.status"; return ;;
+		-o|-o?*|-S|-S?*)
+			echo "skip: ${words[i]}: reference-stap runs staprun with no output file options" >"$work/$name.status"; return ;;
 		-c) cmd=${words[i+1]}; i=$((i + 1)) ;;
 		--default-limits) ;;	# a word for our test runner only
 		*) stapargs+=("${words[i]}") ;;
 		esac
 	done
-	[ -n "$cmd" ] && refargs+=(-c "$cmd")
+	# reference-stap runs staprun -c 'CMD' in its VM, which a CMD with a
+	# single quote of its own breaks ("sh -c 'x y'"): such a CMD goes in a
+	# script that execs it (same pid, same command line), run by path.
+	if [[ $cmd == *\'* ]]; then
+		printf '#!/bin/sh\nexec %s\n' "$cmd" >"$work/$name.cmd"
+		chmod +x "$work/$name.cmd"
+		refargs+=(-c "$work/$name.cmd" -f "$work/$name.cmd")
+	elif [ -n "$cmd" ]; then
+		refargs+=(-c "$cmd")
+	fi
 	# Programs of ours that the command or the script's arguments name
 	# (process("@UPROG@") probes), which the reference's busybox VM
 	# does not have.
 	for w in $cmd "${argv[@]}"; do
 		case $w in
-		"$top"/*) [ -f "$w" ] && refargs+=(-f "$w") ;;
+		"$top"/*) [ -f "$w" ] && refargs+=(-f "$w") && progs+=("$w") ;;
 		esac
 	done
 	# By content, not path: outputs are stored with paths normalised, so
-	# every checkout shares the cache.
+	# every checkout shares the cache.  The programs are part of it: a
+	# result from before one was built (or changed) is not reused.
 	key=$( { cat "$f"; cat "${f%.stp}.args" "${f%.stp}.argv" 2>/dev/null; \
-		[ -n "$cmd" ] && [[ $cmd == *"$top/testsuite/workload"* ]] && cat "$top/testsuite/workload"; \
+		for w in ${progs[@]+"${progs[@]}"}; do cat "$w"; done; \
+		[ -f "$work/$name.cmd" ] && echo "by a script"; \
 		echo "$rel"; } | sha256sum | cut -c1-32)
 	if [ -s "$cache/$key" ]; then
 		cp "$cache/$key" "$work/$name.ref"
@@ -147,15 +167,19 @@ ours_batch() {
 			names+=("run/$(basename "$f" .stp)")
 	done
 	[ ${#names[@]} -gt 0 ] || return 0
-	kept=$(IFS='|'; KEEP=1 KERNELS=$rel TESTS="@(${names[*]})" bash -O extglob \
-		"$top/testsuite/run.sh" 2>&1 | sed -n 's/^work directory kept: //p')
+	(IFS='|'; KEEP=1 KERNELS=$rel TESTS="@(${names[*]})" bash -O extglob \
+		"$top/testsuite/run.sh" >"$work/run.log" 2>&1)
+	kept=$(sed -n 's/^work directory kept: //p' "$work/run.log")
 	[ -n "$kept" ] || { echo "refdiff: the test runner kept no work directory" >&2; return 1; }
 	for f in "${scripts[@]}"; do
 		local name base
 		name=$(basename "$f" .stp)
 		[ "$(cat "$work/$name.status")" = compare ] || continue
 		base=$kept/vm-$rel/t_$name
-		if [ -f "$base.build-failed" ]; then
+		if grep -q "^SKIP: run/$name " "$work/run.log"; then
+			sed -n "s|^SKIP: run/$name (\(.*\))\$|skip: ours skipped it: \1|p" "$work/run.log" >"$work/$name.status"
+			continue
+		elif [ -f "$base.build-failed" ]; then
 			{ sed 's/^/stderr: /' "$base.build-err"; echo "rc=build-failed"; } |
 				normalise >"$work/$name.ours"
 		else
