@@ -197,12 +197,20 @@ static int read_relay(struct session *s, bool all)
 	return ret;
 }
 
-static void print_text(const char *prefix, const char *text, __u32 len)
+/* KEY ("error", "warning") names the color of the word, as stap -C does. */
+static void print_text(const char *key, const char *word, const char *text,
+		       __u32 len)
 {
 	/* One fprintf per message so lines from stderr stay whole. */
 	bool nl = len && text[len - 1] == '\n';
+	const char *c = key ? util_color(key) : NULL;
 
-	fprintf(stderr, "%s%.*s%s", prefix, (int)len, text, nl ? "" : "\n");
+	if (c)
+		fprintf(stderr, "\033[%sm%s\033[0m: %.*s%s", c, word, (int)len, text,
+			nl ? "" : "\n");
+	else
+		fprintf(stderr, "%s%s%.*s%s", word, *word ? ": " : "", (int)len, text,
+			nl ? "" : "\n");
 }
 
 static void handle_status(struct session *s, const struct stp_ctl_hdr *h,
@@ -285,14 +293,14 @@ static void handle_msg(struct session *s, const struct stp_ctl_hdr *h,
 		s->exit_wanted = true;
 		break;
 	case STP_CTL_ERROR:
-		print_text("ERROR: ", payload, h->len);
+		print_text("error", "ERROR", payload, h->len);
 		break;
 	case STP_CTL_WARNING:
 		if (!s->no_warnings)
-			print_text("WARNING: ", payload, h->len);
+			print_text("warning", "WARNING", payload, h->len);
 		break;
 	case STP_CTL_SYSTEM:
-		print_text("", payload, h->len);
+		print_text(NULL, "", payload, h->len);
 		break;
 	case STP_CTL_RUN_CMD:
 		run_system_cmd(payload, h->len);

@@ -45,6 +45,7 @@ static void usage(FILE *f)
 		"  -L        start the probes, then detach and leave them running\n"
 		"  -A        attach to MODULE, running detached (-L)\n"
 		"  -D        run the session in the background (with -o), print its pid\n"
+		"  -C WHEN   color ERROR and WARNING: never, always or auto (on a terminal)\n"
 		"  -d        unload MODULE, left behind by a previous run\n"
 		"  name=value  set the script's global name (stap -G)\n");
 }
@@ -218,7 +219,7 @@ static int parse_rotate(const char *arg, struct output_cfg *out)
 }
 
 /* Options of staprun(8) that this staprun does not implement yet. */
-static const char later_opts[] = "NCMRr";
+static const char later_opts[] = "NMRr";
 
 int main(int argc, char **argv)
 {
@@ -280,6 +281,14 @@ int main(int argc, char **argv)
 			break;
 		case 'D':
 			o.daemon = true;
+			break;
+		case 'C':
+			num = util_color_when(optarg);
+			if (num < 0) {
+				util_err("-C takes never, always or auto, not '%s'", optarg);
+				return 1;
+			}
+			util_color_set(num);
 			break;
 		case 'c':
 			o.target_cmd = optarg;

@@ -241,8 +241,8 @@ struct opt_bufs {
 };
 
 /*
- * staprun's options for stap's -s, -S, -w and -F, appended at args;
- * returns how many (at most 6).  staprun(8) spells -s as -b.
+ * staprun's options for stap's -s, -S, -w, -F and --color, appended at
+ * args; returns how many (at most 8).  staprun(8) spells -s as -b.
  */
 static int session_opts(struct session *s, char **args, struct opt_bufs *b)
 {
@@ -261,6 +261,10 @@ static int session_opts(struct session *s, char **args, struct opt_bufs *b)
 		args[n++] = "-w";
 	if (s->flight)	/* stap(1): detach, or with -o run in the background */
 		args[n++] = s->output_file ? "-D" : "-L";
+	if (s->color) {
+		args[n++] = "-C";
+		args[n++] = (char *)s->color;
+	}
 	return n;
 }
 
@@ -306,7 +310,7 @@ static int run_vm(struct session *s)
 	struct vm_job job = { .name = "script", .module = s->module_path };
 	struct vm_result res = { 0 };
 	const char *files[3] = { NULL, NULL, NULL };
-	char *args[10] = { NULL }, *cmd = NULL, *spawn = NULL, pid[16];
+	char *args[12] = { NULL }, *cmd = NULL, *spawn = NULL, pid[16];
 	struct opt_bufs so;
 	int nargs = 0;
 	struct vec insmod = VEC_INIT;
@@ -408,7 +412,7 @@ static int run_vm(struct session *s)
 static int run_host(struct session *s)
 {
 	struct utsname u;
-	char *argv[14 + 64], target_pid[16];
+	char *argv[16 + 64], target_pid[16];	/* staprun, options, module, -G values */
 	struct opt_bufs so;
 	int argc = 0, status;
 	pid_t pid;

@@ -398,6 +398,7 @@ struct session {
 	bool bulk;		/* -b: per-CPU output files */
 	bool flight;		/* -F: overwriting buffers; staprun -L or -D */
 	const char *rotate;	/* -S SIZE[,N], for staprun */
+	const char *color;	/* --color's WHEN, for staprun -C; NULL: auto */
 	bool vm;		/* --vm */
 	const char *module_name;	/* -m */
 	const char *release;	/* -r, or the running kernel */

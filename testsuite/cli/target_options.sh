@@ -56,3 +56,5 @@ expect_rc 1 "$STAP" -p1 -S 5 -e 'probe begin {}'
 exact "stap: -S needs -o FILE: the files to switch between"
 expect_rc 1 "$STAP" -p1 -o f -S 5,x -e 'probe begin {}'
 exact "stap: -S takes SIZE[,N]: megabytes per output file (1-4095), then how many files to keep; not '5,x'"
+expect_rc 1 "$staprun" -C sometimes no.ko
+exact "staprun: -C takes never, always or auto, not 'sometimes'"
