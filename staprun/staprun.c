@@ -46,6 +46,7 @@ static void usage(FILE *f)
 		"  -A        attach to MODULE, running detached (-L)\n"
 		"  -D        run the session in the background (with -o), print its pid\n"
 		"  -C WHEN   color ERROR and WARNING: never, always or auto (on a terminal)\n"
+		"  -R        load the module under a name of its own (NAME_PID)\n"
 		"  -d        unload MODULE, left behind by a previous run\n"
 		"  name=value  set the script's global name (stap -G)\n");
 }
@@ -83,6 +84,7 @@ struct options {
 	int tick_ms;		/* -T */
 	enum session_mode mode;	/* -L, -A */
 	bool daemon;		/* -D */
+	bool rename;		/* -R */
 	bool no_warnings;	/* -w */
 	const char *target_cmd;	/* -c */
 	pid_t target_pid;	/* -x */
@@ -166,7 +168,16 @@ static int run(const char *path, struct options *o)
 	}
 	params = join_params(o->params, o->nparams, o->bufsize_mb,
 			     o->target_cmd ? t.pid : o->target_pid);
-	ret = mod_load(path, name, params);
+	if (o->rename) {
+		/* A name of its own, so that the same module can run twice. */
+		char *unique = xasprintf("%.*s_%d", 40, name, (int)getpid());
+
+		ret = mod_load_renamed(path, name, unique, params);
+		free(name);
+		name = unique;
+	} else {
+		ret = mod_load(path, name, params);
+	}
 	if (ret)
 		goto out;
 	o->out.bulk = module_bulk(name);
@@ -219,7 +230,7 @@ static int parse_rotate(const char *arg, struct output_cfg *out)
 }
 
 /* Options of staprun(8) that this staprun does not implement yet. */
-static const char later_opts[] = "NMRr";
+static const char later_opts[] = "NMr";
 
 int main(int argc, char **argv)
 {
@@ -282,6 +293,9 @@ int main(int argc, char **argv)
 		case 'D':
 			o.daemon = true;
 			break;
+		case 'R':
+			o.rename = true;
+			break;
 		case 'C':
 			num = util_color_when(optarg);
 			if (num < 0) {
@@ -341,8 +355,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (o.mode == SESSION_ATTACH &&
-	    (o.target_cmd || o.target_pid || argc - optind > 1 || o.bufsize_mb)) {
-		util_err("-A attaches to a running module: -c, -x, -b and name=value "
+	    (o.target_cmd || o.target_pid || argc - optind > 1 || o.bufsize_mb ||
+	     o.rename)) {
+		util_err("-A attaches to a running module: -c, -x, -b, -R and name=value "
 			 "were given when it was loaded");
 		return 1;
 	}

@@ -4,7 +4,7 @@
 # SIGKILL leaves a module whose probes stopped at the close of .cmd: -A
 # drains what the end probe printed and unloads it.  Detached, the
 # 20 ms timer keeps ticking for the second before -A (25 ticks or more).  -A with nothing
-# loaded is an error.  stap -F's module overwrites its oldest output
+# loaded is an error.  -R loads the module as NAME_PID.  stap -F's module overwrites its oldest output
 # instead (flight recorder).  Run in a VM on every provisioned kernel, through
 # testsuite/unit/vm_smoke.c with a shell script as the guest's "staprun"
 # that drives the real one.  (SystemTap 4.8's reference runner cannot
@@ -36,6 +36,12 @@ $sr "$m" & p=$!
 sleep 1; { kill -KILL $p; wait $p; } 2>/dev/null
 $sr -A stp_detach; echo "A after SIGKILL rc=$?"
 [ -e /sys/module/stp_detach ] || echo "unloaded"
+$sr -R -L "$m" >/dev/null 2>/tmp/r.err; n=$(sed -n 's/.*staprun -A \(.*\)"$/\1/p' /tmp/r.err)
+case $n in stp_detach_[0-9]*) echo "renamed" ;; *) echo "not renamed: $n" ;; esac
+[ -e /sys/module/stp_detach ] || echo "old name free"
+$sr -A "$n" >/dev/null & p=$!
+sleep 1; kill -INT $p; wait $p; echo "renamed A rc=$?"
+[ -e "/sys/module/$n" ] || echo "renamed unloaded"
 $sr -L "$flight" >/dev/null; echo "flight L rc=$?"
 sleep 3
 $sr -A stp_flight >/tmp/f.out & p=$!
@@ -74,6 +80,10 @@ begin
 end ticked on
 A after SIGKILL rc=0
 unloaded
+renamed
+old name free
+renamed A rc=0
+renamed unloaded
 flight L rc=0
 flight A rc=0
 flight: overwritten yes consecutive yes end yes'
