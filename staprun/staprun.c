@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,13 +48,15 @@ static void usage(FILE *f)
 		"  -D        run the session in the background (with -o), print its pid\n"
 		"  -C WHEN   color ERROR and WARNING: never, always or auto (on a terminal)\n"
 		"  -R        load the module under a name of its own (NAME_PID)\n"
+		"  -r N:URI  this run is number N of stap --remote, on URI (remote_id(),\n"
+		"            remote_uri())\n"
 		"  -d        unload MODULE, left behind by a previous run\n"
 		"  name=value  set the script's global name (stap -G)\n");
 }
 
 /* "a=1 b=x y" -> a=1 b="x y": the kernel splits parameters on spaces. */
 static char *join_params(char **argv, int argc, unsigned int bufsize_mb,
-			 pid_t target)
+			 pid_t target, const char *remote)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int i;
@@ -75,6 +78,9 @@ static char *join_params(char **argv, int argc, unsigned int bufsize_mb,
 	if (target)
 		sb_printf(&sb, "%s_stp_target=%d", sb.len ? " " : "",
 			  (int)target);
+	if (remote)	/* N:URI, checked: the URI has no quote */
+		sb_printf(&sb, "%s_stp_remote_id=%d _stp_remote_uri=\"%s\"",
+			  sb.len ? " " : "", atoi(remote), strchr(remote, ':') + 1);
 	return sb_steal(&sb);
 }
 
@@ -85,6 +91,7 @@ struct options {
 	enum session_mode mode;	/* -L, -A */
 	bool daemon;		/* -D */
 	bool rename;		/* -R */
+	const char *remote;	/* -r N:URI */
 	bool no_warnings;	/* -w */
 	const char *target_cmd;	/* -c */
 	pid_t target_pid;	/* -x */
@@ -167,7 +174,7 @@ static int run(const char *path, struct options *o)
 		sc.target = &t;
 	}
 	params = join_params(o->params, o->nparams, o->bufsize_mb,
-			     o->target_cmd ? t.pid : o->target_pid);
+			     o->target_cmd ? t.pid : o->target_pid, o->remote);
 	if (o->rename) {
 		/* A name of its own, so that the same module can run twice. */
 		char *unique = xasprintf("%.*s_%d", 40, name, (int)getpid());
@@ -230,7 +237,7 @@ static int parse_rotate(const char *arg, struct output_cfg *out)
 }
 
 /* Options of staprun(8) that this staprun does not implement yet. */
-static const char later_opts[] = "NMr";
+static const char later_opts[] = "NM";
 
 int main(int argc, char **argv)
 {
@@ -295,6 +302,16 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			o.rename = true;
+			break;
+		case 'r':	/* N:URI, for remote_id() and remote_uri() */
+			errno = 0;
+			num = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end != ':' || num < 0 || num > INT_MAX ||
+			    strpbrk(end + 1, "\"\n")) {
+				util_err("-r takes N:URI (N from 0), not '%s'", optarg);
+				return 1;
+			}
+			o.remote = optarg;
 			break;
 		case 'C':
 			num = util_color_when(optarg);

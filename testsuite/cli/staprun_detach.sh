@@ -4,7 +4,8 @@
 # SIGKILL leaves a module whose probes stopped at the close of .cmd: -A
 # drains what the end probe printed and unloads it.  Detached, the
 # 20 ms timer keeps ticking for the second before -A (25 ticks or more).  -A with nothing
-# loaded is an error.  -R loads the module as NAME_PID.  stap -F's module overwrites its oldest output
+# loaded is an error.  -R loads the module as NAME_PID; -r N:URI sets
+# remote_id() and remote_uri().  stap -F's module overwrites its oldest output
 # instead (flight recorder).  Run in a VM on every provisioned kernel, through
 # testsuite/unit/vm_smoke.c with a shell script as the guest's "staprun"
 # that drives the real one.  (SystemTap 4.8's reference runner cannot
@@ -24,6 +25,7 @@ sr=$TOP/staprun/staprun
 	echo 'for m; do :; done'
 	echo "sr=$sr"
 	echo "flight=$work/fl/stp_flight.ko"
+	echo "remote=$work/fl/stp_remote.ko"
 	cat <<'DRIVE'
 $sr -L "$m"; echo "L rc=$?"
 [ -e /sys/module/stp_detach ] && echo "left loaded"
@@ -42,6 +44,7 @@ case $n in stp_detach_[0-9]*) echo "renamed" ;; *) echo "not renamed: $n" ;; esa
 $sr -A "$n" >/dev/null & p=$!
 sleep 1; kill -INT $p; wait $p; echo "renamed A rc=$?"
 [ -e "/sys/module/$n" ] || echo "renamed unloaded"
+$sr "$remote"; $sr -r 3:ssh://host.example "$remote"
 $sr -L "$flight" >/dev/null; echo "flight L rc=$?"
 sleep 3
 $sr -A stp_flight >/tmp/f.out & p=$!
@@ -69,6 +72,9 @@ probe timer.ms(1) {
 			printf("%10d %089d\n", ++n, 0)
 }
 probe end { printf("end\n") }'
+# staprun -r N:URI: remote_id() and remote_uri() (SystemTap 4.8 prints
+# "-1 []" without it).
+remote_script='probe begin { printf("%d [%s]\n", remote_id(), remote_uri()); exit() }'
 want_out='begin
 L rc=0
 left loaded
@@ -84,6 +90,8 @@ renamed
 old name free
 renamed A rc=0
 renamed unloaded
+-1 []
+3 [ssh://host.example]
 flight L rc=0
 flight A rc=0
 flight: overwritten yes consecutive yes end yes'
@@ -100,8 +108,10 @@ for r in $(build_kernels); do
 		fail "$r: cannot build the module"
 	(cd "$r" && "$STAP" -p4 -F -r "$r" -m stp_flight -e "$flight_script" >/dev/null) ||
 		fail "$r: cannot build the flight recorder module"
-	mkdir -p fl && cp "$r/stp_flight.ko" fl/stp_flight.ko
-	./vm_smoke -t 150 -o "o-$r" -f "$sr" -f "$work/fl/stp_flight.ko" -r "$r" -s ./drive job="$r/stp_detach.ko" >"log-$r" 2>&1 ||
+	(cd "$r" && "$STAP" -p4 -r "$r" -m stp_remote -e "$remote_script" >/dev/null) ||
+		fail "$r: cannot build the remote_id module"
+	mkdir -p fl && cp "$r/stp_flight.ko" "$r/stp_remote.ko" fl/
+	./vm_smoke -t 150 -o "o-$r" -f "$sr" -f "$work/fl/stp_flight.ko" -f "$work/fl/stp_remote.ko" -r "$r" -s ./drive job="$r/stp_detach.ko" >"log-$r" 2>&1 ||
 		fail "$r: the VM run failed: $(cat "log-$r")"
 	out=$(cat "o-$r/job.out")
 	[ "$out" = "$want_out" ] || fail "$r: stdout differs: expected

@@ -58,3 +58,5 @@ expect_rc 1 "$STAP" -p1 -o f -S 5,x -e 'probe begin {}'
 exact "stap: -S takes SIZE[,N]: megabytes per output file (1-4095), then how many files to keep; not '5,x'"
 expect_rc 1 "$staprun" -C sometimes no.ko
 exact "staprun: -C takes never, always or auto, not 'sometimes'"
+expect_rc 1 "$staprun" -r host no.ko
+exact "staprun: -r takes N:URI (N from 0), not 'host'"
