@@ -48,6 +48,8 @@ static void usage(FILE *f)
 		"  -D        run the session in the background (with -o), print its pid\n"
 		"  -C WHEN   color ERROR and WARNING: never, always or auto (on a terminal)\n"
 		"  -R        load the module under a name of its own (NAME_PID)\n"
+		"  -M SECS   print the probe table (hits, cycles) every SECS seconds\n"
+		"            (a module built with stap --monitor or -t)\n"
 		"  -r N:URI  this run is number N of stap --remote, on URI (remote_id(),\n"
 		"            remote_uri())\n"
 		"  -d        unload MODULE, left behind by a previous run\n"
@@ -91,6 +93,7 @@ struct options {
 	enum session_mode mode;	/* -L, -A */
 	bool daemon;		/* -D */
 	bool rename;		/* -R */
+	int monitor_s;		/* -M */
 	const char *remote;	/* -r N:URI */
 	bool no_warnings;	/* -w */
 	const char *target_cmd;	/* -c */
@@ -150,7 +153,8 @@ static int run(const char *path, struct options *o)
 	bool detached = false;
 	struct session_cfg sc = { .mode = o->mode, .detached = &detached,
 				  .out = &o->out, .tick_ms = o->tick_ms,
-				  .no_warnings = o->no_warnings };
+				  .no_warnings = o->no_warnings,
+				  .monitor_s = o->monitor_s };
 	int ret;
 
 	ret = mod_mount_debugfs();
@@ -237,7 +241,7 @@ static int parse_rotate(const char *arg, struct output_cfg *out)
 }
 
 /* Options of staprun(8) that this staprun does not implement yet. */
-static const char later_opts[] = "NM";
+static const char later_opts[] = "N";
 
 int main(int argc, char **argv)
 {
@@ -302,6 +306,16 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			o.rename = true;
+			break;
+		case 'M':
+			errno = 0;
+			num = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || num < 1 || num > 86400) {
+				util_err("-M takes the seconds between probe tables, not '%s'",
+					 optarg);
+				return 1;
+			}
+			o.monitor_s = (int)num;
 			break;
 		case 'r':	/* N:URI, for remote_id() and remote_uri() */
 			errno = 0;

@@ -109,6 +109,7 @@ struct session_cfg {
 	int tick_ms;		/* -T: longest wait between reads (relay
 				 * wakes readers only when a sub-buffer fills) */
 	bool no_warnings;	/* -w: the script's warnings are not shown */
+	int monitor_s;		/* -M: the probe table every so many seconds */
 };
 int session_run(const char *name, const struct session_cfg *cfg);
 

@@ -5,7 +5,7 @@
 # drains what the end probe printed and unloads it.  Detached, the
 # 20 ms timer keeps ticking for the second before -A (25 ticks or more).  -A with nothing
 # loaded is an error.  -R loads the module as NAME_PID; -r N:URI sets
-# remote_id() and remote_uri().  stap -F's module overwrites its oldest output
+# remote_id() and remote_uri(); -M SECS prints the probe table.  stap -F's module overwrites its oldest output
 # instead (flight recorder).  Run in a VM on every provisioned kernel, through
 # testsuite/unit/vm_smoke.c with a shell script as the guest's "staprun"
 # that drives the real one.  (SystemTap 4.8's reference runner cannot
@@ -26,6 +26,7 @@ sr=$TOP/staprun/staprun
 	echo "sr=$sr"
 	echo "flight=$work/fl/stp_flight.ko"
 	echo "remote=$work/fl/stp_remote.ko"
+	echo "mon=$work/fl/stp_mon.ko"
 	cat <<'DRIVE'
 $sr -L "$m"; echo "L rc=$?"
 [ -e /sys/module/stp_detach ] && echo "left loaded"
@@ -45,6 +46,10 @@ $sr -A "$n" >/dev/null & p=$!
 sleep 1; kill -INT $p; wait $p; echo "renamed A rc=$?"
 [ -e "/sys/module/$n" ] || echo "renamed unloaded"
 $sr "$remote"; $sr -r 3:ssh://host.example "$remote"
+$sr -M 1 "$mon" 2>/tmp/m.err & p=$!
+sleep 3; kill -INT $p; wait $p; echo "monitor rc=$?"
+[ "$(grep -c 'index *hits *avg cycles *probe' /tmp/m.err)" -ge 2 ] && echo "monitor: tables"
+grep -q '^0 *[0-9][0-9]* *[0-9][0-9]*  timer.ms(100) (<input>:2:1)$' /tmp/m.err && echo "monitor: timer row"
 $sr -L "$flight" >/dev/null; echo "flight L rc=$?"
 sleep 3
 $sr -A stp_flight >/tmp/f.out & p=$!
@@ -75,6 +80,11 @@ probe end { printf("end\n") }'
 # staprun -r N:URI: remote_id() and remote_uri() (SystemTap 4.8 prints
 # "-1 []" without it).
 remote_script='probe begin { printf("%d [%s]\n", remote_id(), remote_uri()); exit() }'
+# staprun -M 1 with a module built by stap --monitor: the probe table,
+# redrawn every second while the session runs.
+mon_script='global n
+probe timer.ms(100) { n++ }
+probe end { printf("ticks %s\n", n > 0 ? "yes" : "no") }'
 want_out='begin
 L rc=0
 left loaded
@@ -92,6 +102,10 @@ renamed A rc=0
 renamed unloaded
 -1 []
 3 [ssh://host.example]
+ticks yes
+monitor rc=0
+monitor: tables
+monitor: timer row
 flight L rc=0
 flight A rc=0
 flight: overwritten yes consecutive yes end yes'
@@ -110,8 +124,10 @@ for r in $(build_kernels); do
 		fail "$r: cannot build the flight recorder module"
 	(cd "$r" && "$STAP" -p4 -r "$r" -m stp_remote -e "$remote_script" >/dev/null) ||
 		fail "$r: cannot build the remote_id module"
-	mkdir -p fl && cp "$r/stp_flight.ko" "$r/stp_remote.ko" fl/
-	./vm_smoke -t 150 -o "o-$r" -f "$sr" -f "$work/fl/stp_flight.ko" -f "$work/fl/stp_remote.ko" -r "$r" -s ./drive job="$r/stp_detach.ko" >"log-$r" 2>&1 ||
+	(cd "$r" && "$STAP" -p4 --monitor -r "$r" -m stp_mon -e "$mon_script" >/dev/null) ||
+		fail "$r: cannot build the --monitor module"
+	mkdir -p fl && cp "$r/stp_flight.ko" "$r/stp_remote.ko" "$r/stp_mon.ko" fl/
+	./vm_smoke -t 150 -o "o-$r" -f "$sr" -f "$work/fl/stp_flight.ko" -f "$work/fl/stp_remote.ko" -f "$work/fl/stp_mon.ko" -r "$r" -s ./drive job="$r/stp_detach.ko" >"log-$r" 2>&1 ||
 		fail "$r: the VM run failed: $(cat "log-$r")"
 	out=$(cat "o-$r/job.out")
 	[ "$out" = "$want_out" ] || fail "$r: stdout differs: expected
