@@ -220,6 +220,20 @@ out:
 	return ret;
 }
 
+/* A whole decimal number from min to max: 0, or -1. */
+static int parse_int(const char *arg, long min, long max, int *out)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < min || n > max)
+		return -1;
+	*out = (int)n;
+	return 0;
+}
+
 /* -S SIZE[,N]: SIZE megabytes a file, N files kept (0: all). */
 static int parse_rotate(const char *arg, struct output_cfg *out)
 {
@@ -283,14 +297,11 @@ int main(int argc, char **argv)
 				return 1;
 			break;
 		case 'T':
-			errno = 0;
-			num = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || num < 1 || num > 3600000) {
+			if (parse_int(optarg, 1, 3600000, &o.tick_ms)) {
 				util_err("-T: expected milliseconds between reads, not '%s'",
 					 optarg);
 				return 1;
 			}
-			o.tick_ms = (int)num;
 			break;
 		case 'd':
 			unload = true;
@@ -308,14 +319,11 @@ int main(int argc, char **argv)
 			o.rename = true;
 			break;
 		case 'M':
-			errno = 0;
-			num = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || num < 1 || num > 86400) {
+			if (parse_int(optarg, 1, 86400, &o.monitor_s)) {
 				util_err("-M takes the seconds between probe tables, not '%s'",
 					 optarg);
 				return 1;
 			}
-			o.monitor_s = (int)num;
 			break;
 		case 'r':	/* N:URI, for remote_id() and remote_uri() */
 			errno = 0;
