@@ -82,6 +82,73 @@ static void verr(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* ---- colors ---- */
+
+static enum util_color_when color_when = UTIL_COLOR_AUTO;
+
+int util_color_when(const char *word)
+{
+	static const char *const words[] = { "auto", "always", "never" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcmp(word, words[i]))
+			return (int)i;
+	return -1;
+}
+
+void util_color_set(enum util_color_when when)
+{
+	color_when = when;
+}
+
+/*
+ * KEY's value in a SYSTEMTAP_COLORS-style SPEC into out: 1, 0 if KEY is
+ * not there, -1 if SPEC is invalid (then nothing is colored).
+ */
+static int color_lookup(const char *spec, const char *key, char *out,
+			size_t outsz)
+{
+	int found = 0;
+
+	while (*spec) {
+		const char *end = spec + strcspn(spec, ":");
+		const char *eq = memchr(spec, '=', (size_t)(end - spec));
+		size_t klen, vlen;
+
+		if (!eq)
+			return -1;
+		klen = (size_t)(eq - spec);
+		vlen = (size_t)(end - eq - 1);
+		if (strspn(eq + 1, "0123456789;") < vlen || vlen >= outsz)
+			return -1;
+		if (strlen(key) == klen && !strncmp(spec, key, klen)) {
+			memcpy(out, eq + 1, vlen);
+			out[vlen] = '\0';
+			found = 1;
+		}
+		spec = *end ? end + 1 : end;
+	}
+	return found;
+}
+
+const char *util_color(const char *key)
+{
+	static const char defaults[] =
+		"error=01;31:warning=00;33:source=00;34:caret=01:token=01";
+	static char buf[32];
+	const char *spec = getenv("SYSTEMTAP_COLORS"), *term = getenv("TERM");
+
+	if (color_when == UTIL_COLOR_NEVER)
+		return NULL;
+	if (color_when == UTIL_COLOR_AUTO &&
+	    (!isatty(STDERR_FILENO) || !term || !strcmp(term, "dumb") ||
+	     getenv("NO_COLOR")))
+		return NULL;
+	if (!spec)
+		spec = defaults;
+	return color_lookup(spec, key, buf, sizeof(buf)) > 0 ? buf : NULL;
+}
+
 void util_err(const char *fmt, ...)
 {
 	va_list ap;

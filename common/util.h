@@ -36,6 +36,19 @@ void util_err(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* util_err, then exit(1). */
 void util_die(const char *fmt, ...) PRINTF_LIKE(1, 2) __attribute__((noreturn));
 
+/*
+ * Colored diagnostics, as SystemTap's --color[=WHEN] and staprun -C WHEN
+ * choose them ("never", "always", "auto": only on a terminal) and
+ * SYSTEMTAP_COLORS paints them ("error=01;31:warning=00;33:..." with keys
+ * error, warning, source, caret and token; empty or invalid: no color).
+ */
+enum util_color_when { UTIL_COLOR_AUTO, UTIL_COLOR_ALWAYS, UTIL_COLOR_NEVER };
+/* The WHEN word, or -1. */
+int util_color_when(const char *word);
+void util_color_set(enum util_color_when when);
+/* The SGR parameters for KEY on stderr, or NULL: no color for it. */
+const char *util_color(const char *key);
+
 /* ---- string builder: buf is always NUL-terminated ---- */
 struct strbuf {
 	char *buf;

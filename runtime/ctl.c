@@ -239,6 +239,9 @@ static ssize_t ctl_write(struct file *file, const char __user *buf,
 	case STP_CTL_ATTACH:
 		_stp_session_attach_cmd();
 		break;
+	case STP_CTL_MONITOR:
+		_stp_monitor_report();
+		break;
 	default:
 		return -EINVAL;
 	}

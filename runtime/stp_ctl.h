@@ -60,6 +60,8 @@ enum stp_ctl_type {
 	STP_CTL_ATTACH = 4,	/* payload: none; answered by STARTED {0}, or
 				 * EXIT_DONE if the session ended meanwhile
 				 * (staprun -A) */
+	STP_CTL_MONITOR = 5,	/* payload: none; answered by MONITOR_TEXT
+				 * lines, the probe table (staprun -M) */
 
 	/* module -> staprun */
 	STP_CTL_STARTED = 100,	/* payload: struct stp_ctl_status */
@@ -73,6 +75,8 @@ enum stp_ctl_type {
 	STP_CTL_RUN_CMD,	/* payload: a command, no NUL, that staprun
 				 * runs with /bin/sh -c in the background
 				 * (the system() tapset function) */
+	STP_CTL_MONITOR_TEXT,	/* payload: a line of the probe table, no
+				 * NUL; the first one starts a new table */
 };
 
 struct stp_ctl_hdr {

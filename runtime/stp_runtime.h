@@ -224,6 +224,9 @@ int _stp_session_state(void);
 
 /* Pid of the target process (stap -x PID, or the -c CMD child); 0 if none. */
 int64_t _stp_target_pid(void);
+/* staprun -r N:URI (remote_id(), remote_uri()): -1 and "" otherwise. */
+int64_t _stp_remote_index(void);
+const char *_stp_remote_host(void);
 
 /* ---- stap -t: the probe hit report (runtime/timing.c) ---- */
 

@@ -40,3 +40,24 @@ int _stp_check_pid(const struct stp_probe *probe, pid_t pid)
 		       probe->pp, probe->loc, pid);
 	return -ESRCH;
 }
+
+/*
+ * staprun -r N:URI: which member of a "stap --remote" swarm this run is
+ * (remote_id(), remote_uri()).  -1 and "": not a remote run.
+ */
+static int _stp_remote_id = -1;
+module_param(_stp_remote_id, int, 0444);
+MODULE_PARM_DESC(_stp_remote_id, "index of this run among stap --remote hosts");
+static char _stp_remote_uri[256];
+module_param_string(_stp_remote_uri, _stp_remote_uri, sizeof(_stp_remote_uri), 0444);
+MODULE_PARM_DESC(_stp_remote_uri, "the stap --remote host of this run");
+
+int64_t _stp_remote_index(void)
+{
+	return _stp_remote_id;
+}
+
+const char *_stp_remote_host(void)
+{
+	return _stp_remote_uri;
+}

@@ -80,4 +80,38 @@ void _stp_timing_report(struct stp_context *c)
 	_stp_printf(c, "----- refresh report:\n");
 }
 
+/*
+ * staprun -M (stap --monitor): the probe table so far, a MONITOR_TEXT
+ * message a line, at most as many probe rows as the control queue
+ * keeps room for.  Read while probes run, so a row may be a hit behind.
+ */
+void _stp_monitor_report(void)
+{
+	int i, rows = 0;
+
+	_stp_ctl_sendf(STP_CTL_MONITOR_TEXT, "%-5s %10s %12s  %s", "index",
+		       "hits", "avg cycles", "probe");
+	for (i = 0; i < stp_ntimed && timing_vars && rows < STP_CTL_QUEUE / 2; i++) {
+		const struct stp_stat *st = _stp_stat_get(timing_vars[i]);
+
+		if (!st->count)
+			continue;
+		rows++;
+		_stp_ctl_sendf(STP_CTL_MONITOR_TEXT, "%-5d %10lld %12lld  %s (%s)", i,
+			       (long long)_stp_stat_value(st, STP_STAT_COUNT),
+			       (long long)_stp_stat_value(st, STP_STAT_AVG),
+			       stp_timed[i].probe->pp, stp_timed[i].probe->loc);
+	}
+	_stp_ctl_wake();
+}
+
+#else
+
+void _stp_monitor_report(void)
+{
+	_stp_ctl_sendf(STP_CTL_MONITOR_TEXT,
+		       "no probe table: the module was built without stap --monitor or -t");
+	_stp_ctl_wake();
+}
+
 #endif /* STP_TIMING */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Loading and unloading the probe module, and mounting debugfs. */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -88,6 +89,75 @@ static int load_from_memory(const char *path, const char *params)
 		goto out;
 	if (syscall(SYS_init_module, image.buf, image.len, params) < 0)
 		ret = -errno;
+out:
+	sb_free(&image);
+	return ret;
+}
+
+/*
+ * staprun -R: the module's own name lives in its .gnu.linkonce.this_module
+ * section, a struct module whose name follows an enum and a list_head
+ * (offset 24 on x86-64, unchanged for many years).  The bytes there must
+ * read as the name the file's name gives, or nothing is changed.
+ */
+#define THIS_MODULE_NAME_OFFSET 24
+#define MODULE_NAME_MAX 56
+
+static int rename_image(struct strbuf *image, const char *old, const char *new)
+{
+	const Elf64_Ehdr *eh = (const void *)image->buf;
+	const Elf64_Shdr *sh;
+	const char *names;
+
+	if (image->len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shstrndx >= eh->e_shnum ||
+	    eh->e_shoff + (size_t)eh->e_shnum * sizeof(*sh) > image->len)
+		return -ENOEXEC;
+	sh = (const void *)(image->buf + eh->e_shoff);
+	if (sh[eh->e_shstrndx].sh_offset >= image->len)
+		return -ENOEXEC;
+	names = image->buf + sh[eh->e_shstrndx].sh_offset;
+	for (int i = 0; i < eh->e_shnum; i++) {
+		char *field;
+
+		if (sh[i].sh_name >= sh[eh->e_shstrndx].sh_size ||
+		    strcmp(names + sh[i].sh_name, ".gnu.linkonce.this_module"))
+			continue;
+		if (sh[i].sh_offset + THIS_MODULE_NAME_OFFSET + MODULE_NAME_MAX >
+		    image->len || sh[i].sh_size < THIS_MODULE_NAME_OFFSET + MODULE_NAME_MAX)
+			return -ENOEXEC;
+		field = image->buf + sh[i].sh_offset + THIS_MODULE_NAME_OFFSET;
+		if (strncmp(field, old, MODULE_NAME_MAX))
+			return -ENOEXEC;
+		memset(field, 0, MODULE_NAME_MAX);
+		strncpy(field, new, MODULE_NAME_MAX - 1);
+		return 0;
+	}
+	return -ENOEXEC;
+}
+
+int mod_load_renamed(const char *path, const char *name, const char *newname,
+		     const char *params)
+{
+	struct strbuf image = STRBUF_INIT;
+	int ret = read_file(path, &image);
+
+	if (ret) {
+		util_err("module: cannot read %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	ret = rename_image(&image, name, newname);
+	if (ret) {
+		util_err("-R: cannot find the name %s in %s to rename it", name, path);
+		goto out;
+	}
+	if (syscall(SYS_init_module, image.buf, image.len, params) < 0) {
+		ret = -errno;
+		util_err("module: cannot load %s as %s: %s", path, newname, strerror(-ret));
+		load_hint(newname, -ret);
+	} else if (staprun_verbose) {
+		util_err("module: loaded %s as %s", path, newname);
+	}
 out:
 	sb_free(&image);
 	return ret;

@@ -47,6 +47,8 @@ struct session {
 	enum session_mode mode;
 	bool detached;		/* -L: DETACH sent, the probes run on */
 	bool no_warnings;	/* -w */
+	int monitor_s;		/* -M: seconds between probe tables; 0: none */
+	time_t monitor_next;	/* CLOCK_MONOTONIC second of the next one */
 	bool exit_wanted;	/* REQUEST_EXIT, a signal, or broken output */
 	bool exit_sent;
 	bool done;		/* EXIT_DONE arrived, or START failed */
@@ -197,12 +199,20 @@ static int read_relay(struct session *s, bool all)
 	return ret;
 }
 
-static void print_text(const char *prefix, const char *text, __u32 len)
+/* KEY ("error", "warning") names the color of the word, as stap -C does. */
+static void print_text(const char *key, const char *word, const char *text,
+		       __u32 len)
 {
 	/* One fprintf per message so lines from stderr stay whole. */
 	bool nl = len && text[len - 1] == '\n';
+	const char *c = key ? util_color(key) : NULL;
 
-	fprintf(stderr, "%s%.*s%s", prefix, (int)len, text, nl ? "" : "\n");
+	if (c)
+		fprintf(stderr, "\033[%sm%s\033[0m: %.*s%s", c, word, (int)len, text,
+			nl ? "" : "\n");
+	else
+		fprintf(stderr, "%s%s%.*s%s", word, *word ? ": " : "", (int)len, text,
+			nl ? "" : "\n");
 }
 
 static void handle_status(struct session *s, const struct stp_ctl_hdr *h,
@@ -285,17 +295,23 @@ static void handle_msg(struct session *s, const struct stp_ctl_hdr *h,
 		s->exit_wanted = true;
 		break;
 	case STP_CTL_ERROR:
-		print_text("ERROR: ", payload, h->len);
+		print_text("error", "ERROR", payload, h->len);
 		break;
 	case STP_CTL_WARNING:
 		if (!s->no_warnings)
-			print_text("WARNING: ", payload, h->len);
+			print_text("warning", "WARNING", payload, h->len);
 		break;
 	case STP_CTL_SYSTEM:
-		print_text("", payload, h->len);
+		print_text(NULL, "", payload, h->len);
 		break;
 	case STP_CTL_RUN_CMD:
 		run_system_cmd(payload, h->len);
+		break;
+	case STP_CTL_MONITOR_TEXT:
+		/* A table's first line: on a terminal, redraw in place. */
+		if (h->len >= 5 && !memcmp(payload, "index", 5))
+			fputs(isatty(STDERR_FILENO) ? "\033[H\033[2J" : "\n", stderr);
+		print_text(NULL, "", payload, h->len);
 		break;
 	default:
 		if (staprun_verbose)
@@ -458,6 +474,21 @@ static void stdin_copy(struct session *s, struct pollfd *in)
 	}
 }
 
+/* -M SECS: ask for the probe table every SECS seconds while running. */
+static int monitor(struct session *s)
+{
+	struct timespec now;
+
+	if (!s->monitor_s || !s->started || s->exit_sent || s->done ||
+	    s->writer_running)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec < s->monitor_next)
+		return 0;
+	s->monitor_next = now.tv_sec + s->monitor_s;
+	return send_cmd(s, STP_CTL_MONITOR);
+}
+
 static int run_loop(struct session *s)
 {
 	int i, npfd = 2 + s->relay.n, ret;
@@ -481,6 +512,9 @@ static int run_loop(struct session *s)
 			if (ret)
 				break;
 		}
+		ret = monitor(s);
+		if (ret)
+			break;
 		/*
 		 * Relay wakes readers only when a sub-buffer fills, and not
 		 * while the writer's CPU has interrupts off, as it has while
@@ -546,7 +580,7 @@ int session_run(const char *name, const struct session_cfg *cfg)
 	struct session s = { .name = name, .cmd_fd = -1, .out_cfg = cfg->out,
 			     .target = cfg->target, .tick_ms = cfg->tick_ms,
 			     .no_warnings = cfg->no_warnings, .mode = cfg->mode,
-			     .stdin_fd = -1 };
+			     .monitor_s = cfg->monitor_s, .stdin_fd = -1 };
 	struct target *t = cfg->target;
 	bool relay_open = false;
 	char *dir;

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,13 +46,19 @@ static void usage(FILE *f)
 		"  -L        start the probes, then detach and leave them running\n"
 		"  -A        attach to MODULE, running detached (-L)\n"
 		"  -D        run the session in the background (with -o), print its pid\n"
+		"  -C WHEN   color ERROR and WARNING: never, always or auto (on a terminal)\n"
+		"  -R        load the module under a name of its own (NAME_PID)\n"
+		"  -M SECS   print the probe table (hits, cycles) every SECS seconds\n"
+		"            (a module built with stap --monitor or -t)\n"
+		"  -r N:URI  this run is number N of stap --remote, on URI (remote_id(),\n"
+		"            remote_uri())\n"
 		"  -d        unload MODULE, left behind by a previous run\n"
 		"  name=value  set the script's global name (stap -G)\n");
 }
 
 /* "a=1 b=x y" -> a=1 b="x y": the kernel splits parameters on spaces. */
 static char *join_params(char **argv, int argc, unsigned int bufsize_mb,
-			 pid_t target)
+			 pid_t target, const char *remote)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int i;
@@ -73,6 +80,9 @@ static char *join_params(char **argv, int argc, unsigned int bufsize_mb,
 	if (target)
 		sb_printf(&sb, "%s_stp_target=%d", sb.len ? " " : "",
 			  (int)target);
+	if (remote)	/* N:URI, checked: the URI has no quote */
+		sb_printf(&sb, "%s_stp_remote_id=%d _stp_remote_uri=\"%s\"",
+			  sb.len ? " " : "", atoi(remote), strchr(remote, ':') + 1);
 	return sb_steal(&sb);
 }
 
@@ -82,6 +92,9 @@ struct options {
 	int tick_ms;		/* -T */
 	enum session_mode mode;	/* -L, -A */
 	bool daemon;		/* -D */
+	bool rename;		/* -R */
+	int monitor_s;		/* -M */
+	const char *remote;	/* -r N:URI */
 	bool no_warnings;	/* -w */
 	const char *target_cmd;	/* -c */
 	pid_t target_pid;	/* -x */
@@ -140,7 +153,8 @@ static int run(const char *path, struct options *o)
 	bool detached = false;
 	struct session_cfg sc = { .mode = o->mode, .detached = &detached,
 				  .out = &o->out, .tick_ms = o->tick_ms,
-				  .no_warnings = o->no_warnings };
+				  .no_warnings = o->no_warnings,
+				  .monitor_s = o->monitor_s };
 	int ret;
 
 	ret = mod_mount_debugfs();
@@ -164,8 +178,17 @@ static int run(const char *path, struct options *o)
 		sc.target = &t;
 	}
 	params = join_params(o->params, o->nparams, o->bufsize_mb,
-			     o->target_cmd ? t.pid : o->target_pid);
-	ret = mod_load(path, name, params);
+			     o->target_cmd ? t.pid : o->target_pid, o->remote);
+	if (o->rename) {
+		/* A name of its own, so that the same module can run twice. */
+		char *unique = xasprintf("%.*s_%d", 40, name, (int)getpid());
+
+		ret = mod_load_renamed(path, name, unique, params);
+		free(name);
+		name = unique;
+	} else {
+		ret = mod_load(path, name, params);
+	}
 	if (ret)
 		goto out;
 	o->out.bulk = module_bulk(name);
@@ -197,6 +220,20 @@ out:
 	return ret;
 }
 
+/* A whole decimal number from min to max: 0, or -1. */
+static int parse_int(const char *arg, long min, long max, int *out)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < min || n > max)
+		return -1;
+	*out = (int)n;
+	return 0;
+}
+
 /* -S SIZE[,N]: SIZE megabytes a file, N files kept (0: all). */
 static int parse_rotate(const char *arg, struct output_cfg *out)
 {
@@ -218,7 +255,7 @@ static int parse_rotate(const char *arg, struct output_cfg *out)
 }
 
 /* Options of staprun(8) that this staprun does not implement yet. */
-static const char later_opts[] = "NCMRr";
+static const char later_opts[] = "N";
 
 int main(int argc, char **argv)
 {
@@ -260,14 +297,11 @@ int main(int argc, char **argv)
 				return 1;
 			break;
 		case 'T':
-			errno = 0;
-			num = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || num < 1 || num > 3600000) {
+			if (parse_int(optarg, 1, 3600000, &o.tick_ms)) {
 				util_err("-T: expected milliseconds between reads, not '%s'",
 					 optarg);
 				return 1;
 			}
-			o.tick_ms = (int)num;
 			break;
 		case 'd':
 			unload = true;
@@ -280,6 +314,34 @@ int main(int argc, char **argv)
 			break;
 		case 'D':
 			o.daemon = true;
+			break;
+		case 'R':
+			o.rename = true;
+			break;
+		case 'M':
+			if (parse_int(optarg, 1, 86400, &o.monitor_s)) {
+				util_err("-M takes the seconds between probe tables, not '%s'",
+					 optarg);
+				return 1;
+			}
+			break;
+		case 'r':	/* N:URI, for remote_id() and remote_uri() */
+			errno = 0;
+			num = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end != ':' || num < 0 || num > INT_MAX ||
+			    strpbrk(end + 1, "\"\n")) {
+				util_err("-r takes N:URI (N from 0), not '%s'", optarg);
+				return 1;
+			}
+			o.remote = optarg;
+			break;
+		case 'C':
+			num = util_color_when(optarg);
+			if (num < 0) {
+				util_err("-C takes never, always or auto, not '%s'", optarg);
+				return 1;
+			}
+			util_color_set(num);
 			break;
 		case 'c':
 			o.target_cmd = optarg;
@@ -332,8 +394,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (o.mode == SESSION_ATTACH &&
-	    (o.target_cmd || o.target_pid || argc - optind > 1 || o.bufsize_mb)) {
-		util_err("-A attaches to a running module: -c, -x, -b and name=value "
+	    (o.target_cmd || o.target_pid || argc - optind > 1 || o.bufsize_mb ||
+	     o.rename)) {
+		util_err("-A attaches to a running module: -c, -x, -b, -R and name=value "
 			 "were given when it was loaded");
 		return 1;
 	}

@@ -13,6 +13,9 @@ int mod_mount_debugfs(void);
 /* Kernel name of the module in PATH ("/x/stap-a.ko" -> "stap_a"). */
 char *mod_name(const char *path);
 int mod_load(const char *path, const char *name, const char *params);
+/* -R: load PATH's module under NEWNAME instead of NAME. */
+int mod_load_renamed(const char *path, const char *name, const char *newname,
+		     const char *params);
 int mod_unload(const char *name);
 bool mod_loaded(const char *name);
 
@@ -106,6 +109,7 @@ struct session_cfg {
 	int tick_ms;		/* -T: longest wait between reads (relay
 				 * wakes readers only when a sub-buffer fills) */
 	bool no_warnings;	/* -w: the script's warnings are not shown */
+	int monitor_s;		/* -M: the probe table every so many seconds */
 };
 int session_run(const char *name, const struct session_cfg *cfg);
 

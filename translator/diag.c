@@ -10,63 +10,69 @@
 
 #include "stap.h"
 
-static bool use_color(void)
+/* TEXT painted with the color of KEY (util_color), if any. */
+static void paint(struct strbuf *sb, const char *key, const char *text,
+		  size_t len)
 {
-	static int color = -1;
+	const char *c = util_color(key);
 
-	if (color < 0) {
-		const char *t = getenv("TERM");
-
-		color = isatty(2) && t && strcmp(t, "dumb") && !getenv("NO_COLOR");
-	}
-	return color;
+	if (c)
+		sb_printf(sb, "\033[%sm", c);
+	sb_add(sb, text, len);
+	if (c)
+		sb_puts(sb, "\033[0m");
 }
 
 static void show_line(const struct srcloc *loc)
 {
 	const char *text = loc->file->text;
 	const char *start = loc->at, *end = loc->at;
+	struct strbuf sb = STRBUF_INIT, caret = STRBUF_INIT;
 	int i, width;
 
 	while (start > text && start[-1] != '\n')
 		start--;
 	while (*end && *end != '\n')
 		end++;
+	width = loc->len > 0 ? loc->len : 1;
+	if (loc->at + width > end)
+		width = end > loc->at ? (int)(end - loc->at) : 1;
 	/* Built whole, then written once: stderr is unbuffered. */
-	struct strbuf sb = STRBUF_INIT;
+	paint(&sb, "source", start, (size_t)(loc->at - start));
+	if (loc->at < end) {
+		size_t tok = (size_t)width < (size_t)(end - loc->at) ? (size_t)width :
+			     (size_t)(end - loc->at);
 
-	sb_add(&sb, start, (size_t)(end - start));
+		paint(&sb, "token", loc->at, tok);
+		paint(&sb, "source", loc->at + tok, (size_t)(end - loc->at) - tok);
+	}
 	sb_putc(&sb, '\n');
 	/* Keep tabs so the caret lines up under tabbed source. */
 	for (const char *p = start; p < loc->at; p++)
 		sb_putc(&sb, *p == '\t' ? '\t' : ' ');
-	width = loc->len > 0 ? loc->len : 1;
-	if (loc->at + width > end)
-		width = end > loc->at ? (int)(end - loc->at) : 1;
-	if (use_color())
-		sb_puts(&sb, "\033[1;32m");
-	sb_putc(&sb, '^');
+	sb_putc(&caret, '^');
 	for (i = 1; i < width; i++)
-		sb_putc(&sb, '~');
-	if (use_color())
-		sb_puts(&sb, "\033[0m");
+		sb_putc(&caret, '~');
+	paint(&sb, "caret", caret.buf, caret.len);
 	sb_putc(&sb, '\n');
 	fwrite(sb.buf, 1, sb.len, stderr);
 	sb_free(&sb);
+	sb_free(&caret);
 }
 
 static void report(const struct srcloc *loc, const char *what,
-		   const char *color, const char *fmt, va_list ap)
+		   const char *fmt, va_list ap)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	if (loc && loc->file)
 		fprintf(stderr, "%s:%d:%d: ", loc->file->name, loc->line,
 			loc->col);
 	else
 		fprintf(stderr, "%s: ", util_progname);
-	if (use_color())
-		fprintf(stderr, "\033[1;%sm%s:\033[0m ", color, what);
-	else
-		fprintf(stderr, "%s: ", what);
+	paint(&sb, what, what, strlen(what));
+	fprintf(stderr, "%s: ", sb.buf);
+	sb_free(&sb);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	if (loc && loc->file && loc->at)
@@ -82,7 +88,7 @@ void diag_error(struct session *s, const struct srcloc *loc,
 	if (s->diag_muted)
 		return;
 	va_start(ap, fmt);
-	report(loc, "error", "31", fmt, ap);
+	report(loc, "error", fmt, ap);
 	va_end(ap);
 	s->errors++;
 }
@@ -97,7 +103,7 @@ void diag_warn(struct session *s, const struct srcloc *loc,
 	if (s->diag_muted)
 		return;
 	va_start(ap, fmt);
-	report(loc, "warning", "35", fmt, ap);
+	report(loc, "warning", fmt, ap);
 	va_end(ap);
 	s->warnings++;
 }
@@ -110,7 +116,7 @@ void diag_note(struct session *s, const struct srcloc *loc,
 	if (s->diag_muted)
 		return;
 	va_start(ap, fmt);
-	report(loc, "note", "36", fmt, ap);
+	report(loc, "note", fmt, ap);
 	va_end(ap);
 }
 

@@ -1377,6 +1377,8 @@ static void emit_timing_table(struct session *s, struct strbuf *c)
 		sb_free(&written);
 	}
 	sb_printf(c, "};\nconst int stp_ntimed = %d;\n\n", s->probes.len);
+	if (!s->timing)	/* --monitor alone: the table, no report at the end */
+		return;
 	sb_puts(c, "static const struct stp_probe stp_probe_timing = {\n"
 		"\t.pp = \"end\",\n\t.loc = \"\",\n\t.handler = _stp_timing_report,\n"
 		"\t.state = STP_SESSION_STOPPING,\n};\n\n");
@@ -1457,13 +1459,13 @@ int emit_program(struct session *s)
 		}
 		sb_printf(c, ",\n\t.handler = probe_%d,\n\t.state = %s,\n",
 			  rp->probe->id, rp->family->state);
-		if (s->timing)
+		if (s->timing || s->monitor_s)
 			sb_printf(c, "\t.timed = %d,\n", i + 1);
 		sb_puts(c, "};\n\n");
 		sb_free(&pp);
 		sb_free(&at);
 	}
-	if (s->timing)
+	if (s->timing || s->monitor_s)
 		emit_timing_table(s, c);
 	emit_entry_funcs(s, c);
 	emit_family(s, c, 0);

@@ -465,7 +465,7 @@ void emit_global_decls(struct session *s, struct strbuf *c)
 void emit_global_init(struct session *s, struct strbuf *c)
 {
 	sb_puts(c, "int stp_script_init(void)\n{\n");
-	if (s->timing)
+	if (s->timing || s->monitor_s)
 		sb_puts(c, "\tif (_stp_timing_init())\n\t\tgoto fail;\n");
 	for (int i = 0; i < s->globals.len; i++) {
 		struct symbol *g = s->globals.items[i];
@@ -490,7 +490,7 @@ void emit_global_init(struct session *s, struct strbuf *c)
 void emit_global_exit(struct session *s, struct strbuf *c)
 {
 	sb_puts(c, "void stp_script_exit(void)\n{\n");
-	if (s->timing)
+	if (s->timing || s->monitor_s)
 		sb_puts(c, "\t_stp_timing_exit();\n");
 	for (int i = 0; i < s->globals.len; i++) {
 		struct symbol *g = s->globals.items[i];

@@ -37,6 +37,10 @@ static void usage(FILE *f)
 "  -k              keep the temporary directory and print its path\n"
 "  -g              guru mode: allow embedded C in the script\n"
 "  -w              suppress warnings\n"
+"  --monitor[=SECS]  print the probe table (hits, average cycles) every SECS\n"
+"                  seconds (default 1) while the script runs\n"
+"  --color[=WHEN]  color diagnostics: never, always (no WHEN) or auto (on a\n"
+"                  terminal; the default); SYSTEMTAP_COLORS sets the colors\n"
 "  -u              unoptimized: keep assignments to variables never read\n"
 "                  and expressions without effects\n"
 "  -m NAME         name the module NAME (pass 4 leaves NAME.ko here)\n"
@@ -83,7 +87,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS,
-       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_LDD };
+       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_LDD, OPT_COLOR, OPT_MONITOR };
 
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -97,6 +101,9 @@ static const struct option long_opts[] = {
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ "suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS },
 	{ "ldd", no_argument, NULL, OPT_LDD },
+	{ "monitor", optional_argument, NULL, OPT_MONITOR },
+	{ "color", optional_argument, NULL, OPT_COLOR },
+	{ "colour", optional_argument, NULL, OPT_COLOR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -380,6 +387,31 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case OPT_DUMP_FUNCTIONS:
 			s->dump_functions = true;
 			break;
+		case OPT_MONITOR: {
+			/* SystemTap's default interval: one second. */
+			long secs = 1;
+
+			if (optarg) {
+				errno = 0;
+				secs = strtol(optarg, &end, 10);
+				if (errno || end == optarg || *end || secs < 1 || secs > 86400)
+					util_die("--monitor takes seconds between updates, not '%s'",
+						 optarg);
+			}
+			s->monitor_s = (int)secs;
+			break;
+		}
+		case OPT_COLOR: {
+			/* SystemTap's: no WHEN means always. */
+			int when = optarg ? util_color_when(optarg) : UTIL_COLOR_ALWAYS;
+
+			if (when < 0)
+				util_die("--color takes never, always or auto, not '%s'", optarg);
+			util_color_set(when);
+			s->color = when == UTIL_COLOR_ALWAYS ? "always" :
+				   when == UTIL_COLOR_NEVER ? "never" : "auto";
+			break;
+		}
 		case OPT_VM:
 			s->vm = true;
 			break;
@@ -418,7 +450,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 			util_die("--suppress-time-limits requires guru mode (-g)");
 		vec_push(&s->defines, "STP_SUPPRESS_TIME_LIMITS");
 	}
-	if (s->timing)
+	if (s->timing || s->monitor_s)	/* -t's report; --monitor's table */
 		vec_push(&s->defines, "STP_TIMING");
 	if (s->bulk)
 		vec_push(&s->defines, "STP_BULKMODE");

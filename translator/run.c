@@ -237,12 +237,13 @@ char *run_newest_provisioned_release(void)
 
 /* Room for the numbers of session_opts' options. */
 struct opt_bufs {
-	char mb[16];
+	char mb[16], secs[16];
 };
 
 /*
- * staprun's options for stap's -s, -S, -w and -F, appended at args;
- * returns how many (at most 6).  staprun(8) spells -s as -b.
+ * staprun's options for stap's -s, -S, -w, -F, --color and --monitor,
+ * appended at args; returns how many (at most 10).  staprun(8) spells -s
+ * as -b.
  */
 static int session_opts(struct session *s, char **args, struct opt_bufs *b)
 {
@@ -261,6 +262,15 @@ static int session_opts(struct session *s, char **args, struct opt_bufs *b)
 		args[n++] = "-w";
 	if (s->flight)	/* stap(1): detach, or with -o run in the background */
 		args[n++] = s->output_file ? "-D" : "-L";
+	if (s->color) {
+		args[n++] = "-C";
+		args[n++] = (char *)s->color;
+	}
+	if (s->monitor_s) {
+		snprintf(b->secs, sizeof(b->secs), "%d", s->monitor_s);
+		args[n++] = "-M";
+		args[n++] = b->secs;
+	}
 	return n;
 }
 
@@ -306,7 +316,7 @@ static int run_vm(struct session *s)
 	struct vm_job job = { .name = "script", .module = s->module_path };
 	struct vm_result res = { 0 };
 	const char *files[3] = { NULL, NULL, NULL };
-	char *args[10] = { NULL }, *cmd = NULL, *spawn = NULL, pid[16];
+	char *args[14] = { NULL }, *cmd = NULL, *spawn = NULL, pid[16];
 	struct opt_bufs so;
 	int nargs = 0;
 	struct vec insmod = VEC_INIT;
@@ -408,7 +418,7 @@ static int run_vm(struct session *s)
 static int run_host(struct session *s)
 {
 	struct utsname u;
-	char *argv[14 + 64], target_pid[16];
+	char *argv[18 + 64], target_pid[16];	/* staprun, options, module, -G values */
 	struct opt_bufs so;
 	int argc = 0, status;
 	pid_t pid;

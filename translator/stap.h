@@ -395,9 +395,11 @@ struct session {
 				 * trial, as @defined's) */
 	bool unoptimized;	/* -u: no dead-store elision */
 	bool timing;		/* -t: the probe hit report at the end */
+	int monitor_s;		/* --monitor[=SECS]: staprun -M SECS */
 	bool bulk;		/* -b: per-CPU output files */
 	bool flight;		/* -F: overwriting buffers; staprun -L or -D */
 	const char *rotate;	/* -S SIZE[,N], for staprun */
+	const char *color;	/* --color's WHEN, for staprun -C; NULL: auto */
 	bool vm;		/* --vm */
 	const char *module_name;	/* -m */
 	const char *release;	/* -r, or the running kernel */

@@ -18,3 +18,22 @@ is $'probe begin {\n  print(@1);\n}'
 expect_rc 0 "$STAP" -p1 -e 'probe begin { print(@2) }' arg -- -p7
 expect_rc 1 "$STAP" -p1 -e 'probe begin { print(@1) }' arg -5
 is $'stap: unknown option \'-5\'\nhint: see stap --help'
+# --color[=WHEN] and SYSTEMTAP_COLORS (keys error, warning, source, caret,
+# token; empty or invalid: no color), as SystemTap documents them.
+e=$'\033'
+expect_rc 1 "$STAP" --color -p2 -e 'probe begin { print(x) }'
+is "<input>:1:21: ${e}[01;31merror${e}[0m: variable 'x' is never assigned, so its type is unknown
+${e}[00;34mprobe begin { print(${e}[0m${e}[01mx${e}[0m${e}[00;34m) }${e}[0m
+                    ${e}[01m^${e}[0m"
+SYSTEMTAP_COLORS='error=04:caret=07' expect_rc 1 "$STAP" --colour=always -p2 -e 'probe begin { print(x) }'
+is "<input>:1:21: ${e}[04merror${e}[0m: variable 'x' is never assigned, so its type is unknown
+probe begin { print(x) }
+                    ${e}[07m^${e}[0m"
+for spec in '' 'error=01;31:bogus' 'error=red'; do
+	SYSTEMTAP_COLORS=$spec expect_rc 1 "$STAP" --color=always -p2 -e 'probe begin { print(x) }'
+	contains "<input>:1:21: error: variable"
+done
+expect_rc 1 "$STAP" --color=never -p2 -e 'probe begin { print(x) }'
+contains "<input>:1:21: error: variable"
+expect_rc 1 "$STAP" --color=sometimes -p1 -e 'probe begin {}'
+is "stap: --color takes never, always or auto, not 'sometimes'"

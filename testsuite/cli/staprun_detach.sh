@@ -4,7 +4,8 @@
 # SIGKILL leaves a module whose probes stopped at the close of .cmd: -A
 # drains what the end probe printed and unloads it.  Detached, the
 # 20 ms timer keeps ticking for the second before -A (25 ticks or more).  -A with nothing
-# loaded is an error.  stap -F's module overwrites its oldest output
+# loaded is an error.  -R loads the module as NAME_PID; -r N:URI sets
+# remote_id() and remote_uri(); -M SECS prints the probe table.  stap -F's module overwrites its oldest output
 # instead (flight recorder).  Run in a VM on every provisioned kernel, through
 # testsuite/unit/vm_smoke.c with a shell script as the guest's "staprun"
 # that drives the real one.  (SystemTap 4.8's reference runner cannot
@@ -24,6 +25,8 @@ sr=$TOP/staprun/staprun
 	echo 'for m; do :; done'
 	echo "sr=$sr"
 	echo "flight=$work/fl/stp_flight.ko"
+	echo "remote=$work/fl/stp_remote.ko"
+	echo "mon=$work/fl/stp_mon.ko"
 	cat <<'DRIVE'
 $sr -L "$m"; echo "L rc=$?"
 [ -e /sys/module/stp_detach ] && echo "left loaded"
@@ -36,6 +39,17 @@ $sr "$m" & p=$!
 sleep 1; { kill -KILL $p; wait $p; } 2>/dev/null
 $sr -A stp_detach; echo "A after SIGKILL rc=$?"
 [ -e /sys/module/stp_detach ] || echo "unloaded"
+$sr -R -L "$m" >/dev/null 2>/tmp/r.err; n=$(sed -n 's/.*staprun -A \(.*\)"$/\1/p' /tmp/r.err)
+case $n in stp_detach_[0-9]*) echo "renamed" ;; *) echo "not renamed: $n" ;; esac
+[ -e /sys/module/stp_detach ] || echo "old name free"
+$sr -A "$n" >/dev/null & p=$!
+sleep 1; kill -INT $p; wait $p; echo "renamed A rc=$?"
+[ -e "/sys/module/$n" ] || echo "renamed unloaded"
+$sr "$remote"; $sr -r 3:ssh://host.example "$remote"
+$sr -M 1 "$mon" 2>/tmp/m.err & p=$!
+sleep 3; kill -INT $p; wait $p; echo "monitor rc=$?"
+[ "$(grep -c 'index *hits *avg cycles *probe' /tmp/m.err)" -ge 2 ] && echo "monitor: tables"
+grep -q '^0 *[0-9][0-9]* *[0-9][0-9]*  timer.ms(100) (<input>:2:1)$' /tmp/m.err && echo "monitor: timer row"
 $sr -L "$flight" >/dev/null; echo "flight L rc=$?"
 sleep 3
 $sr -A stp_flight >/tmp/f.out & p=$!
@@ -63,6 +77,14 @@ probe timer.ms(1) {
 			printf("%10d %089d\n", ++n, 0)
 }
 probe end { printf("end\n") }'
+# staprun -r N:URI: remote_id() and remote_uri() (SystemTap 4.8 prints
+# "-1 []" without it).
+remote_script='probe begin { printf("%d [%s]\n", remote_id(), remote_uri()); exit() }'
+# staprun -M 1 with a module built by stap --monitor: the probe table,
+# redrawn every second while the session runs.
+mon_script='global n
+probe timer.ms(100) { n++ }
+probe end { printf("ticks %s\n", n > 0 ? "yes" : "no") }'
 want_out='begin
 L rc=0
 left loaded
@@ -74,6 +96,16 @@ begin
 end ticked on
 A after SIGKILL rc=0
 unloaded
+renamed
+old name free
+renamed A rc=0
+renamed unloaded
+-1 []
+3 [ssh://host.example]
+ticks yes
+monitor rc=0
+monitor: tables
+monitor: timer row
 flight L rc=0
 flight A rc=0
 flight: overwritten yes consecutive yes end yes'
@@ -90,8 +122,12 @@ for r in $(build_kernels); do
 		fail "$r: cannot build the module"
 	(cd "$r" && "$STAP" -p4 -F -r "$r" -m stp_flight -e "$flight_script" >/dev/null) ||
 		fail "$r: cannot build the flight recorder module"
-	mkdir -p fl && cp "$r/stp_flight.ko" fl/stp_flight.ko
-	./vm_smoke -t 150 -o "o-$r" -f "$sr" -f "$work/fl/stp_flight.ko" -r "$r" -s ./drive job="$r/stp_detach.ko" >"log-$r" 2>&1 ||
+	(cd "$r" && "$STAP" -p4 -r "$r" -m stp_remote -e "$remote_script" >/dev/null) ||
+		fail "$r: cannot build the remote_id module"
+	(cd "$r" && "$STAP" -p4 --monitor -r "$r" -m stp_mon -e "$mon_script" >/dev/null) ||
+		fail "$r: cannot build the --monitor module"
+	mkdir -p fl && cp "$r/stp_flight.ko" "$r/stp_remote.ko" "$r/stp_mon.ko" fl/
+	./vm_smoke -t 150 -o "o-$r" -f "$sr" -f "$work/fl/stp_flight.ko" -f "$work/fl/stp_remote.ko" -f "$work/fl/stp_mon.ko" -r "$r" -s ./drive job="$r/stp_detach.ko" >"log-$r" 2>&1 ||
 		fail "$r: the VM run failed: $(cat "log-$r")"
 	out=$(cat "o-$r/job.out")
 	[ "$out" = "$want_out" ] || fail "$r: stdout differs: expected

@@ -43,8 +43,8 @@ expect_rc 1 "$staprun" -S 1,2 no.ko
 exact "staprun: -S needs -o FILE: the files to switch between"
 expect_rc 1 "$staprun" -o f -S 0 no.ko
 exact "staprun: -S: expected SIZE[,N] (megabytes 1-4095, then how many files to keep), not '0'"
-expect_rc 1 "$staprun" -M 5 no.ko
-exact "staprun: -M is not supported yet"
+expect_rc 1 "$staprun" -N 5 no.ko
+exact "staprun: -N is not supported yet"
 expect_rc 1 "$staprun" -b
 contains "staprun: -b requires an argument"
 expect_rc 1 "$staprun" -Z no.ko
@@ -56,3 +56,9 @@ expect_rc 1 "$STAP" -p1 -S 5 -e 'probe begin {}'
 exact "stap: -S needs -o FILE: the files to switch between"
 expect_rc 1 "$STAP" -p1 -o f -S 5,x -e 'probe begin {}'
 exact "stap: -S takes SIZE[,N]: megabytes per output file (1-4095), then how many files to keep; not '5,x'"
+expect_rc 1 "$staprun" -C sometimes no.ko
+exact "staprun: -C takes never, always or auto, not 'sometimes'"
+expect_rc 1 "$staprun" -r host no.ko
+exact "staprun: -r takes N:URI (N from 0), not 'host'"
+expect_rc 1 "$staprun" -M 0 no.ko
+exact "staprun: -M takes the seconds between probe tables, not '0'"
