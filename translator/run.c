@@ -265,6 +265,10 @@ static int session_opts(struct session *s, char **args, struct opt_bufs *b)
 	if (s->color) {
 		args[n++] = "-C";
 		args[n++] = (char *)s->color;
+	} else if (s->vm && util_color("error")) {
+		/* auto: the guest's stderr is a serial line; ours decides. */
+		args[n++] = "-C";
+		args[n++] = "always";
 	}
 	if (s->monitor_s) {
 		snprintf(b->secs, sizeof(b->secs), "%d", s->monitor_s);

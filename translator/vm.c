@@ -449,6 +449,11 @@ static void init_script(struct strbuf *sb, const char *nonce,
 		"#!/bin/busybox sh\n"
 		"/bin/busybox --install -s /bin\n"
 		"export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root\n"
+		/*
+		 * The jobs' stderr is a serial line, a terminal that nobody
+		 * looks at: no colors unless asked (stap --vm passes -C).
+		 */
+		"export NO_COLOR=1\n"
 		"mount -t proc proc /proc\n"
 		"mount -t sysfs sysfs /sys\n"
 		"mount -t devtmpfs devtmpfs /dev\n"
