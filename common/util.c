@@ -82,6 +82,19 @@ static void verr(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+int util_parse_int(const char *arg, long min, long max, int *out)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < min || n > max)
+		return -1;
+	*out = (int)n;
+	return 0;
+}
+
 /* ---- colors ---- */
 
 static enum util_color_when color_when = UTIL_COLOR_AUTO;

@@ -31,6 +31,12 @@ char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
  */
 char *util_output_path(const char *path);
 
+/*
+ * ARG as a whole decimal number from MIN to MAX into *out: 0, or -1
+ * (nothing else may follow it; no errno to print, the caller says why).
+ */
+int util_parse_int(const char *arg, long min, long max, int *out);
+
 /* "progname: message\n" on stderr. */
 void util_err(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* util_err, then exit(1). */

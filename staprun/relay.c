@@ -61,37 +61,45 @@ static int open_one(struct relay_in *in, int i, const char *path, int flags)
 	return 0;
 }
 
-int relay_in_open(struct relay_in *in, const char *dir)
+int relay_numbered(const char *dir, const char *prefix, int **nums)
 {
+	size_t plen = strlen(prefix);
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	int *cpus = NULL, n = 0, i, ret = 0;
+	int n = 0;
 
-	memset(in, 0, sizeof(*in));
-	if (!d) {
-		ret = -errno;
-		util_err("relay: cannot open %s: %s", dir, strerror(-ret));
-		return ret;
-	}
+	*nums = NULL;
+	if (!d)
+		return -errno;
 	while ((e = readdir(d))) {
-		char *end;
-		long cpu;
+		const char *num = e->d_name + plen;
 
-		if (strncmp(e->d_name, "trace", 5) || !e->d_name[5])
+		if (strncmp(e->d_name, prefix, plen) || !*num ||
+		    strspn(num, "0123456789") != strlen(num))
 			continue;
-		cpu = strtol(e->d_name + 5, &end, 10);
-		if (*end || cpu < 0)
-			continue;
-		cpus = xrealloc(cpus, (n + 1) * sizeof(*cpus));
-		cpus[n++] = (int)cpu;
+		*nums = xrealloc(*nums, (n + 1) * sizeof(**nums));
+		(*nums)[n++] = atoi(num);
 	}
 	closedir(d);
+	qsort(*nums, n, sizeof(**nums), cmp_cpu);
+	return n;
+}
+
+int relay_in_open(struct relay_in *in, const char *dir)
+{
+	int *cpus, n, i, ret = 0;
+
+	memset(in, 0, sizeof(*in));
+	/* CPU order, so that records stamped alike print the same each run. */
+	n = relay_numbered(dir, "trace", &cpus);
+	if (n < 0) {
+		util_err("relay: cannot open %s: %s", dir, strerror(-n));
+		return n;
+	}
 	if (!n) {
 		util_err("relay: no trace files in %s", dir);
 		return -ENOENT;
 	}
-	/* CPU order, so that records stamped alike print the same each run. */
-	qsort(cpus, n, sizeof(*cpus), cmp_cpu);
 	in->files = xmalloc(n * sizeof(*in->files));
 	for (i = 0; i < n && !ret; i++) {
 		char *path = xasprintf("%s/trace%d", dir, cpus[i]);

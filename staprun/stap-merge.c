@@ -10,7 +10,6 @@
  * hold staprun's records (runtime/stp_ctl.h: a time stamp and a length,
  * then the bytes), merged as staprun merges them live (relay.c).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,26 +40,15 @@ static void emit(void *arg, int cpu, const struct stp_relay_rec *r)
 		m->failed = true;
 }
 
-static int cmp_cpu_name(const void *a, const void *b)
-{
-	return atoi(*(char *const *)a + 8) - atoi(*(char *const *)b + 8);
-}
-
-/* stpd_cpu0, stpd_cpu1, ... of the current directory. */
+/* stpd_cpu0, stpd_cpu1, ... of the current directory, in CPU order. */
 static int default_files(struct vec *v)
 {
-	DIR *d = opendir(".");
-	struct dirent *e;
+	int *cpus, n = relay_numbered(".", "stpd_cpu", &cpus);
 
-	if (!d)
-		return -errno;
-	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, "stpd_cpu", 8) && e->d_name[8] &&
-		    strspn(e->d_name + 8, "0123456789") == strlen(e->d_name + 8))
-			vec_push(v, xstrdup(e->d_name));
-	closedir(d);
-	qsort(v->items, v->len, sizeof(*v->items), cmp_cpu_name);
-	return 0;
+	for (int i = 0; i < n; i++)
+		vec_push(v, xasprintf("stpd_cpu%d", cpus[i]));
+	free(cpus);
+	return n < 0 ? n : 0;
 }
 
 int main(int argc, char **argv)

@@ -220,20 +220,6 @@ out:
 	return ret;
 }
 
-/* A whole decimal number from min to max: 0, or -1. */
-static int parse_int(const char *arg, long min, long max, int *out)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || n < min || n > max)
-		return -1;
-	*out = (int)n;
-	return 0;
-}
-
 /* -S SIZE[,N]: SIZE megabytes a file, N files kept (0: all). */
 static int parse_rotate(const char *arg, struct output_cfg *out)
 {
@@ -297,7 +283,7 @@ int main(int argc, char **argv)
 				return 1;
 			break;
 		case 'T':
-			if (parse_int(optarg, 1, 3600000, &o.tick_ms)) {
+			if (util_parse_int(optarg, 1, 3600000, &o.tick_ms)) {
 				util_err("-T: expected milliseconds between reads, not '%s'",
 					 optarg);
 				return 1;
@@ -319,7 +305,7 @@ int main(int argc, char **argv)
 			o.rename = true;
 			break;
 		case 'M':
-			if (parse_int(optarg, 1, 86400, &o.monitor_s)) {
+			if (util_parse_int(optarg, 1, 86400, &o.monitor_s)) {
 				util_err("-M takes the seconds between probe tables, not '%s'",
 					 optarg);
 				return 1;

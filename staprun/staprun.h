@@ -52,6 +52,8 @@ struct relay_in {
 struct stp_relay_rec;
 /* One record of CPU cpu's file: its header, then r->len bytes. */
 typedef void (*relay_emit_fn)(void *arg, int cpu, const struct stp_relay_rec *r);
+/* The N of every PREFIXN in DIR, ascending, in *nums: how many, or -errno. */
+int relay_numbered(const char *dir, const char *prefix, int **nums);
 /* Open every traceN in DIR. */
 int relay_in_open(struct relay_in *in, const char *dir);
 /* The i-th file's descriptor, for poll(), and its CPU. */

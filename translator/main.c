@@ -298,28 +298,16 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case 'r':
 			s->release = optarg;
 			break;
-		case 's': {
-			long mb;
-
-			errno = 0;
-			mb = strtol(optarg, &end, 10);
+		case 's':
 			/* staprun's limit: the module parameter is in MB. */
-			if (errno || end == optarg || *end || mb < 1 || mb > 4095)
+			if (util_parse_int(optarg, 1, 4095, &s->bufsize_mb))
 				util_die("-s takes a buffer size in megabytes (1-4095), not '%s'",
 					 optarg);
-			s->bufsize_mb = (int)mb;
 			break;
-		}
-		case 'T': {
-			long secs;
-
-			errno = 0;
-			secs = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || secs < 1 || secs > 86400 * 365)
+		case 'T':
+			if (util_parse_int(optarg, 1, 86400 * 365, &s->timeout_s))
 				util_die("-T takes a number of seconds, not '%s'", optarg);
-			s->timeout_s = (int)secs;
 			break;
-		}
 		case 'o':
 			s->output_file = optarg;
 			break;
@@ -347,19 +335,13 @@ static void parse_options(struct session *s, int argc, char **argv)
 				exit(1);
 			s->target_cmd = optarg;
 			break;
-		case 'x': {
-			long pid;
-
+		case 'x':
 			if (s->target_cmd)
 				util_die("-c and -x cannot be used together");
-			errno = 0;
-			pid = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || pid <= 0 ||
-			    pid > 0x3fffffff)	/* PID_MAX_LIMIT */
+			if (util_parse_int(optarg, 1, 0x3fffffff,	/* PID_MAX_LIMIT */
+					   &s->target_pid))
 				util_die("-x takes a process id, not '%s'", optarg);
-			s->target_pid = (int)pid;
 			break;
-		}
 		case 'l':
 		case 'L':	/* list matching probe points instead of running */
 			s->list_pattern = optarg;
@@ -387,20 +369,13 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case OPT_DUMP_FUNCTIONS:
 			s->dump_functions = true;
 			break;
-		case OPT_MONITOR: {
+		case OPT_MONITOR:
 			/* SystemTap's default interval: one second. */
-			long secs = 1;
-
-			if (optarg) {
-				errno = 0;
-				secs = strtol(optarg, &end, 10);
-				if (errno || end == optarg || *end || secs < 1 || secs > 86400)
-					util_die("--monitor takes seconds between updates, not '%s'",
-						 optarg);
-			}
-			s->monitor_s = (int)secs;
+			s->monitor_s = 1;
+			if (optarg && util_parse_int(optarg, 1, 86400, &s->monitor_s))
+				util_die("--monitor takes seconds between updates, not '%s'",
+					 optarg);
 			break;
-		}
 		case OPT_COLOR: {
 			/* SystemTap's: no WHEN means always. */
 			int when = optarg ? util_color_when(optarg) : UTIL_COLOR_ALWAYS;
