@@ -32,6 +32,7 @@
 #include "../common/util.h"
 #include "dw.h"
 #include "dw_index.h"
+#include "srcroot.h"
 
 /* ---- a small open-addressing hash table of record indexes ---- */
 
@@ -125,8 +126,7 @@ struct files {
 	pthread_mutex_t lock;
 	struct vec names;	/* char * */
 	struct htab ht;
-	char *prefix[4];	/* to strip, longest first: find_roots */
-	int nprefix;
+	struct srcroots roots;	/* prefixes to strip: find_roots */
 };
 
 struct builder {
@@ -165,64 +165,16 @@ struct worker {
 	char err[256];
 };
 
-/* Lexically clean an absolute or relative path: "a/./b/../c" -> "a/c". */
-static char *clean_path(const char *p)
-{
-	char *out = xmalloc(strlen(p) + 2), *o = out;
-	bool abs = *p == '/';
-
-	if (abs)
-		*o++ = '/';
-	while (*p) {
-		size_t n;
-
-		while (*p == '/')
-			p++;
-		n = strcspn(p, "/");
-		if (n == 0)
-			break;
-		if (n == 1 && p[0] == '.') {
-			/* skip */
-		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
-			char *root = out + abs, *slash;
-
-			if (o > root && !(o - root >= 2 && o[-1] == '.' && o[-2] == '.' &&
-					  (o - root == 2 || o[-3] == '/'))) {
-				*o = 0;
-				slash = strrchr(root, '/');
-				o = slash ? slash : root;
-			} else if (!abs) {
-				if (o > root)
-					*o++ = '/';
-				*o++ = '.';
-				*o++ = '.';
-			}
-		} else {
-			if (o > out + abs)
-				*o++ = '/';
-			memcpy(o, p, n);
-			o += n;
-		}
-		p += n;
-	}
-	*o = 0;
-	return out;
-}
-
 /* The name users write: relative to the build or source tree. */
 static char *source_name(const struct files *f, const char *path)
 {
-	char *c = clean_path(path);
+	char *c = srcroot_clean(path);
+	const char *r = srcroots_strip(&f->roots, c);
 
-	for (int i = 0; i < f->nprefix; i++) {
-		size_t n = strlen(f->prefix[i]);
-
-		if (!strncmp(c, f->prefix[i], n) && c[n] == '/') {
-			char *r = xstrdup(c + n + 1);
-
-			free(c);
-			return r;
-		}
+	if (r != c) {
+		r = xstrdup(r);
+		free(c);
+		return (char *)r;
 	}
 	return c;
 }
@@ -649,43 +601,12 @@ static void worker_free(struct worker *w)
 	free(w->lprologue);
 }
 
-/*
- * The prefixes to strip from paths, longest first.  Kernel builds differ:
- * a plain build has an absolute DW_AT_comp_dir, the source tree; Debian
- * builds out of tree with -fdebug-prefix-map, so C units carry a relative
- * comp_dir ("debian/build/build_amd64_none_amd64") and names relative to
- * the source tree ("fs/read_write.c"), while assembler units keep absolute
- * ones ("/build/reproducible-path/linux-6.1.192/debian/build/...").  So:
- * every comp_dir, the source tree as what precedes "init/main.c" in that
- * unit's absolute name, and an absolute comp_dir minus a relative one.
- */
-static void add_prefix(struct files *f, char *p)
-{
-	int i;
-
-	for (i = 0; i < f->nprefix; i++)
-		if (!strcmp(f->prefix[i], p) || !*p) {
-			free(p);
-			return;
-		}
-	if (f->nprefix == ARRAY_SIZE(f->prefix)) {
-		free(p);
-		return;
-	}
-	for (i = f->nprefix++; i > 0 && strlen(f->prefix[i - 1]) < strlen(p); i--)
-		f->prefix[i] = f->prefix[i - 1];
-	f->prefix[i] = p;
-}
-
+/* Units the name scan cannot vouch for; the source tree's prefixes. */
 static void find_roots(Dwarf *dbg, struct builder *b)
 {
-	char *abs_dir = NULL, *rel_dir = NULL;
-
 	for (int i = 0; i < b->ncus; i++) {
 		Dwarf_Die cu;
-		Dwarf_Attribute a;
-		const char *n, *dir;
-		size_t len;
+		const char *n;
 
 		if (!dwarf_offdie(dbg, b->cus[i], &cu))
 			continue;
@@ -693,32 +614,8 @@ static void find_roots(Dwarf *dbg, struct builder *b)
 		if (dwarf_tag(&cu) != DW_TAG_compile_unit ||
 		    ((n = dwarf_diename(&cu)) && !strcmp(n, "<artificial>")))
 			b->untrusted = true;
-		if (!(n = dwarf_diename(&cu)))
-			continue;
-		dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
-		if (dir && *dir == '/' && !abs_dir)
-			abs_dir = clean_path(dir);
-		if (dir && *dir != '/' && !rel_dir)
-			rel_dir = clean_path(dir);
-		len = strlen(n);
-		if (*n == '/' && len > 12 && !strcmp(n + len - 12, "/init/main.c")) {
-			char *c = clean_path(n);
-
-			c[strlen(c) - 12] = 0;
-			add_prefix(&b->files, c);
-		}
 	}
-	if (abs_dir && rel_dir) {
-		size_t la = strlen(abs_dir), lr = strlen(rel_dir);
-
-		if (la > lr + 1 && !strcmp(abs_dir + la - lr, rel_dir) &&
-		    abs_dir[la - lr - 1] == '/')
-			add_prefix(&b->files, xstrndup(abs_dir, la - lr - 1));
-	}
-	if (abs_dir)
-		add_prefix(&b->files, abs_dir);
-	if (rel_dir)
-		add_prefix(&b->files, rel_dir);
+	srcroots_find(dbg, &b->files.roots);
 }
 
 /* ---- the index builder: merge, symbols, database ---- */
@@ -1279,8 +1176,7 @@ out:
 		free(b.files.names.items[i]);
 	vec_free(&b.files.names);
 	ht_free(&b.files.ht);
-	for (int i = 0; i < b.files.nprefix; i++)
-		free(b.files.prefix[i]);
+	srcroots_free(&b.files.roots);
 	pthread_mutex_destroy(&b.files.lock);
 	free(b.cus);
 	free(b.units);

@@ -26,6 +26,7 @@
 
 #include "stap.h"
 #include "dw.h"
+#include "srcroot.h"
 #include "syms.h"
 #include "probes/probes.h"
 
@@ -44,8 +45,7 @@ struct rows {
 	struct row *v;
 	size_t n, cap;
 	struct vec names;	/* every normalised name (malloc'ed), to free */
-	const char *root;	/* the source tree, stripped from absolute names */
-	char *abs_dir;		/* an absolute comp_dir, stripped too */
+	struct srcroots roots;	/* prefixes stripped from names */
 };
 
 static void push(struct rows *r, uint64_t addr, const char *file, int line)
@@ -59,53 +59,13 @@ static void push(struct rows *r, uint64_t addr, const char *file, int line)
 	r->n++;
 }
 
-/* path relative to the source tree: without root/ or abs_dir/, or ./ */
+/* path relative to the source tree, as users write it */
 static char *normalise(struct rows *r, const char *path)
 {
-	size_t n;
+	char *c = srcroot_clean(path), *n = xstrdup(srcroots_strip(&r->roots, c));
 
-	if (r->abs_dir && !strncmp(path, r->abs_dir, n = strlen(r->abs_dir)) && path[n] == '/')
-		path += n + 1;
-	else if (r->root && !strncmp(path, r->root, n = strlen(r->root)) && path[n] == '/')
-		path += n + 1;
-	while (path[0] == '.' && path[1] == '/')
-		path += 2;
-	return xstrdup(path);
-}
-
-/*
- * The source tree: Debian builds out of tree with -fdebug-prefix-map, so
- * C units have a relative comp_dir ("debian/build/build_amd64_none_amd64")
- * and assembler units an absolute one that ends with it; the tree is what
- * precedes that.  A plain build's absolute comp_dir is the tree itself.
- */
-static void find_root(Dwarf *dbg, struct rows *r)
-{
-	const char *abs = NULL, *rel = NULL;
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-
-	while ((!abs || !rel) && dwarf_nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-		Dwarf_Attribute a;
-		const char *dir;
-
-		if (dwarf_offdie(dbg, off + hsize, &cu) &&
-		    (dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a)))) {
-			if (*dir == '/' && !abs)
-				abs = dir;
-			else if (*dir != '/' && !rel)
-				rel = dir;
-		}
-		off = next;
-	}
-	if (!abs)
-		return;
-	r->abs_dir = xstrdup(abs);
-	if (rel && strlen(abs) > strlen(rel) + 1 &&
-	    !strcmp(abs + strlen(abs) - strlen(rel), rel) &&
-	    abs[strlen(abs) - strlen(rel) - 1] == '/')
-		r->root = xstrndup(abs, strlen(abs) - strlen(rel) - 1);
+	free(c);
+	return n;
 }
 
 static void read_cu(struct rows *r, Dwarf_Die *cu)
@@ -241,7 +201,7 @@ static int build(Dwarf *dbg, uint64_t printk, struct strbuf *out, char **err)
 	size_t hsize;
 	int ret;
 
-	find_root(dbg, &r);
+	srcroots_find(dbg, &r.roots);
 	while (dwarf_nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
@@ -257,8 +217,7 @@ static int build(Dwarf *dbg, uint64_t printk, struct strbuf *out, char **err)
 		free(r.names.items[i]);
 	vec_free(&r.names);
 	free(r.v);
-	free(r.abs_dir);
-	free((char *)r.root);
+	srcroots_free(&r.roots);
 	return ret;
 }
 
