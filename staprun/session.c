@@ -584,10 +584,15 @@ int session_run(const char *name, const struct session_cfg *cfg)
 	struct target *t = cfg->target;
 	bool relay_open = false;
 	char *dir;
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	int ret;
 
-	/* No SA_RESTART: a signal must interrupt poll(). */
+	/*
+	 * SA_RESTART: a write to stderr blocked on a slow terminal (a
+	 * serial line) must not fail with EINTR when the -c command exits,
+	 * for stdio would drop the message.  poll() still wakes up: it is
+	 * never restarted (signal(7)).
+	 */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

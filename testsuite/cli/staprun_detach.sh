@@ -3,7 +3,7 @@
 # the buffers), Ctrl-C ends it and unloads it.  A staprun killed with
 # SIGKILL leaves a module whose probes stopped at the close of .cmd: -A
 # drains what the end probe printed and unloads it.  Detached, the
-# 20 ms timer keeps ticking for the second before -A (25 ticks or more).  -A with nothing
+# 20 ms timer keeps ticking until -A (the driver waits for 25 ticks in its procfs file).  -A with nothing
 # loaded is an error.  -R loads the module as NAME_PID; -r N:URI sets
 # remote_id() and remote_uri(); -M SECS prints the probe table.  stap -F's module overwrites its oldest output
 # instead (flight recorder).  Run in a VM on every provisioned kernel, through
@@ -28,15 +28,23 @@ sr=$TOP/staprun/staprun
 	echo "remote=$work/fl/stp_remote.ko"
 	echo "mon=$work/fl/stp_mon.ko"
 	cat <<'DRIVE'
+# Until the module's procfs file FILE says at least N (60 s at most): a
+# loaded host's VM may get few timer ticks in a second.
+wait_for() {
+	i=0
+	until [ "$(cat "$1" 2>/dev/null || echo 0)" -ge "$2" ] || [ $i -ge 600 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+}
 $sr -L "$m"; echo "L rc=$?"
 [ -e /sys/module/stp_detach ] && echo "left loaded"
-sleep 1
+wait_for /proc/systemtap/stp_detach/ticks 25
 $sr -A stp_detach & p=$!
 sleep 1; kill -INT $p; wait $p; echo "A rc=$?"
 [ -e /sys/module/stp_detach ] || echo "unloaded"
 $sr -A stp_detach; echo "A with nothing loaded rc=$?"
 $sr "$m" & p=$!
-sleep 1; { kill -KILL $p; wait $p; } 2>/dev/null
+wait_for /proc/systemtap/stp_detach/ticks 25; { kill -KILL $p; wait $p; } 2>/dev/null
 $sr -A stp_detach; echo "A after SIGKILL rc=$?"
 [ -e /sys/module/stp_detach ] || echo "unloaded"
 $sr -R -L "$m" >/dev/null 2>/tmp/r.err; n=$(sed -n 's/.*staprun -A \(.*\)"$/\1/p' /tmp/r.err)
@@ -51,10 +59,7 @@ sleep 3; kill -INT $p; wait $p; echo "monitor rc=$?"
 [ "$(grep -c 'index *hits *avg cycles *probe' /tmp/m.err)" -ge 2 ] && echo "monitor: tables"
 grep -q '^0 *[0-9][0-9]* *[0-9][0-9]*  timer.ms(100) (<input>:2:1)$' /tmp/m.err && echo "monitor: timer row"
 $sr -L "$flight" >/dev/null; echo "flight L rc=$?"
-i=0
-until [ "$(cat /proc/systemtap/stp_flight/done 2>/dev/null)" = yes ] || [ $i -ge 600 ]; do
-	sleep 0.1; i=$((i + 1))
-done
+wait_for /proc/systemtap/stp_flight/lines 40000
 $sr -A stp_flight >/tmp/f.out & p=$!
 sleep 1; kill -INT $p; wait $p; echo "flight A rc=$?"
 awk '$1 == "end" { end = 1; next }
@@ -68,18 +73,19 @@ chmod +x drive
 script='global n
 probe begin { printf("begin\n") }
 probe timer.ms(20) { n++ }
+probe procfs("ticks").read { $value = sprint(n) }
 probe end { printf("end %s\n", n >= 25 ? "ticked on" : "stopped early") }'
 # -F: with no reader the module prints 4 MB into a 1 MB buffer (by
 # count, not for a time: a loaded host's VM gets fewer ticks); attached
-# once its procfs file says it is done, staprun gets the newest lines,
+# once its procfs file counts them all, staprun gets the newest lines,
 # whole and in order, and not the first ones.
 flight_script='global n
 probe timer.ms(1) {
 	if (n < 40000)
-		for (i = 0; i < 50; i++)
+		for (i = 0; i < 200; i++)
 			printf("%10d %089d\n", ++n, 0)
 }
-probe procfs("done").read { $value = n >= 40000 ? "yes" : "no" }
+probe procfs("lines").read { $value = sprint(n) }
 probe end { printf("end\n") }'
 # staprun -r N:URI: remote_id() and remote_uri() (SystemTap 4.8 prints
 # "-1 []" without it).
@@ -131,7 +137,7 @@ for r in $(build_kernels); do
 	(cd "$r" && "$STAP" -p4 --monitor -r "$r" -m stp_mon -e "$mon_script" >/dev/null) ||
 		fail "$r: cannot build the --monitor module"
 	mkdir -p fl && cp "$r/stp_flight.ko" "$r/stp_remote.ko" "$r/stp_mon.ko" fl/
-	./vm_smoke -t 150 -o "o-$r" -f "$sr" -f "$work/fl/stp_flight.ko" -f "$work/fl/stp_remote.ko" -f "$work/fl/stp_mon.ko" -r "$r" -s ./drive job="$r/stp_detach.ko" >"log-$r" 2>&1 ||
+	./vm_smoke -t 300 -o "o-$r" -f "$sr" -f "$work/fl/stp_flight.ko" -f "$work/fl/stp_remote.ko" -f "$work/fl/stp_mon.ko" -r "$r" -s ./drive job="$r/stp_detach.ko" >"log-$r" 2>&1 ||
 		fail "$r: the VM run failed: $(cat "log-$r")"
 	out=$(cat "o-$r/job.out")
 	[ "$out" = "$want_out" ] || fail "$r: stdout differs: expected
