@@ -11,9 +11,9 @@
  *  - SDT markers with a semaphore pass its file offset as the uprobe's
  *    reference counter: the kernel raises it in every process while the
  *    probe is registered, so the program's PROBE_ENABLED() tests see it.
- *  - .library(...) entries have exe: their handlers run only in the
- *    processes whose program is exe (the library's inode is shared), or
- *    with a -c/-x target in the target's tree (see wanted()).
+ *  - With a -c/-x target, handlers run only in the target's tree;
+ *    .library(...) entries have exe: without a target their handlers run
+ *    only in the processes whose program is exe (see wanted()).
  *  - .return entries are uretprobes.  Handlers run the probe with
  *    c->uprobe set, which makes target-variable reads read user memory.
  *  - A .return probe reading @entry values (parameters) also has an
@@ -122,16 +122,20 @@ static void entry_put(struct stp_uentry *e)
 }
 
 /*
- * A .library(...) probe fires in the processes running its program or,
- * with a -c/-x target, in the target's tree (SystemTap 4.8 fires it in a
- * child that execs another program mapping the library).
+ * process(PID) probes fire in that process.  With a -c/-x target, the
+ * others fire only in the target's tree: SystemTap 4.8 ignores a hit by
+ * a process outside it (say, one started by system()), and fires a
+ * .library(...) probe in a child that execs another program mapping the
+ * library.  Without a target, a .library(...) probe fires in the
+ * processes running its program (the library's inode is shared).
  */
 static bool wanted(const struct stp_uprobe *u)
 {
-	if (u->exe_inode && !(_stp_target_pid() ? _stp_in_target_tree(current) :
-			      _stp_current_runs(u->exe_inode)))
-		return false;
-	return !u->pid || task_tgid_nr(current) == u->pid;
+	if (u->pid)
+		return task_tgid_nr(current) == u->pid;
+	if (_stp_target_pid())
+		return _stp_in_target_tree(current);
+	return !u->exe_inode || _stp_current_runs(u->exe_inode);
 }
 
 static int uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
