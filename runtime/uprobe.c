@@ -11,6 +11,7 @@
  *  - SDT markers with a semaphore pass its file offset as the uprobe's
  *    reference counter: the kernel raises it in every process while the
  *    probe is registered, so the program's PROBE_ENABLED() tests see it.
+ *    They register once the session runs (_stp_uprobes_live()).
  *  - With a -c/-x target, handlers run only in the target's tree;
  *    .library(...) entries have exe: without a target their handlers run
  *    only in the processes whose program is exe (see wanted()).
@@ -284,16 +285,37 @@ static void report_failure(const struct stp_uprobe *u, int rc, bool warn)
 			       (unsigned long long)u->offset, errno_text(rc), rc);
 }
 
-int _stp_uprobes_start(struct stp_uprobe *ups, size_t n)
+/* Does the point whose entries start at ups[first] have a semaphore? */
+static bool group_has_sem(const struct stp_uprobe *ups, size_t n, size_t first, size_t *end)
 {
-	size_t i, first;
+	bool sem = false;
+	size_t i;
+
+	for (i = first; i < n && ups[i].group == ups[first].group; i++)
+		sem |= ups[i].sem_offset != 0;
+	*end = i;
+	return sem;
+}
+
+/*
+ * Register the points without semaphores (late: those with one), a point
+ * at a time; a point fails when none of its entries registers, or an
+ * entry that is not optional or a wildcard's does not.
+ */
+static int start_points(struct stp_uprobe *ups, size_t n, bool late)
+{
+	size_t i, first, end;
 
 	for (first = 0; first < n; first = i) {
 		const struct stp_uprobe *refused = NULL;
 		size_t nok = 0;
 		int refused_rc = 0;
 
-		for (i = first; i < n && ups[i].group == ups[first].group; i++) {
+		if (group_has_sem(ups, n, first, &end) != late) {
+			i = end;
+			continue;
+		}
+		for (i = first; i < end; i++) {
 			struct stp_uprobe *u = &ups[i];
 			int rc;
 
@@ -337,6 +359,27 @@ int _stp_uprobes_start(struct stp_uprobe *ups, size_t n)
 		}
 	}
 	return 0;
+}
+
+/*
+ * SDT markers with a semaphore register only once the session runs
+ * (_stp_uprobes_live), since registering raises the semaphore: a program
+ * that sees it raised and fires its marker at once would otherwise hit
+ * while the session is still starting, when hits are dropped.
+ */
+static struct stp_uprobe *live_ups;
+static size_t live_n;
+
+int _stp_uprobes_start(struct stp_uprobe *ups, size_t n)
+{
+	live_ups = ups;
+	live_n = n;
+	return start_points(ups, n, false);
+}
+
+int _stp_uprobes_live(void)
+{
+	return live_n ? start_points(live_ups, live_n, true) : 0;
 }
 
 void _stp_uprobes_stop(struct stp_uprobe *ups, size_t n)
@@ -387,6 +430,11 @@ int _stp_uprobes_start(struct stp_uprobe *ups, size_t n)
 
 void _stp_uprobes_stop(struct stp_uprobe *ups, size_t n)
 {
+}
+
+int _stp_uprobes_live(void)
+{
+	return 0;
 }
 
 #endif /* CONFIG_UPROBES */
