@@ -194,6 +194,7 @@ struct dwf_match {
 struct dwf_walk {
 	struct session *s;
 	Dwarf *dbg;		/* .label: where the copies' DIEs are */
+	const char *vmlinux;	/* its file, for pf_text_reserved */
 	enum dwf_kind kind;
 	const char *label;	/* .label: LPATTERN */
 	struct vec matches;	/* struct dwf_match *, in the index's order */
@@ -204,6 +205,9 @@ struct dwf_walk {
 	const char *refused_sym, *refused_why;	/* the first of those */
 	int ambiguous;		/* sites in a symbol whose name is not unique */
 	const char *ambiguous_sym;	/* the first of those */
+	int unsafe;		/* sites of functions probes must not go on (unsafe.c) */
+	const char *unsafe_name, *unsafe_why;	/* the first of those */
+	struct vec unsafe_funcs;	/* their distinct names (arena strings), for -v */
 };
 
 /* One kprobe at site->symbol + offset (pc there), unless it has one; 1: too many. */
@@ -307,6 +311,17 @@ static int add_site(const struct dw_site *site, void *arg)
 		w->no_symbol++;
 		return 0;
 	}
+	why = pf_unsafe_function(site->name, site->file);
+	if (why) {
+		if (!w->unsafe++) {
+			w->unsafe_name = m->name;
+			w->unsafe_why = why;
+		}
+		if (!w->unsafe_funcs.len ||
+		    strcmp(w->unsafe_funcs.items[w->unsafe_funcs.len - 1], m->name))
+			vec_push(&w->unsafe_funcs, (void *)m->name);
+		return 0;
+	}
 	/* What the symbol table knows; without one, registration decides. */
 	if (!pf_ksym_check(w->s->release, site->symbol, &why, &ncopies)) {
 		if (why) {
@@ -347,6 +362,14 @@ static int add_site(const struct dw_site *site, void *arg)
 	fentry = !site->inlined && w->kind != DWF_RETURN && site->entry_pc == start;
 	if (fentry)
 		offset = 0;
+	why = offset ? pf_text_reserved(w->vmlinux, start + offset) : NULL;
+	if (why) {
+		if (!w->refused++) {
+			w->refused_sym = arena_strdup(&w->s->arena, site->symbol);
+			w->refused_why = why;
+		}
+		return 0;
+	}
 	return add_kprobe(w, m, site, offset,
 			  w->kind == DWF_RETURN || fentry ? site->entry_pc : site->probe_pc,
 			  fentry, NULL);
@@ -404,6 +427,31 @@ out:
 	vec_free(&near.cands);
 }
 
+/*
+ * -v: what a point left out as unsafe (unsafe.c) or refused by the
+ * kernel, as a note; -vv names every unsafe function.
+ */
+static void note_skipped(struct session *s, const struct dwf_point *dp,
+			 const struct dwf_walk *w)
+{
+	if (w->unsafe) {
+		diag_note(s, dp->loc, "skipped %d %s in %d %s that probes must not go on, "
+			  "'%s' among them: it %s", w->unsafe,
+			  w->unsafe == 1 ? "address" : "addresses", w->unsafe_funcs.len,
+			  w->unsafe_funcs.len == 1 ? "function" : "functions",
+			  w->unsafe_name, w->unsafe_why);
+		if (s->verbose >= 2)
+			for (int i = 0; i < w->unsafe_funcs.len; i++)
+				diag_hint(s, "skipped '%s'",
+					  (const char *)w->unsafe_funcs.items[i]);
+	}
+	if (w->refused)
+		diag_note(s, dp->loc, "skipped %d %s the kernel refuses kprobes in, in '%s' "
+			  "among others: it %s", w->refused,
+			  w->refused == 1 ? "address" : "addresses", w->refused_sym,
+			  w->refused_why);
+}
+
 static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec *out)
 {
 	const struct dwf_point *dp = rp->family_data;
@@ -426,6 +474,7 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 		goto out;
 	}
 	w.dbg = dw_dwarf(k);
+	w.vmlinux = dw_debuginfo_path(k);
 	n = dw_lookup_functions(k, &pat, add_site, &w);
 	if (n < 0 && !w.too_many) {
 		diag_error(s, dp->loc, "dwarf: cannot look up '%s' in the index of kernel %s (%s)",
@@ -492,6 +541,8 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 				  "functions, '%s' among them (%d inlined copies skipped)",
 				  nskipped_funcs, m->name, skipped);
 	}
+	if (s->verbose && (w.unsafe || w.refused))
+		note_skipped(s, dp, &w);
 	if (w.ambiguous && !optional)
 		diag_warn(s, dp->loc, "skipped %d %s in '%s'%s: a kprobe by symbol name "
 			  "reaches only the first of the kernel's symbols of that name",
@@ -511,6 +562,9 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 	else if (w.refused)
 		diag_error(s, dp->loc, "cannot probe '%s': its code in '%s' %s",
 			   dp->pattern, w.refused_sym, w.refused_why);
+	else if (w.unsafe)
+		diag_error(s, dp->loc, "cannot probe '%s': '%s' %s", dp->pattern,
+			   w.unsafe_name, w.unsafe_why);
 	else if (w.ambiguous)
 		diag_error(s, dp->loc, "cannot probe '%s': its code is only in functions "
 			   "whose symbol names are not unique", dp->pattern);
@@ -532,6 +586,7 @@ out:
 	for (i = 0; i < w.matches.len; i++)
 		vec_free(&((struct dwf_match *)w.matches.items[i])->kps);
 	vec_free(&w.matches);
+	vec_free(&w.unsafe_funcs);
 	dw_pattern_free(&pat);
 	free(err);
 	return ret;

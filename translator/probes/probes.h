@@ -88,6 +88,18 @@ char *pf_point_text(struct session *s, const struct probe_point *pt);
 int pf_ksym_check(const char *release, const char *name, const char **why,
 		  int *ncopies);
 /*
+ * Why probes must not go on kernel function @name declared in @file
+ * (which may be NULL), though the kernel would allow it (unsafe.c), or
+ * NULL.
+ */
+const char *pf_unsafe_function(const char *name, const char *file);
+/*
+ * Why the kernel would refuse a kprobe at link-time address @addr of the
+ * vmlinux at path @vmlinux though its function allows kprobes (a jump
+ * label or static call site), or NULL.
+ */
+const char *pf_text_reserved(const char *vmlinux, uint64_t addr);
+/*
  * The link-time address of kernel @release's first symbol named @name,
  * text or data, into *addr: 1, 0 if there is none, -1 if the release has
  * no symbol table.
