@@ -79,6 +79,7 @@ struct dwf_kprobe {
 	uint64_t pc;		/* link-time probe address */
 	uint64_t entry_pc;	/* link-time entry of the copy */
 	bool fentry;		/* at the entry of an out-of-line copy: symbol + 0 */
+	uint64_t link;		/* link-time address of symbol + offset */
 	const char *label;	/* .label: the label's name */
 	int line;		/* .label: its line, which names the probe */
 };
@@ -230,6 +231,7 @@ static int add_kprobe(struct dwf_walk *w, struct dwf_match *m, const struct dw_s
 	kp = arena_alloc(&w->s->arena, sizeof(*kp));
 	kp->symbol = arena_strdup(&w->s->arena, site->symbol);
 	kp->offset = offset;
+	kp->link = site->probe_pc - site->sym_offset + offset;
 	kp->die_off = site->die_off;
 	kp->pc = pc;
 	kp->entry_pc = site->entry_pc;
@@ -311,17 +313,6 @@ static int add_site(const struct dw_site *site, void *arg)
 		w->no_symbol++;
 		return 0;
 	}
-	why = pf_unsafe_function(site->name, site->file);
-	if (why) {
-		if (!w->unsafe++) {
-			w->unsafe_name = m->name;
-			w->unsafe_why = why;
-		}
-		if (!w->unsafe_funcs.len ||
-		    strcmp(w->unsafe_funcs.items[w->unsafe_funcs.len - 1], m->name))
-			vec_push(&w->unsafe_funcs, (void *)m->name);
-		return 0;
-	}
 	/* What the symbol table knows; without one, registration decides. */
 	if (!pf_ksym_check(w->s->release, site->symbol, &why, &ncopies)) {
 		if (why) {
@@ -336,6 +327,18 @@ static int add_site(const struct dw_site *site, void *arg)
 				w->ambiguous_sym = arena_strdup(&w->s->arena, site->symbol);
 			return 0;
 		}
+	}
+	/* The kernel's refusals first: they say more. */
+	why = pf_unsafe_function(site->name, site->file);
+	if (why) {
+		if (!w->unsafe++) {
+			w->unsafe_name = m->name;
+			w->unsafe_why = why;
+		}
+		if (!w->unsafe_funcs.len ||
+		    strcmp(w->unsafe_funcs.items[w->unsafe_funcs.len - 1], m->name))
+			vec_push(&w->unsafe_funcs, (void *)m->name);
+		return 0;
 	}
 	if (w->kind == DWF_LABEL) {
 		Dwarf_Die die;
@@ -559,12 +562,12 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 	if (nskipped_funcs)
 		diag_error(s, dp->loc, "no out-of-line copy of '%s' to probe the return of",
 			   dp->pattern);
+	else if (w.unsafe && w.unsafe >= w.refused)	/* the commoner reason */
+		diag_error(s, dp->loc, "cannot probe '%s': '%s' %s", dp->pattern,
+			   w.unsafe_name, w.unsafe_why);
 	else if (w.refused)
 		diag_error(s, dp->loc, "cannot probe '%s': its code in '%s' %s",
 			   dp->pattern, w.refused_sym, w.refused_why);
-	else if (w.unsafe)
-		diag_error(s, dp->loc, "cannot probe '%s': '%s' %s", dp->pattern,
-			   w.unsafe_name, w.unsafe_why);
 	else if (w.ambiguous)
 		diag_error(s, dp->loc, "cannot probe '%s': its code is only in functions "
 			   "whose symbol names are not unique", dp->pattern);
@@ -597,8 +600,11 @@ out:
 static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 {
 	int i, j, group = 0;
+	uint64_t printk = 0;
 
-	(void)s;
+	/* Without the symbol's address the kernel resolves the name. */
+	if (pf_ksym_addr(s->release, "_printk", &printk) != 1)
+		printk = 0;
 	sb_puts(c, "/* kernel.function probes: runtime/kprobe.c registers them. */\n"
 		"static struct stp_kprobe stp_dwarf_kprobes[] = {\n");
 	for (i = 0; i < probes->len; i++) {
@@ -612,10 +618,10 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 		if (i && rp->point != ((struct resolved_probe *)probes->items[i - 1])->point)
 			group = i;
 		for (j = 0; j < df->nkps; j++)
-			pf_kprobe_row_entry(c, rp->id, df->kps[j].symbol, df->kps[j].offset,
-					    df->maxactive, group,
-					    flags | (df->kps[j].fentry ? PF_KP_FENTRY : 0),
-					    rp->entry_exprs.len);
+			pf_kprobe_row_link(c, rp->id, df->kps[j].symbol, df->kps[j].offset,
+					   df->maxactive, group,
+					   flags | (df->kps[j].fentry ? PF_KP_FENTRY : 0),
+					   rp->entry_exprs.len, df->kps[j].link, printk);
 	}
 	sb_puts(c, "};\n\n");
 }

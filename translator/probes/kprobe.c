@@ -817,6 +817,14 @@ void pf_kprobe_row_entry(struct strbuf *c, int probe_id, const char *symbol,
 			 uint64_t offset_or_addr, int maxactive, int group, unsigned flags,
 			 int nslots)
 {
+	pf_kprobe_row_link(c, probe_id, symbol, offset_or_addr, maxactive, group, flags,
+			   nslots, 0, 0);
+}
+
+void pf_kprobe_row_link(struct strbuf *c, int probe_id, const char *symbol,
+			uint64_t offset_or_addr, int maxactive, int group, unsigned flags,
+			int nslots, uint64_t link, uint64_t link_ref)
+{
 	static const char *const flag_names[] = {
 		"STP_KPROBE_RETURN", "STP_KPROBE_OPTIONAL", "STP_KPROBE_WILDCARD",
 		"STP_KPROBE_FENTRY",
@@ -842,6 +850,9 @@ void pf_kprobe_row_entry(struct strbuf *c, int probe_id, const char *symbol,
 		sb_puts(c, "0");
 	if (nslots)
 		sb_printf(c, ", .entry = stp_entry_%d, .nslots = %d", probe_id, nslots);
+	if (link && link_ref)
+		sb_printf(c, ", .link = 0x%" PRIx64 "ULL, .link_ref = 0x%" PRIx64 "ULL", link,
+			  link_ref);
 	sb_puts(c, " },\n");
 }
 

@@ -138,6 +138,15 @@ void pf_kprobe_row(struct strbuf *c, int probe_id, const char *symbol,
 void pf_kprobe_row_entry(struct strbuf *c, int probe_id, const char *symbol,
 			 uint64_t offset_or_addr, int maxactive, int group, unsigned flags,
 			 int nslots);
+/*
+ * The same with the link-time address of symbol + offset (link) and of
+ * _printk (link_ref), so that the runtime registers the kernel's kprobe
+ * by address, moved by the KASLR offset: a kprobe by name costs a
+ * kallsyms_lookup_name(), a scan of every kernel symbol before 6.2.
+ */
+void pf_kprobe_row_link(struct strbuf *c, int probe_id, const char *symbol,
+			uint64_t offset, int maxactive, int group, unsigned flags,
+			int nslots, uint64_t link, uint64_t link_ref);
 void pf_kprobe_emit_start(struct strbuf *c, const char *table);
 void pf_kprobe_emit_stop(struct strbuf *c, const char *table);
 
