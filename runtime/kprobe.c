@@ -185,6 +185,20 @@ static int register_one(struct stp_kprobe *k, struct stp_fentry *fe, bool noopt)
 	int rc;
 
 	memset(&k->u, 0, sizeof(k->u));
+	/* A known ftrace site: straight onto the ops, no kprobe. */
+	if (fe && k->ftrace && k->link_ref && (k->flags & STP_KPROBE_FENTRY) &&
+	    !(k->flags & STP_KPROBE_RETURN)) {
+		unsigned long ip = (unsigned long)(k->ftrace + ((unsigned long)&_printk -
+								(unsigned long)k->link_ref));
+
+		k->u.kp.addr = (kprobe_opcode_t *)ip;
+		k->on_ftrace = _stp_fentry_add_ip(fe, k, ip);
+		if (k->on_ftrace) {
+			k->registered = false;
+			return 0;
+		}
+		memset(&k->u, 0, sizeof(k->u));
+	}
 	if (k->flags & STP_KPROBE_RETURN) {
 #ifdef CONFIG_KRETPROBES
 		struct kretprobe *rp = &k->u.rp;
@@ -248,7 +262,7 @@ static void flush_kprobes(struct kprobe **kb, int *nk)
  * and drop their disabled kprobes, or, if the ops cannot be registered,
  * enable those kprobes instead.
  */
-static int switch_to_ftrace(struct stp_fentry *fe)
+static int switch_to_ftrace(struct stp_fentry *fe, bool noopt)
 {
 	struct kprobe *batch[STP_KPROBE_BATCH], **kb = batch;
 	int nk = 0, max = STP_KPROBE_BATCH, rc;
@@ -259,7 +273,8 @@ static int switch_to_ftrace(struct stp_fentry *fe)
 	if (rc) {
 		for (i = 0; (k = _stp_fentry_row(fe, i)); i++) {
 			k->on_ftrace = false;
-			rc = enable_kprobe(&k->u.kp);
+			/* A row taken by its ftrace site has no kprobe yet. */
+			rc = k->registered ? enable_kprobe(&k->u.kp) : register_one(k, NULL, noopt);
 			if (rc) {
 				report_failure(k, rc);
 				return rc;
@@ -276,6 +291,8 @@ static int switch_to_ftrace(struct stp_fentry *fe)
 		kb = kb ?: batch;
 	}
 	for (i = 0; (k = _stp_fentry_row(fe, i)); i++) {
+		if (!k->registered)
+			continue;
 		kb[nk++] = &k->u.kp;
 		k->registered = false;
 		if (nk == max)
@@ -378,7 +395,7 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 		  kp_count[1], kp_ns[1] / 1000000, kp_count[0], kp_ns[0] / 1000000);
 #endif
 	KP_LAP(t, "registered", n);
-	rc = fe ? switch_to_ftrace(fe) : 0;
+	rc = fe ? switch_to_ftrace(fe, noopt) : 0;
 	KP_LAP(t, "moved to ftrace", nfentry);
 	if (rc)
 		_stp_kprobes_stop(kps, n);

@@ -322,6 +322,7 @@ struct stp_kprobe {
 	 * by address (moved by the KASLR offset) when link_ref is set.
 	 */
 	u64 link, link_ref;
+	u64 ftrace;		/* the entry's fentry call at link time, or 0 */
 	int maxactive;		/* .return: .maxactive(N), or -1 for KRETACTIVE */
 	u32 group;		/* the probe point it came from */
 	u8 flags;		/* STP_KPROBE_* */

@@ -80,6 +80,7 @@ struct dwf_kprobe {
 	uint64_t entry_pc;	/* link-time entry of the copy */
 	bool fentry;		/* at the entry of an out-of-line copy: symbol + 0 */
 	uint64_t link;		/* link-time address of symbol + offset */
+	uint64_t ftrace;	/* an entry's fentry call (pf_ftrace_site), or 0 */
 	const char *label;	/* .label: the label's name */
 	int line;		/* .label: its line, which names the probe */
 };
@@ -196,6 +197,7 @@ struct dwf_walk {
 	struct session *s;
 	Dwarf *dbg;		/* .label: where the copies' DIEs are */
 	const char *vmlinux;	/* its file, for pf_text_reserved */
+	bool by_addr;		/* kprobes go by address: see emit_decls */
 	enum dwf_kind kind;
 	const char *label;	/* .label: LPATTERN */
 	struct vec matches;	/* struct dwf_match *, in the index's order */
@@ -232,6 +234,7 @@ static int add_kprobe(struct dwf_walk *w, struct dwf_match *m, const struct dw_s
 	kp->symbol = arena_strdup(&w->s->arena, site->symbol);
 	kp->offset = offset;
 	kp->link = site->probe_pc - site->sym_offset + offset;
+	kp->ftrace = fentry ? pf_ftrace_site(w->vmlinux, kp->link) : 0;
 	kp->die_off = site->die_off;
 	kp->pc = pc;
 	kp->entry_pc = site->entry_pc;
@@ -322,7 +325,8 @@ static int add_site(const struct dw_site *site, void *arg)
 			}
 			return 0;
 		}
-		if (ncopies > 1) {
+		/* By address (emit_decls), a name's copies are told apart. */
+		if (ncopies > 1 && !w->by_addr) {
 			if (!w->ambiguous++)
 				w->ambiguous_sym = arena_strdup(&w->s->arena, site->symbol);
 			return 0;
@@ -478,6 +482,11 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 	}
 	w.dbg = dw_dwarf(k);
 	w.vmlinux = dw_debuginfo_path(k);
+	{
+		uint64_t printk;
+
+		w.by_addr = pf_ksym_addr(s->release, "_printk", &printk) == 1;
+	}
 	n = dw_lookup_functions(k, &pat, add_site, &w);
 	if (n < 0 && !w.too_many) {
 		diag_error(s, dp->loc, "dwarf: cannot look up '%s' in the index of kernel %s (%s)",
@@ -621,7 +630,8 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 			pf_kprobe_row_link(c, rp->id, df->kps[j].symbol, df->kps[j].offset,
 					   df->maxactive, group,
 					   flags | (df->kps[j].fentry ? PF_KP_FENTRY : 0),
-					   rp->entry_exprs.len, df->kps[j].link, printk);
+					   rp->entry_exprs.len, df->kps[j].link, printk,
+					   df->kps[j].ftrace);
 	}
 	sb_puts(c, "};\n\n");
 }

@@ -100,6 +100,11 @@ const char *pf_unsafe_function(const char *name, const char *file);
  */
 const char *pf_text_reserved(const char *vmlinux, uint64_t addr);
 /*
+ * The link-time address of the fentry call (ftrace site) of the kernel
+ * function starting at link-time address @func in @vmlinux, or 0.
+ */
+uint64_t pf_ftrace_site(const char *vmlinux, uint64_t func);
+/*
  * The link-time address of kernel @release's first symbol named @name,
  * text or data, into *addr: 1, 0 if there is none, -1 if the release has
  * no symbol table.
@@ -143,10 +148,12 @@ void pf_kprobe_row_entry(struct strbuf *c, int probe_id, const char *symbol,
  * _printk (link_ref), so that the runtime registers the kernel's kprobe
  * by address, moved by the KASLR offset: a kprobe by name costs a
  * kallsyms_lookup_name(), a scan of every kernel symbol before 6.2.
+ * ftrace: an entry's fentry call (pf_ftrace_site), where the runtime
+ * hooks it with no kprobe, or 0.
  */
 void pf_kprobe_row_link(struct strbuf *c, int probe_id, const char *symbol,
 			uint64_t offset, int maxactive, int group, unsigned flags,
-			int nslots, uint64_t link, uint64_t link_ref);
+			int nslots, uint64_t link, uint64_t link_ref, uint64_t ftrace);
 void pf_kprobe_emit_start(struct strbuf *c, const char *table);
 void pf_kprobe_emit_stop(struct strbuf *c, const char *table);
 

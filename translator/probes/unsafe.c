@@ -108,6 +108,9 @@ struct site_table {
 	char *path;
 	uint64_t *r;		/* n (start, end) pairs, by start */
 	size_t n;
+	uint64_t *mcount;	/* the fentry call sites (__mcount_loc), sorted */
+	size_t nmcount;
+	Elf *elf;		/* kept open for pf_ftrace_site's ENDBR check */
 };
 
 static struct site_table *site_tables;
@@ -152,10 +155,11 @@ static void add_range(struct site_table *t, size_t *cap, uint64_t start, uint64_
 }
 
 /* The linker's bounds of the two tables (inside .data..ro_after_init). */
-enum { JT_START, JT_STOP, SC_START, SC_STOP, BOUNDS };
+enum { JT_START, JT_STOP, SC_START, SC_STOP, MC_START, MC_STOP, BOUNDS };
 static const char *const bound_names[BOUNDS] = {
 	"__start___jump_table", "__stop___jump_table",
 	"__start_static_call_sites", "__stop_static_call_sites",
+	"__start_mcount_loc", "__stop_mcount_loc",
 };
 
 static void find_bounds(Elf *elf, uint64_t *b)
@@ -207,37 +211,53 @@ static void add_table(struct site_table *t, size_t *cap, Elf *elf, uint64_t star
 	}
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* __mcount_loc: the absolute link-time address of every fentry call. */
+static void add_mcount(struct site_table *t, Elf *elf, uint64_t start, uint64_t stop)
+{
+	const unsigned char *p;
+
+	if (!start || stop <= start || !(p = elf_bytes(elf, start, stop - start)))
+		return;
+	t->nmcount = (stop - start) / 8;
+	t->mcount = xmalloc(t->nmcount * sizeof(*t->mcount));
+	memcpy(t->mcount, p, t->nmcount * sizeof(*t->mcount));
+	qsort(t->mcount, t->nmcount, sizeof(*t->mcount), cmp_u64);
+}
+
 static void load_sites(struct site_table *t)
 {
 	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
 	uint64_t b[BOUNDS] = { 0 };
-	Elf *elf = NULL;
 	size_t cap = 0;
 
 	if (fd < 0)
 		return;
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf)
-		goto out;
-	find_bounds(elf, b);
-	add_table(t, &cap, elf, b[JT_START], b[JT_STOP], 16, true);
-	add_table(t, &cap, elf, b[SC_START], b[SC_STOP], 8, false);
+	/* The descriptor stays open with the Elf, for the process's life. */
+	t->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!t->elf) {
+		close(fd);
+		return;
+	}
+	find_bounds(t->elf, b);
+	add_table(t, &cap, t->elf, b[JT_START], b[JT_STOP], 16, true);
+	add_table(t, &cap, t->elf, b[SC_START], b[SC_STOP], 8, false);
 	if (t->n)
 		qsort(t->r, t->n, 2 * sizeof(*t->r), cmp_range);
-out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	add_mcount(t, t->elf, b[MC_START], b[MC_STOP]);
 }
 
-const char *pf_text_reserved(const char *vmlinux, uint64_t addr)
+static struct site_table *sites_of(const char *vmlinux)
 {
 	struct site_table *t;
-	size_t lo = 0, hi;
 
-	if (!vmlinux)
-		return NULL;
 	for (t = site_tables; t && strcmp(t->path, vmlinux); t = t->next)
 		;
 	if (!t) {
@@ -248,6 +268,33 @@ const char *pf_text_reserved(const char *vmlinux, uint64_t addr)
 		t->next = site_tables;
 		site_tables = t;
 	}
+	return t;
+}
+
+uint64_t pf_ftrace_site(const char *vmlinux, uint64_t func)
+{
+	static const unsigned char endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	struct site_table *t = vmlinux ? sites_of(vmlinux) : NULL;
+	const unsigned char *insn;
+	uint64_t at = func;
+
+	if (!t || !t->nmcount)
+		return 0;
+	/* With IBT the call follows the function's ENDBR, as ftrace puts it. */
+	insn = elf_bytes(t->elf, func, sizeof(endbr64));
+	if (insn && !memcmp(insn, endbr64, sizeof(endbr64)))
+		at += sizeof(endbr64);
+	return bsearch(&at, t->mcount, t->nmcount, sizeof(at), cmp_u64) ? at : 0;
+}
+
+const char *pf_text_reserved(const char *vmlinux, uint64_t addr)
+{
+	struct site_table *t;
+	size_t lo = 0, hi;
+
+	if (!vmlinux)
+		return NULL;
+	t = sites_of(vmlinux);
 	/* The last range starting at or before addr (ranges do not overlap). */
 	for (hi = t->n; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
