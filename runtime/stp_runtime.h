@@ -317,6 +317,12 @@ struct stp_kprobe {
 	const char *symbol;	/* "name" or "module:name"; NULL: use addr */
 	unsigned long addr;	/* kprobe.statement(ADDR).absolute */
 	unsigned long offset;	/* from symbol: kernel.function's probe address */
+	/*
+	 * The kernel's symbol + offset at link time, and _printk's: registered
+	 * by address (moved by the KASLR offset) when link_ref is set.
+	 */
+	u64 link, link_ref;
+	u64 ftrace;		/* the entry's fentry call at link time, or 0 */
 	int maxactive;		/* .return: .maxactive(N), or -1 for KRETACTIVE */
 	u32 group;		/* the probe point it came from */
 	u8 flags;		/* STP_KPROBE_* */
