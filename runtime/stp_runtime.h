@@ -408,6 +408,7 @@ struct stp_uprobe {
 /* As _stp_kprobes_start/_stp_kprobes_stop, for uprobes. */
 int _stp_uprobes_start(struct stp_uprobe *ups, size_t n);
 void _stp_uprobes_stop(struct stp_uprobe *ups, size_t n);
+int _stp_uprobes_live(void);
 /* SDT argument i (1-based) of the current hit; an error if there is none. */
 int64_t _stp_sdt_arg(struct stp_context *c, int i);
 
