@@ -22,7 +22,7 @@ tools=${TOOLS:-/work/shared/tools}
 [ -x "$tools/vmrun.sh" ] || tools=$top/../shared/tools
 [ -x "$tools/vmrun.sh" ] || { echo "uprobe_overhead: no vmrun.sh: set TOOLS=DIR" >&2; exit 1; }
 N=${N:-200000} RUNS=${RUNS:-3}
-KVER=${KVER:-$(ls -d /lib/modules/6.1.*/build | sed 's#/lib/modules/##; s#/build##' | sort -V | tail -1)}
+KVER=${KVER:-$(ls -d /lib/modules/6.1.*/build | sed 's#/lib/modules/##; s#/build##' | grep -v -- -rt- | sort -V | tail -1)}
 export KVER
 w=$(mktemp -d /tmp/uprobe-bench.XXXXXX); trap 'rm -rf "$w"' EXIT
 
