@@ -9,6 +9,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/hardirq.h>
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
@@ -61,7 +62,20 @@ static struct stp_ctl_msg *ring_claim(u32 type, bool reserved,
 
 	if (!reserved)
 		limit -= CTL_RESERVED;
-	raw_spin_lock_irqsave(&ctl.lock, *flags);
+	/*
+	 * An NMI may have interrupted ring_pop holding the lock on this CPU:
+	 * it only tries, and a message it cannot queue is dropped (counted).
+	 */
+	if (unlikely(in_nmi())) {
+		local_irq_save(*flags);
+		if (!raw_spin_trylock(&ctl.lock)) {
+			local_irq_restore(*flags);
+			atomic_inc(&ctl.dropped);
+			return NULL;
+		}
+	} else {
+		raw_spin_lock_irqsave(&ctl.lock, *flags);
+	}
 	if (ctl.count >= limit) {
 		raw_spin_unlock_irqrestore(&ctl.lock, *flags);
 		atomic_inc(&ctl.dropped);

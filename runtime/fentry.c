@@ -6,12 +6,17 @@
  * plain call instead (Documentation/trace/ftrace-uses.rst).
  *
  *  - Rows flagged STP_KPROBE_FENTRY (a function family's entry, at
- *    symbol + 0) may go there.  runtime/kprobe.c registers their kprobes
- *    disabled, which makes the kernel resolve the symbol, step over an
- *    ENDBR and tell whether the address is an ftrace site
- *    (kprobe_ftrace()).  Those that are join one ftrace_ops per table;
- *    once it is registered their kprobes are dropped.  Anything else
- *    (no fentry site, ftrace refused) enables its kprobe: the fallback.
+ *    symbol + 0) may go there.  Where the translator found the site in
+ *    the vmlinux's __mcount_loc (.ftrace), the row joins the ops with no
+ *    kprobe at all: each register_kprobe() scans the kernel's jump
+ *    labels, and thousands of them took minutes under TCG.  For the
+ *    others runtime/kprobe.c registers their kprobes disabled, which
+ *    makes the kernel resolve the symbol, step over an ENDBR and tell
+ *    whether the address is an ftrace site (kprobe_ftrace()).  Those
+ *    that are join one ftrace_ops per table; once it is registered
+ *    their kprobes are dropped.  Anything else (no fentry site, ftrace
+ *    refused) enables its kprobe: the fallback.  If the ops cannot be
+ *    registered, every row it took falls back to an enabled kprobe.
  *  - The ops asks for full pt_regs (FTRACE_OPS_FL_SAVE_REGS): the
  *    arguments are still in their registers at the call, and the DWARF
  *    locations the translator used are those of the function's entry.
@@ -102,13 +107,19 @@ struct stp_fentry *_stp_fentry_alloc(unsigned int cap)
 	return fe;
 }
 
-bool _stp_fentry_add(struct stp_fentry *fe, struct stp_kprobe *k)
+bool _stp_fentry_add_ip(struct stp_fentry *fe, struct stp_kprobe *k, unsigned long ip)
 {
-	if (!fe || fe->armed || fe->n == fe->cap || !kprobe_ftrace(&k->u.kp))
+	if (!fe || fe->armed || fe->n == fe->cap)
 		return false;
-	fe->ents[fe->n].ip = (unsigned long)k->u.kp.addr;
+	fe->ents[fe->n].ip = ip;
 	fe->ents[fe->n++].k = k;
 	return true;
+}
+
+bool _stp_fentry_add(struct stp_fentry *fe, struct stp_kprobe *k)
+{
+	return kprobe_ftrace(&k->u.kp) &&
+	       _stp_fentry_add_ip(fe, k, (unsigned long)k->u.kp.addr);
 }
 
 /*

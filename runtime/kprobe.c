@@ -30,6 +30,26 @@
 
 /* Entries unregistered with one grace period. */
 #define STP_KPROBE_BATCH 32
+/* More int3 kprobes than this in a table: none is jump-optimized. */
+#ifndef STP_KPROBE_OPTIMIZE_MAX
+#define STP_KPROBE_OPTIMIZE_MAX 64
+#endif
+
+/*
+ * -DSTP_KPROBE_TIMING: each phase of registration and unregistration
+ * as a warning, in ms (bench/many_probes.sh).
+ */
+#ifdef STP_KPROBE_TIMING
+#include <linux/ktime.h>
+#define KP_T0(t) u64 t = ktime_get_ns()
+#define KP_LAP(t, what, n) do { \
+	_stp_warn("kprobes: %s: %zu in %llu ms", what, (size_t)(n), \
+		  (unsigned long long)((ktime_get_ns() - t) / 1000000)); \
+	t = ktime_get_ns(); } while (0)
+#else
+#define KP_T0(t) do { } while (0)
+#define KP_LAP(t, what, n) do { } while (0)
+#endif
 
 /* ---- kernel API drift (see kfeatures/) ---- */
 #ifdef STAPCONF_GET_KRETPROBE
@@ -128,18 +148,62 @@ static void describe(const struct stp_kprobe *k, char *buf, size_t len)
 		snprintf(buf, len, "address 0x%lx", k->addr);
 }
 
-static int register_one(struct stp_kprobe *k, struct stp_fentry *fe)
+/*
+ * Where the kprobe goes: by address when the translator knew it (the
+ * kernel still finds the symbol's start and steps over an ENDBR), else
+ * by name, which costs a kallsyms_lookup_name().
+ */
+static void set_where(struct kprobe *kp, const struct stp_kprobe *k)
+{
+	if (k->link_ref) {
+		kp->addr = (kprobe_opcode_t *)(unsigned long)(k->link + ((unsigned long)&_printk -
+							       (unsigned long)k->link_ref));
+	} else if (k->symbol) {
+		kp->symbol_name = k->symbol;
+		kp->offset = k->offset;
+	} else {
+		kp->addr = (kprobe_opcode_t *)k->addr;
+	}
+}
+
+/*
+ * A post-handler that does nothing: the kernel never jump-optimizes a
+ * kprobe that has one.  With many int3 kprobes (inlined copies of a
+ * wildcard's functions) the kprobe optimizer holds kprobe_mutex through
+ * an RCU-tasks grace period for every 256 of them while registration
+ * waits on that mutex: *@fs/proc/*.c took 41 s to register under TCG,
+ * 9 s without the optimizer.  A few probes keep the faster jump.  On a
+ * preemptible kernel (Debian's) an unoptimized kprobe single-steps with
+ * or without a post-handler, so a hit costs no more for having one.
+ */
+static void kprobe_post_noop(struct kprobe *kp, struct pt_regs *regs, unsigned long flags)
+{
+}
+
+static int register_one(struct stp_kprobe *k, struct stp_fentry *fe, bool noopt)
 {
 	int rc;
 
 	memset(&k->u, 0, sizeof(k->u));
+	/* A known ftrace site: straight onto the ops, no kprobe. */
+	if (fe && k->ftrace && k->link_ref && (k->flags & STP_KPROBE_FENTRY) &&
+	    !(k->flags & STP_KPROBE_RETURN)) {
+		unsigned long ip = (unsigned long)(k->ftrace + ((unsigned long)&_printk -
+								(unsigned long)k->link_ref));
+
+		k->u.kp.addr = (kprobe_opcode_t *)ip;
+		k->on_ftrace = _stp_fentry_add_ip(fe, k, ip);
+		if (k->on_ftrace) {
+			k->registered = false;
+			return 0;
+		}
+		memset(&k->u, 0, sizeof(k->u));
+	}
 	if (k->flags & STP_KPROBE_RETURN) {
 #ifdef CONFIG_KRETPROBES
 		struct kretprobe *rp = &k->u.rp;
 
-		rp->kp.symbol_name = k->symbol;
-		rp->kp.offset = k->symbol ? k->offset : 0;
-		rp->kp.addr = k->symbol ? NULL : (kprobe_opcode_t *)k->addr;
+		set_where(&rp->kp, k);
 		rp->handler = kretprobe_ret;
 		if (k->nslots) {
 			rp->entry_handler = kretprobe_entry;
@@ -155,10 +219,10 @@ static int register_one(struct stp_kprobe *k, struct stp_fentry *fe)
 		bool try_ftrace = fe && (k->flags & STP_KPROBE_FENTRY) && k->symbol &&
 				  !k->offset;
 
-		kp->symbol_name = k->symbol;
-		kp->offset = k->symbol ? k->offset : 0;
-		kp->addr = k->symbol ? NULL : (kprobe_opcode_t *)k->addr;
+		set_where(kp, k);
 		kp->pre_handler = kprobe_pre;
+		if (noopt)
+			kp->post_handler = kprobe_post_noop;
 		if (try_ftrace)
 			kp->flags = KPROBE_FLAG_DISABLED;
 		rc = register_kprobe(kp);
@@ -198,7 +262,7 @@ static void flush_kprobes(struct kprobe **kb, int *nk)
  * and drop their disabled kprobes, or, if the ops cannot be registered,
  * enable those kprobes instead.
  */
-static int switch_to_ftrace(struct stp_fentry *fe)
+static int switch_to_ftrace(struct stp_fentry *fe, bool noopt)
 {
 	struct kprobe *batch[STP_KPROBE_BATCH], **kb = batch;
 	int nk = 0, max = STP_KPROBE_BATCH, rc;
@@ -209,7 +273,8 @@ static int switch_to_ftrace(struct stp_fentry *fe)
 	if (rc) {
 		for (i = 0; (k = _stp_fentry_row(fe, i)); i++) {
 			k->on_ftrace = false;
-			rc = enable_kprobe(&k->u.kp);
+			/* A row taken by its ftrace site has no kprobe yet. */
+			rc = k->registered ? enable_kprobe(&k->u.kp) : register_one(k, NULL, noopt);
 			if (rc) {
 				report_failure(k, rc);
 				return rc;
@@ -226,6 +291,8 @@ static int switch_to_ftrace(struct stp_fentry *fe)
 		kb = kb ?: batch;
 	}
 	for (i = 0; (k = _stp_fentry_row(fe, i)); i++) {
+		if (!k->registered)
+			continue;
 		kb[nk++] = &k->u.kp;
 		k->registered = false;
 		if (nk == max)
@@ -240,12 +307,22 @@ static int switch_to_ftrace(struct stp_fentry *fe)
 int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 {
 	struct stp_fentry *fe = NULL;
-	size_t i, first, nfentry = 0;
+	size_t i, first, nfentry = 0, nint3 = 0;
+	bool noopt;
 	int rc;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		nfentry += (kps[i].flags & (STP_KPROBE_FENTRY | STP_KPROBE_RETURN)) ==
 			   STP_KPROBE_FENTRY;
+		nint3 += !(kps[i].flags & (STP_KPROBE_FENTRY | STP_KPROBE_RETURN));
+	}
+	noopt = nint3 > STP_KPROBE_OPTIMIZE_MAX;
+	KP_T0(t);
+#ifdef STP_KPROBE_TIMING
+	unsigned long long kp_ns[2] = { 0, 0 };
+	size_t kp_count[2] = { 0, 0 };
+#endif
+
 	/* Without it (no memory, no kernel support) every row is a kprobe. */
 	if (nfentry && !kps[0].fentry)
 		fe = kps[0].fentry = _stp_fentry_alloc(nfentry);
@@ -264,7 +341,17 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 				nok++;
 				continue;
 			}
-			rc = register_one(k, fe);
+#ifdef STP_KPROBE_TIMING
+			{
+				u64 t1 = ktime_get_ns();
+
+				rc = register_one(k, fe, noopt);
+				kp_ns[k->on_ftrace] += ktime_get_ns() - t1;
+				kp_count[k->on_ftrace]++;
+			}
+#else
+			rc = register_one(k, fe, noopt);
+#endif
 			if (!rc) {
 				nok++;
 				continue;
@@ -303,7 +390,13 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 				  refused_rc, errno_text(refused_rc));
 		}
 	}
-	rc = fe ? switch_to_ftrace(fe) : 0;
+#ifdef STP_KPROBE_TIMING
+	_stp_warn("kprobes: %zu on ftrace sites registered in %llu ms, %zu others in %llu ms",
+		  kp_count[1], kp_ns[1] / 1000000, kp_count[0], kp_ns[0] / 1000000);
+#endif
+	KP_LAP(t, "registered", n);
+	rc = fe ? switch_to_ftrace(fe, noopt) : 0;
+	KP_LAP(t, "moved to ftrace", nfentry);
 	if (rc)
 		_stp_kprobes_stop(kps, n);
 	return rc;
@@ -338,6 +431,7 @@ void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
 	struct kretprobe *rb_stack[STP_KPROBE_BATCH], **rb = rb_stack;
 	int nk = 0, nr = 0, kmax = STP_KPROBE_BATCH, rmax = STP_KPROBE_BATCH;
 	size_t i;
+	KP_T0(t);
 
 	/*
 	 * One grace period for all when there is memory for the lists: with
@@ -361,6 +455,7 @@ void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
 		kps[0].fentry = NULL;
 		for (i = 0; i < n; i++)
 			kps[i].on_ftrace = false;
+		KP_LAP(t, "ftrace_ops unregistered", n);
 	}
 	for (i = 0; i < n; i++) {
 		struct stp_kprobe *k = &kps[i];
@@ -381,6 +476,7 @@ void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
 	flush_kprobes(kb, &nk);
 	if (nr)
 		unregister_kretprobes(rb, nr);
+	KP_LAP(t, "kprobes unregistered", n);
 	if (kb != kb_stack)
 		kvfree(kb);
 	if (rb != rb_stack)

@@ -35,6 +35,19 @@ static void send_status(u32 type, int status)
 	_stp_ctl_wake();
 }
 
+/*
+ * Undo what the families that did start registered; with the state
+ * STOPPED no end probe runs.  Their stop code is idempotent and copes
+ * with a partial start.
+ */
+static void session_undo(void)
+{
+	atomic_set(&_stp_state, STP_SESSION_STOPPED);
+	stp_session_stop();
+	_stp_usyms_stop();
+	_stp_relay_flush();
+}
+
 void _stp_session_start_cmd(void)
 {
 	int ret;
@@ -52,23 +65,19 @@ void _stp_session_start_cmd(void)
 	ret = _stp_usyms_start();
 	if (!ret)
 		ret = stp_session_start();
-	if (ret) {
-		/*
-		 * Undo what the families that did start registered; with the
-		 * state STOPPED no end probe runs.  Their stop code is
-		 * idempotent and copes with a partial start.
-		 */
-		atomic_set(&_stp_state, STP_SESSION_STOPPED);
-		stp_session_stop();
-		_stp_usyms_stop();
-		_stp_relay_flush();
-	} else {
+	if (!ret) {
 		/* A begin probe's error or exit() decided the state already. */
 		atomic_cmpxchg(&_stp_state, STP_SESSION_STARTING,
 			       atomic_read(&_stp_exit_flag) ? STP_SESSION_STOPPING :
 			       STP_SESSION_RUNNING);
-		session_active = true;
+		/* SDT semaphores go up only once hits run (runtime/uprobe.c). */
+		if (atomic_read(&_stp_state) == STP_SESSION_RUNNING)
+			ret = _stp_uprobes_live();
 	}
+	if (ret)
+		session_undo();
+	else
+		session_active = true;
 	mutex_unlock(&session_mutex);
 	send_status(STP_CTL_STARTED, ret);
 }

@@ -22,6 +22,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/err.h>
+#include <linux/hardirq.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
@@ -242,6 +243,20 @@ void _stp_relay_exit(void)
 	bounce = NULL;
 }
 
+/*
+ * Take this CPU's buffer lock for a writer, interrupts off.  A writer
+ * in an NMI may have interrupted the reader or _stp_relay_flush holding
+ * this very lock on this CPU: it only tries, and false means the record
+ * is lost (counted), never a CPU spinning on itself.
+ */
+static bool lock_writer(struct relay_cpu *rc)
+{
+	if (unlikely(in_nmi()))
+		return raw_spin_trylock(&rc->lock);
+	raw_spin_lock(&rc->lock);
+	return true;
+}
+
 void _stp_relay_write(const void *data, size_t len)
 {
 	/*
@@ -256,7 +271,12 @@ void _stp_relay_write(const void *data, size_t len)
 
 	local_irq_save(flags);
 	rc = this_cpu_ptr(&relay_cpus);
-	raw_spin_lock(&rc->lock);
+	if (!lock_writer(rc)) {
+		atomic_add(len, &lost_bytes);
+		atomic_inc(&failures);
+		local_irq_restore(flags);
+		return;
+	}
 	/* Stamped under the lock: see staprun/relay.c. NMI-safe clock. */
 	ts = ktime_get_mono_fast_ns();
 	while (len) {
@@ -290,7 +310,11 @@ void _stp_relay_switch_file(void)
 
 	local_irq_save(flags);
 	rc = this_cpu_ptr(&relay_cpus);
-	raw_spin_lock(&rc->lock);
+	if (!lock_writer(rc)) {
+		atomic_inc(&failures);
+		local_irq_restore(flags);
+		return;
+	}
 	r = relay_reserve(chan, sizeof(*r));
 	if (r) {
 		r->ts = ktime_get_mono_fast_ns();

@@ -81,6 +81,8 @@ struct stp_fentry;
 struct stp_fentry *_stp_fentry_alloc(unsigned int cap);
 /* Take row @k, whose kprobe is registered disabled, if on an ftrace site. */
 bool _stp_fentry_add(struct stp_fentry *fe, struct stp_kprobe *k);
+/* Take row @k, which has no kprobe, at ftrace site @ip. */
+bool _stp_fentry_add_ip(struct stp_fentry *fe, struct stp_kprobe *k, unsigned long ip);
 /* Filter on the rows taken and register the ops; 0 or -errno. */
 int _stp_fentry_arm(struct stp_fentry *fe);
 /* The @i-th row taken, or NULL past the last. */
@@ -90,6 +92,11 @@ void _stp_fentry_free(struct stp_fentry *fe);
 #else
 static inline struct stp_fentry *_stp_fentry_alloc(unsigned int cap) { return NULL; }
 static inline bool _stp_fentry_add(struct stp_fentry *fe, struct stp_kprobe *k)
+{
+	return false;
+}
+static inline bool _stp_fentry_add_ip(struct stp_fentry *fe, struct stp_kprobe *k,
+				      unsigned long ip)
 {
 	return false;
 }

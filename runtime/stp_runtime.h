@@ -317,6 +317,12 @@ struct stp_kprobe {
 	const char *symbol;	/* "name" or "module:name"; NULL: use addr */
 	unsigned long addr;	/* kprobe.statement(ADDR).absolute */
 	unsigned long offset;	/* from symbol: kernel.function's probe address */
+	/*
+	 * The kernel's symbol + offset at link time, and _printk's: registered
+	 * by address (moved by the KASLR offset) when link_ref is set.
+	 */
+	u64 link, link_ref;
+	u64 ftrace;		/* the entry's fentry call at link time, or 0 */
 	int maxactive;		/* .return: .maxactive(N), or -1 for KRETACTIVE */
 	u32 group;		/* the probe point it came from */
 	u8 flags;		/* STP_KPROBE_* */
@@ -402,6 +408,7 @@ struct stp_uprobe {
 /* As _stp_kprobes_start/_stp_kprobes_stop, for uprobes. */
 int _stp_uprobes_start(struct stp_uprobe *ups, size_t n);
 void _stp_uprobes_stop(struct stp_uprobe *ups, size_t n);
+int _stp_uprobes_live(void);
 /* SDT argument i (1-based) of the current hit; an error if there is none. */
 int64_t _stp_sdt_arg(struct stp_context *c, int i);
 

@@ -285,10 +285,22 @@ int _stp_umodname(char *dst, size_t len, unsigned long addr);
 int _stp_ustack_pcs(struct stp_context *c, unsigned long *pcs, int max);
 /* ubacktrace (trailing space) and ucallers(count - 1): hex into dst. */
 void _stp_ubacktrace_hex(struct stp_context *c, char *dst, int count, bool trailing);
-/* One line per frame of this hit's user stack, in the how style, or per
- * word of addrs if not NULL (as print_ustack); printed (dst NULL) or into
- * dst (MAXSTRINGLEN). */
+/* ustack(n): the address n frames up this hit's user stack; an error past its end. */
+int64_t _stp_ustack_at(struct stp_context *c, int64_t n);
+
+/* Where a user stack walk starts: print_ubacktrace(pc, sp, fp). */
+struct stp_ustart {
+	unsigned long pc, sp, bp;
+};
+/*
+ * One line per frame of this hit's user stack (from start if not NULL),
+ * in the how style, or per word of addrs if not NULL (as print_ustack);
+ * printed (dst NULL) or into dst (MAXSTRINGLEN).  print_ubacktrace() in a
+ * .return probe starts with "Returning from:" and "Returning to  :" lines.
+ */
 void _stp_ustack_print(struct stp_context *c, const char *addrs, enum stp_ufmt how,
 		       char *dst);
+void _stp_ustack_print_from(struct stp_context *c, const struct stp_ustart *start,
+			    enum stp_ufmt how);
 
 #endif /* STP_TAPSET_H */

@@ -11,9 +11,10 @@
  *  - SDT markers with a semaphore pass its file offset as the uprobe's
  *    reference counter: the kernel raises it in every process while the
  *    probe is registered, so the program's PROBE_ENABLED() tests see it.
- *  - .library(...) entries have exe: their handlers run only in the
- *    processes whose program is exe (the library's inode is shared), or
- *    with a -c/-x target in the target's tree (see wanted()).
+ *    They register once the session runs (_stp_uprobes_live()).
+ *  - With a -c/-x target, handlers run only in the target's tree;
+ *    .library(...) entries have exe: without a target their handlers run
+ *    only in the processes whose program is exe (see wanted()).
  *  - .return entries are uretprobes.  Handlers run the probe with
  *    c->uprobe set, which makes target-variable reads read user memory.
  *  - A .return probe reading @entry values (parameters) also has an
@@ -122,16 +123,20 @@ static void entry_put(struct stp_uentry *e)
 }
 
 /*
- * A .library(...) probe fires in the processes running its program or,
- * with a -c/-x target, in the target's tree (SystemTap 4.8 fires it in a
- * child that execs another program mapping the library).
+ * process(PID) probes fire in that process.  With a -c/-x target, the
+ * others fire only in the target's tree: SystemTap 4.8 ignores a hit by
+ * a process outside it (say, one started by system()), and fires a
+ * .library(...) probe in a child that execs another program mapping the
+ * library.  Without a target, a .library(...) probe fires in the
+ * processes running its program (the library's inode is shared).
  */
 static bool wanted(const struct stp_uprobe *u)
 {
-	if (u->exe_inode && !(_stp_target_pid() ? _stp_in_target_tree(current) :
-			      _stp_current_runs(u->exe_inode)))
-		return false;
-	return !u->pid || task_tgid_nr(current) == u->pid;
+	if (u->pid)
+		return task_tgid_nr(current) == u->pid;
+	if (_stp_target_pid())
+		return _stp_in_target_tree(current);
+	return !u->exe_inode || _stp_current_runs(u->exe_inode);
 }
 
 static int uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
@@ -280,16 +285,37 @@ static void report_failure(const struct stp_uprobe *u, int rc, bool warn)
 			       (unsigned long long)u->offset, errno_text(rc), rc);
 }
 
-int _stp_uprobes_start(struct stp_uprobe *ups, size_t n)
+/* Does the point whose entries start at ups[first] have a semaphore? */
+static bool group_has_sem(const struct stp_uprobe *ups, size_t n, size_t first, size_t *end)
 {
-	size_t i, first;
+	bool sem = false;
+	size_t i;
+
+	for (i = first; i < n && ups[i].group == ups[first].group; i++)
+		sem |= ups[i].sem_offset != 0;
+	*end = i;
+	return sem;
+}
+
+/*
+ * Register the points without semaphores (late: those with one), a point
+ * at a time; a point fails when none of its entries registers, or an
+ * entry that is not optional or a wildcard's does not.
+ */
+static int start_points(struct stp_uprobe *ups, size_t n, bool late)
+{
+	size_t i, first, end;
 
 	for (first = 0; first < n; first = i) {
 		const struct stp_uprobe *refused = NULL;
 		size_t nok = 0;
 		int refused_rc = 0;
 
-		for (i = first; i < n && ups[i].group == ups[first].group; i++) {
+		if (group_has_sem(ups, n, first, &end) != late) {
+			i = end;
+			continue;
+		}
+		for (i = first; i < end; i++) {
 			struct stp_uprobe *u = &ups[i];
 			int rc;
 
@@ -333,6 +359,27 @@ int _stp_uprobes_start(struct stp_uprobe *ups, size_t n)
 		}
 	}
 	return 0;
+}
+
+/*
+ * SDT markers with a semaphore register only once the session runs
+ * (_stp_uprobes_live), since registering raises the semaphore: a program
+ * that sees it raised and fires its marker at once would otherwise hit
+ * while the session is still starting, when hits are dropped.
+ */
+static struct stp_uprobe *live_ups;
+static size_t live_n;
+
+int _stp_uprobes_start(struct stp_uprobe *ups, size_t n)
+{
+	live_ups = ups;
+	live_n = n;
+	return start_points(ups, n, false);
+}
+
+int _stp_uprobes_live(void)
+{
+	return live_n ? start_points(live_ups, live_n, true) : 0;
 }
 
 void _stp_uprobes_stop(struct stp_uprobe *ups, size_t n)
@@ -383,6 +430,11 @@ int _stp_uprobes_start(struct stp_uprobe *ups, size_t n)
 
 void _stp_uprobes_stop(struct stp_uprobe *ups, size_t n)
 {
+}
+
+int _stp_uprobes_live(void)
+{
+	return 0;
 }
 
 #endif /* CONFIG_UPROBES */

@@ -55,18 +55,14 @@ static int read_word(unsigned long addr, unsigned long *val)
 	return _stp_uread_quiet(val, addr, sizeof(*val));
 }
 
-int _stp_ustack_pcs(struct stp_context *c, unsigned long *pcs, int max)
+static int ustack_walk(const struct stp_ustart *start, unsigned long *pcs, int max)
 {
-	struct pt_regs *regs = user_regs(c);
-	unsigned long pc, sp, bp;
+	unsigned long pc = start->pc, sp = start->sp, bp = start->bp;
 	struct mm_struct *mm;
 	int n = 0;
 
-	if (!regs || max <= 0)
+	if (max <= 0)
 		return 0;
-	pc = instruction_pointer(regs);
-	sp = regs->sp;
-	bp = regs->bp;
 	mm = _stp_umm_lock();
 	while (n < max) {
 		const struct stp_ucfi *row = NULL;
@@ -107,6 +103,17 @@ int _stp_ustack_pcs(struct stp_context *c, unsigned long *pcs, int max)
 	return n;
 }
 
+int _stp_ustack_pcs(struct stp_context *c, unsigned long *pcs, int max)
+{
+	struct pt_regs *regs = user_regs(c);
+	struct stp_ustart start;
+
+	if (!regs)
+		return 0;
+	start = (struct stp_ustart){ instruction_pointer(regs), regs->sp, regs->bp };
+	return ustack_walk(&start, pcs, max);
+}
+
 /* One walk at a time per CPU (interrupts are off): no stack buffers. */
 
 void _stp_ubacktrace_hex(struct stp_context *c, char *dst, int count, bool trailing)
@@ -129,6 +136,19 @@ void _stp_ubacktrace_hex(struct stp_context *c, char *dst, int count, bool trail
 		out += scnprintf(dst + out, MAXSTRINGLEN - out, "%s0x%lx%s",
 				 trailing || !out ? "" : " ", pcs[i], trailing ? " " : "");
 	}
+}
+
+int64_t _stp_ustack_at(struct stp_context *c, int64_t depth)
+{
+	unsigned long *pcs = _stp_scratch()->upcs;
+	int n = _stp_ustack_pcs(c, pcs, STP_MAX_STACK);
+
+	if (depth < 0 || depth >= n) {
+		_stp_error(c, "cannot unwind the user stack to depth %lld (it has %d frames)",
+			   (long long)depth, n);
+		return 0;
+	}
+	return pcs[depth];
 }
 
 
@@ -158,24 +178,50 @@ static void print_tokens(struct stp_context *c, const char *addrs, char *dst)
 	}
 }
 
-void _stp_ustack_print(struct stp_context *c, const char *addrs, enum stp_ufmt how,
-		       char *dst)
+static void print_frames(struct stp_context *c, const struct stp_ustart *start,
+			 enum stp_ufmt how, char *dst)
 {
 	unsigned long *pcs = _stp_scratch()->upcs;
 	char *line = _stp_scratch()->uline;
 	size_t out = 0;
-	int n, i;
+	int n, i = 0;
 
-	if (dst)
-		dst[0] = '\0';
-	if (addrs) {
-		print_tokens(c, addrs, dst);
-		return;
+	n = start ? ustack_walk(start, pcs, STP_MAX_STACK) :
+		    _stp_ustack_pcs(c, pcs, STP_MAX_STACK);
+	/*
+	 * As print_backtrace() in a kernel .return probe (runtime/stack.c):
+	 * the probed function's entry, then where it returns, which is
+	 * where the hit's registers stand.
+	 */
+	if (how == STP_UFMT_BT && !dst && !start && c->uprobe && c->ret_from && n > 0) {
+		_stp_print(c, "Returning from: ");
+		_stp_usym_format(line, STP_ULINE_LEN, c->ret_from, how);
+		_stp_line_out(c, line, NULL, &out);
+		_stp_print(c, "Returning to  : ");
+		_stp_usym_format(line, STP_ULINE_LEN, pcs[0], how);
+		_stp_line_out(c, line, NULL, &out);
+		i = 1;
 	}
-	n = _stp_ustack_pcs(c, pcs, STP_MAX_STACK);
-	for (i = 0; i < n; i++) {
+	for (; i < n; i++) {
 		_stp_usym_format(line, STP_ULINE_LEN, pcs[i], how);
 		if (!_stp_line_out(c, line, dst, &out))
 			break;
 	}
+}
+
+void _stp_ustack_print(struct stp_context *c, const char *addrs, enum stp_ufmt how,
+		       char *dst)
+{
+	if (dst)
+		dst[0] = '\0';
+	if (addrs)
+		print_tokens(c, addrs, dst);
+	else
+		print_frames(c, NULL, how, dst);
+}
+
+void _stp_ustack_print_from(struct stp_context *c, const struct stp_ustart *start,
+			    enum stp_ufmt how)
+{
+	print_frames(c, start, how, NULL);
 }

@@ -198,9 +198,13 @@ static bool applies(const struct stp_utask *u, size_t i, u64 matched, bool use_m
 		return false;
 	if (u->pid)
 		return current->tgid == u->pid;
-	if (u->inode)
-		return use_mm ? runs_program(u) : !!(matched & BIT_ULL(i));
-	/* With -c/-x (staprun passes the target), only the target's tree. */
+	if (u->inode && !(use_mm ? runs_program(u) : !!(matched & BIT_ULL(i))))
+		return false;
+	/*
+	 * With -c/-x (staprun passes the target), only the target's tree,
+	 * for process("PATH") probes too: SystemTap 4.8 ignores the program
+	 * started outside it.
+	 */
 	if ((u->flags & STP_UTASK_TARGET) || _stp_target_pid())
 		return _stp_in_target_tree(current);
 	return true;

@@ -20,7 +20,7 @@ testsuite_uprog_CFLAGS = -g -O0
 # the script at a known pid: uprog's lines and functions stay as its
 # tests name them.
 check_PROGRAMS += testsuite/upid
-testsuite_upid_SOURCES = testsuite/upid.c
+testsuite_upid_SOURCES = testsuite/upid.c testsuite/upid_sem.c
 testsuite_upid_CFLAGS = -g -O0
 
 # The .library(...) tests' shared library of our own, with a soname so

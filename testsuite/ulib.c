@@ -6,5 +6,11 @@
  */
 __attribute__((noinline)) int ulib_twice(int i)
 {
+	extern int ulib_calls;	/* declared here: the function stays at line 7 */
+
+	ulib_calls++;
 	return 2 * i;
 }
+
+/* Calls in this process: a library global for @var (run/uprobe_return_var). */
+int ulib_calls;

@@ -31,6 +31,13 @@ __attribute__((noinline)) int work(int i)
 	return i * 2;
 }
 
+/*
+ * upid armed: fires the marker upid:armed, which has a semaphore, as
+ * soon as a tracer probes it, then exits 0 (testsuite/upid_sem.c).
+ * Here, below work(): the lines the tests name stay as they are.
+ */
+int upid_armed(void);
+
 int main(int argc, char **argv)
 {
 	struct timespec limit = { .tv_sec = 20 };
@@ -39,6 +46,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "exit"))
 		return 0;
+	if (argc > 1 && !strcmp(argv[1], "armed"))
+		return upid_armed();
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &usr1, NULL);

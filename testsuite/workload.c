@@ -35,6 +35,10 @@
  *                          wait for it; raise SIGUSR1 (caught); read 5
  *                          bytes of /dev/zero, write 7 to /dev/null
  *   workload exit N        exit with status N
+ *   workload fs DIR        file-system traffic in DIR (which must exist):
+ *                          16 files created, written (8 KB), fsync'd,
+ *                          stat'd, read back, renamed, listed (readdir)
+ *                          and removed, and a directory made and removed
  *   workload udp [PORT]    send 5 bytes over UDP from one loopback socket
  *                          to another bound to 127.0.0.1:54321, and
  *                          receive them; with PORT, the sender is bound
@@ -53,6 +57,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <dirent.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <signal.h>
@@ -68,7 +74,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
 		" getppid N | getppid-sh N CMD | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N |"
-		" udp [PORT] | tcp-refused\n");
+		" udp [PORT] | tcp-refused | fs DIR\n");
 	return 2;
 }
 
@@ -108,6 +114,48 @@ static int io(const char *path, long n, int writing)
 		return fail(writing ? "cannot write" : "cannot read", path);
 	}
 	close(fd);
+	return 0;
+}
+
+/* A little of everything a file system does, in dir. */
+static int fs(const char *dir)
+{
+	static char buf[8192];
+	char path[4096], to[4096];
+	struct stat st;
+	DIR *d;
+	int i, fd;
+
+	memset(buf, 'x', sizeof(buf));
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", dir, i);
+		snprintf(to, sizeof(to), "%s/g%d", dir, i);
+		fd = open(path, O_CREAT | O_TRUNC | O_RDWR, 0600);
+		if (fd < 0)
+			return fail("cannot create", path);
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf) || fsync(fd) ||
+		    lseek(fd, 0, SEEK_SET) || read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+			close(fd);
+			return fail("cannot write and read back", path);
+		}
+		close(fd);
+		if (stat(path, &st) || rename(path, to))
+			return fail("cannot stat and rename", path);
+	}
+	d = opendir(dir);
+	if (!d)
+		return fail("cannot list", dir);
+	while (readdir(d))
+		;
+	closedir(d);
+	for (i = 0; i < 16; i++) {
+		snprintf(to, sizeof(to), "%s/g%d", dir, i);
+		if (unlink(to))
+			return fail("cannot remove", to);
+	}
+	snprintf(path, sizeof(path), "%s/d", dir);
+	if (mkdir(path, 0700) || rmdir(path))
+		return fail("cannot make and remove", path);
 	return 0;
 }
 
@@ -410,6 +458,8 @@ int main(int argc, char **argv)
 		return udp(n);
 	if (!strcmp(argv[1], "tcp-refused") && argc == 2)
 		return tcp_refused();
+	if (!strcmp(argv[1], "fs") && argc == 3)
+		return fs(argv[2]);
 	if (!strcmp(argv[1], "exit") && argc == 3 && !number(argv[2], 255, &n))
 		return (int)n;
 	return usage();

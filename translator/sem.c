@@ -884,11 +884,11 @@ static void want_var_type(struct sem *S, struct node *n, enum type t)
  * probe's DWARF.  Index expressions and @cast's pointer are ordinary
  * script expressions, checked here.
  */
-/* @entry(expr): every target inside expr is read at entry. */
+/* @entry(expr): every target and @var inside expr is read at entry. */
 static void entry_targets(struct sem *S, struct node *n)
 {
 	for (; n; n = n->next) {
-		if (n->kind == ND_TARGET) {
+		if (n->kind == ND_TARGET || n->kind == ND_ATVAR) {
 			if (!n->tv)
 				tv_resolve_at_entry(S->s, S->rp, n);
 			continue;

@@ -34,9 +34,14 @@ for r in $kernels; do
 	# kernel has one (runtime/fentry.c), as SystemTap probes optimized
 	# code; kretprobes at +0.
 	expect_rc 0 "$STAP" -p3 -r "$r" -e 'probe kernel.function("ksys_read") { }'
-	contains '.symbol = "ksys_read", .offset = 0x0, .maxactive = -1, .group = 0, .flags = STP_KPROBE_FENTRY }'
+	contains '.symbol = "ksys_read", .offset = 0x0, .maxactive = -1, .group = 0, .flags = STP_KPROBE_FENTRY, .link = 0x'
+	# ... registered by the link-time address, moved by the KASLR offset
+	# (_printk's): no kallsyms_lookup_name() per kprobe.
+	a=$(nm "/usr/lib/debug/boot/vmlinux-$r" | awk '$3 == "ksys_read" { print $1 }')
+	p=$(nm "/usr/lib/debug/boot/vmlinux-$r" | awk '$3 == "_printk" { print $1 }')
+	contains ".link = 0x${a}ULL, .link_ref = 0x${p}ULL, .ftrace = 0x"
 	expect_rc 0 "$STAP" -p3 -r "$r" -e 'probe kernel.function("ksys_read").return { }'
-	contains '.symbol = "ksys_read", .offset = 0x0, .maxactive = -1, .group = 0, .flags = STP_KPROBE_RETURN }'
+	contains '.symbol = "ksys_read", .offset = 0x0, .maxactive = -1, .group = 0, .flags = STP_KPROBE_RETURN, .link = 0x'
 
 	# A symbol that only aliases another function (SYSCALL_DEFINE0's
 	# __x64_sys_NAME = __do_sys_NAME) resolves to that function through

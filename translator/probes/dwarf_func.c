@@ -79,6 +79,8 @@ struct dwf_kprobe {
 	uint64_t pc;		/* link-time probe address */
 	uint64_t entry_pc;	/* link-time entry of the copy */
 	bool fentry;		/* at the entry of an out-of-line copy: symbol + 0 */
+	uint64_t link;		/* link-time address of symbol + offset */
+	uint64_t ftrace;	/* an entry's fentry call (pf_ftrace_site), or 0 */
 	const char *label;	/* .label: the label's name */
 	int line;		/* .label: its line, which names the probe */
 };
@@ -194,6 +196,8 @@ struct dwf_match {
 struct dwf_walk {
 	struct session *s;
 	Dwarf *dbg;		/* .label: where the copies' DIEs are */
+	const char *vmlinux;	/* its file, for pf_text_reserved */
+	bool by_addr;		/* kprobes go by address: see emit_decls */
 	enum dwf_kind kind;
 	const char *label;	/* .label: LPATTERN */
 	struct vec matches;	/* struct dwf_match *, in the index's order */
@@ -204,6 +208,9 @@ struct dwf_walk {
 	const char *refused_sym, *refused_why;	/* the first of those */
 	int ambiguous;		/* sites in a symbol whose name is not unique */
 	const char *ambiguous_sym;	/* the first of those */
+	int unsafe;		/* sites of functions probes must not go on (unsafe.c) */
+	const char *unsafe_name, *unsafe_why;	/* the first of those */
+	struct vec unsafe_funcs;	/* their distinct names (arena strings), for -v */
 };
 
 /* One kprobe at site->symbol + offset (pc there), unless it has one; 1: too many. */
@@ -226,6 +233,8 @@ static int add_kprobe(struct dwf_walk *w, struct dwf_match *m, const struct dw_s
 	kp = arena_alloc(&w->s->arena, sizeof(*kp));
 	kp->symbol = arena_strdup(&w->s->arena, site->symbol);
 	kp->offset = offset;
+	kp->link = site->probe_pc - site->sym_offset + offset;
+	kp->ftrace = fentry ? pf_ftrace_site(w->vmlinux, kp->link) : 0;
 	kp->die_off = site->die_off;
 	kp->pc = pc;
 	kp->entry_pc = site->entry_pc;
@@ -316,11 +325,24 @@ static int add_site(const struct dw_site *site, void *arg)
 			}
 			return 0;
 		}
-		if (ncopies > 1) {
+		/* By address (emit_decls), a name's copies are told apart. */
+		if (ncopies > 1 && !w->by_addr) {
 			if (!w->ambiguous++)
 				w->ambiguous_sym = arena_strdup(&w->s->arena, site->symbol);
 			return 0;
 		}
+	}
+	/* The kernel's refusals first: they say more. */
+	why = pf_unsafe_function(site->name, site->file);
+	if (why) {
+		if (!w->unsafe++) {
+			w->unsafe_name = m->name;
+			w->unsafe_why = why;
+		}
+		if (!w->unsafe_funcs.len ||
+		    strcmp(w->unsafe_funcs.items[w->unsafe_funcs.len - 1], m->name))
+			vec_push(&w->unsafe_funcs, (void *)m->name);
+		return 0;
 	}
 	if (w->kind == DWF_LABEL) {
 		Dwarf_Die die;
@@ -347,6 +369,14 @@ static int add_site(const struct dw_site *site, void *arg)
 	fentry = !site->inlined && w->kind != DWF_RETURN && site->entry_pc == start;
 	if (fentry)
 		offset = 0;
+	why = offset ? pf_text_reserved(w->vmlinux, start + offset) : NULL;
+	if (why) {
+		if (!w->refused++) {
+			w->refused_sym = arena_strdup(&w->s->arena, site->symbol);
+			w->refused_why = why;
+		}
+		return 0;
+	}
 	return add_kprobe(w, m, site, offset,
 			  w->kind == DWF_RETURN || fentry ? site->entry_pc : site->probe_pc,
 			  fentry, NULL);
@@ -404,6 +434,31 @@ out:
 	vec_free(&near.cands);
 }
 
+/*
+ * -v: what a point left out as unsafe (unsafe.c) or refused by the
+ * kernel, as a note; -vv names every unsafe function.
+ */
+static void note_skipped(struct session *s, const struct dwf_point *dp,
+			 const struct dwf_walk *w)
+{
+	if (w->unsafe) {
+		diag_note(s, dp->loc, "skipped %d %s in %d %s that probes must not go on, "
+			  "'%s' among them: it %s", w->unsafe,
+			  w->unsafe == 1 ? "address" : "addresses", w->unsafe_funcs.len,
+			  w->unsafe_funcs.len == 1 ? "function" : "functions",
+			  w->unsafe_name, w->unsafe_why);
+		if (s->verbose >= 2)
+			for (int i = 0; i < w->unsafe_funcs.len; i++)
+				diag_hint(s, "skipped '%s'",
+					  (const char *)w->unsafe_funcs.items[i]);
+	}
+	if (w->refused)
+		diag_note(s, dp->loc, "skipped %d %s the kernel refuses kprobes in, in '%s' "
+			  "among others: it %s", w->refused,
+			  w->refused == 1 ? "address" : "addresses", w->refused_sym,
+			  w->refused_why);
+}
+
 static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec *out)
 {
 	const struct dwf_point *dp = rp->family_data;
@@ -426,6 +481,12 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 		goto out;
 	}
 	w.dbg = dw_dwarf(k);
+	w.vmlinux = dw_debuginfo_path(k);
+	{
+		uint64_t printk;
+
+		w.by_addr = pf_ksym_addr(s->release, "_printk", &printk) == 1;
+	}
 	n = dw_lookup_functions(k, &pat, add_site, &w);
 	if (n < 0 && !w.too_many) {
 		diag_error(s, dp->loc, "dwarf: cannot look up '%s' in the index of kernel %s (%s)",
@@ -492,6 +553,8 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 				  "functions, '%s' among them (%d inlined copies skipped)",
 				  nskipped_funcs, m->name, skipped);
 	}
+	if (s->verbose && (w.unsafe || w.refused))
+		note_skipped(s, dp, &w);
 	if (w.ambiguous && !optional)
 		diag_warn(s, dp->loc, "skipped %d %s in '%s'%s: a kprobe by symbol name "
 			  "reaches only the first of the kernel's symbols of that name",
@@ -508,6 +571,9 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 	if (nskipped_funcs)
 		diag_error(s, dp->loc, "no out-of-line copy of '%s' to probe the return of",
 			   dp->pattern);
+	else if (w.unsafe && w.unsafe >= w.refused)	/* the commoner reason */
+		diag_error(s, dp->loc, "cannot probe '%s': '%s' %s", dp->pattern,
+			   w.unsafe_name, w.unsafe_why);
 	else if (w.refused)
 		diag_error(s, dp->loc, "cannot probe '%s': its code in '%s' %s",
 			   dp->pattern, w.refused_sym, w.refused_why);
@@ -532,6 +598,7 @@ out:
 	for (i = 0; i < w.matches.len; i++)
 		vec_free(&((struct dwf_match *)w.matches.items[i])->kps);
 	vec_free(&w.matches);
+	vec_free(&w.unsafe_funcs);
 	dw_pattern_free(&pat);
 	free(err);
 	return ret;
@@ -542,8 +609,11 @@ out:
 static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 {
 	int i, j, group = 0;
+	uint64_t printk = 0;
 
-	(void)s;
+	/* Without the symbol's address the kernel resolves the name. */
+	if (pf_ksym_addr(s->release, "_printk", &printk) != 1)
+		printk = 0;
 	sb_puts(c, "/* kernel.function probes: runtime/kprobe.c registers them. */\n"
 		"static struct stp_kprobe stp_dwarf_kprobes[] = {\n");
 	for (i = 0; i < probes->len; i++) {
@@ -557,10 +627,11 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 		if (i && rp->point != ((struct resolved_probe *)probes->items[i - 1])->point)
 			group = i;
 		for (j = 0; j < df->nkps; j++)
-			pf_kprobe_row_entry(c, rp->id, df->kps[j].symbol, df->kps[j].offset,
-					    df->maxactive, group,
-					    flags | (df->kps[j].fentry ? PF_KP_FENTRY : 0),
-					    rp->entry_exprs.len);
+			pf_kprobe_row_link(c, rp->id, df->kps[j].symbol, df->kps[j].offset,
+					   df->maxactive, group,
+					   flags | (df->kps[j].fentry ? PF_KP_FENTRY : 0),
+					   rp->entry_exprs.len, df->kps[j].link, printk,
+					   df->kps[j].ftrace);
 	}
 	sb_puts(c, "};\n\n");
 }

@@ -61,6 +61,7 @@ enum ksym_range {
 	KR_NOINSTR,	/* noinstr functions */
 	KR_ENTRY,	/* low-level entry code */
 	KR_INIT,	/* .init.text */
+	KR_EXIT,	/* .exit.text: no symbols bound it, its section header does */
 	KR_NR
 };
 
@@ -75,6 +76,7 @@ static const struct {
 		       "is kernel entry code (.entry.text), which kprobes refuse" },
 	[KR_INIT] = { "_sinittext", "_einittext",
 		      "is in .init.text, which the kernel frees after boot" },
+	[KR_EXIT] = { "", "", "is in .exit.text, which built-in code never runs" },
 };
 
 /*
@@ -224,6 +226,7 @@ struct ksym_elf {
 	struct ksym_table *t;
 	Elf *elf;
 	size_t nsec;
+	size_t shstrndx;
 };
 
 static int ksym_elf_add(const char *name, const GElf_Sym *sym, void *arg)
@@ -238,6 +241,14 @@ static int ksym_elf_add(const char *name, const GElf_Sym *sym, void *arg)
 		return 0;
 	text = gelf_getshdr(elf_getscn(r->elf, sym->st_shndx), &ssh) &&
 	       (ssh.sh_flags & SHF_EXECINSTR);
+	if (text && !r->t->range[KR_EXIT][1]) {
+		const char *sec = elf_strptr(r->elf, r->shstrndx, ssh.sh_name);
+
+		if (sec && !strcmp(sec, ".exit.text")) {
+			r->t->range[KR_EXIT][0] = ssh.sh_addr;
+			r->t->range[KR_EXIT][1] = ssh.sh_addr + ssh.sh_size;
+		}
+	}
 	ksym_add(r->t, name, sym->st_value, text);
 	return 0;
 }
@@ -257,7 +268,10 @@ static bool ksym_load_elf(struct ksym_table *t, const char *path)
 	if (!elf || elf_getshdrnum(elf, &nsec))
 		goto out;
 	{
-		struct ksym_elf r = { t, elf, nsec };
+		struct ksym_elf r = { t, elf, nsec, 0 };
+
+		if (elf_getshdrstrndx(elf, &r.shstrndx))
+			r.shstrndx = 0;
 
 		dw_elf_symbols(elf, ksym_elf_add, &r);
 	}
@@ -817,6 +831,14 @@ void pf_kprobe_row_entry(struct strbuf *c, int probe_id, const char *symbol,
 			 uint64_t offset_or_addr, int maxactive, int group, unsigned flags,
 			 int nslots)
 {
+	pf_kprobe_row_link(c, probe_id, symbol, offset_or_addr, maxactive, group, flags,
+			   nslots, 0, 0, 0);
+}
+
+void pf_kprobe_row_link(struct strbuf *c, int probe_id, const char *symbol,
+			uint64_t offset_or_addr, int maxactive, int group, unsigned flags,
+			int nslots, uint64_t link, uint64_t link_ref, uint64_t ftrace)
+{
 	static const char *const flag_names[] = {
 		"STP_KPROBE_RETURN", "STP_KPROBE_OPTIONAL", "STP_KPROBE_WILDCARD",
 		"STP_KPROBE_FENTRY",
@@ -842,6 +864,11 @@ void pf_kprobe_row_entry(struct strbuf *c, int probe_id, const char *symbol,
 		sb_puts(c, "0");
 	if (nslots)
 		sb_printf(c, ", .entry = stp_entry_%d, .nslots = %d", probe_id, nslots);
+	if (link && link_ref)
+		sb_printf(c, ", .link = 0x%" PRIx64 "ULL, .link_ref = 0x%" PRIx64 "ULL", link,
+			  link_ref);
+	if (link && link_ref && ftrace)
+		sb_printf(c, ", .ftrace = 0x%" PRIx64 "ULL", ftrace);
 	sb_puts(c, " },\n");
 }
 

@@ -88,6 +88,23 @@ char *pf_point_text(struct session *s, const struct probe_point *pt);
 int pf_ksym_check(const char *release, const char *name, const char **why,
 		  int *ncopies);
 /*
+ * Why probes must not go on kernel function @name declared in @file
+ * (which may be NULL), though the kernel would allow it (unsafe.c), or
+ * NULL.
+ */
+const char *pf_unsafe_function(const char *name, const char *file);
+/*
+ * Why the kernel would refuse a kprobe at link-time address @addr of the
+ * vmlinux at path @vmlinux though its function allows kprobes (a jump
+ * label or static call site), or NULL.
+ */
+const char *pf_text_reserved(const char *vmlinux, uint64_t addr);
+/*
+ * The link-time address of the fentry call (ftrace site) of the kernel
+ * function starting at link-time address @func in @vmlinux, or 0.
+ */
+uint64_t pf_ftrace_site(const char *vmlinux, uint64_t func);
+/*
  * The link-time address of kernel @release's first symbol named @name,
  * text or data, into *addr: 1, 0 if there is none, -1 if the release has
  * no symbol table.
@@ -126,6 +143,17 @@ void pf_kprobe_row(struct strbuf *c, int probe_id, const char *symbol,
 void pf_kprobe_row_entry(struct strbuf *c, int probe_id, const char *symbol,
 			 uint64_t offset_or_addr, int maxactive, int group, unsigned flags,
 			 int nslots);
+/*
+ * The same with the link-time address of symbol + offset (link) and of
+ * _printk (link_ref), so that the runtime registers the kernel's kprobe
+ * by address, moved by the KASLR offset: a kprobe by name costs a
+ * kallsyms_lookup_name(), a scan of every kernel symbol before 6.2.
+ * ftrace: an entry's fentry call (pf_ftrace_site), where the runtime
+ * hooks it with no kprobe, or 0.
+ */
+void pf_kprobe_row_link(struct strbuf *c, int probe_id, const char *symbol,
+			uint64_t offset, int maxactive, int group, unsigned flags,
+			int nslots, uint64_t link, uint64_t link_ref, uint64_t ftrace);
 void pf_kprobe_emit_start(struct strbuf *c, const char *table);
 void pf_kprobe_emit_stop(struct strbuf *c, const char *table);
 
