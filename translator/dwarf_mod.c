@@ -944,10 +944,14 @@ fail:
 
 /* ---- user-space files ---- */
 
-static const Dwfl_Callbacks dwu_callbacks = {
+/* Where separate debuginfo is looked for; STAP_NG_DEBUGINFO_DIR as for modules. */
+static char *dwu_debuginfo_path;
+
+static Dwfl_Callbacks dwu_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &dwu_debuginfo_path,
 };
 
 struct dw_module *dw_user_open(const char *path, char **err)
@@ -971,6 +975,12 @@ struct dw_module *dw_user_open(const char *path, char **err)
 	if (access(path, R_OK) < 0) {
 		*err = xasprintf("dwarf: cannot read %s: %s", path, strerror(errno));
 		goto fail;
+	}
+	if (!dwu_debuginfo_path) {
+		const char *root = getenv("STAP_NG_DEBUGINFO_DIR");
+
+		/* libdw's default is ":.debug:/usr/lib/debug". */
+		dwu_debuginfo_path = xasprintf(":.debug:%s", root && *root ? root : "/usr/lib/debug");
 	}
 	m->dwfl = dwfl_begin(&dwu_callbacks);
 	if (m->dwfl)

@@ -87,4 +87,12 @@ if [ -x "$uplib" ]; then
 	expect_rc 1 "$STAP" -l "process(\"$uplib\").library(\"libnosuch.so\").function(\"*\")"
 	is "stap: no library of $uplib matches 'libnosuch.so'"
 fi
+# $STAP_NG_DEBUGINFO_DIR for user files: an empty directory hides libc6-dbg,
+# and libc's functions come from its symbol table (bench/uprobe_libc.sh).
+libc=/lib/x86_64-linux-gnu/libc.so.6
+if [ -r "$libc" ]; then
+	mkdir "$tmp/nodebug"
+	expect_rc 0 env STAP_NG_DEBUGINFO_DIR="$tmp/nodebug" "$STAP" -L "process(\"$libc\").function(\"strtol\")"
+	is "process(\"$libc\").function(\"strtol\")"
+fi
 echo ok
