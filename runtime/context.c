@@ -23,6 +23,11 @@ static atomic_t overload_hit = ATOMIC_INIT(0);
 
 static DEFINE_PER_CPU(struct stp_cpu *, stp_cpus);
 
+struct stp_scratch *_stp_scratch(void)
+{
+	return &this_cpu_read(stp_cpus)->scratch;
+}
+
 int _stp_context_init(void)
 {
 	int cpu;
@@ -274,7 +279,10 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 		ret = 0;
 	_stp_print_flush(sc);
 #ifndef STP_NO_OVERLOAD
-	overload_charge(sc, start);
+	/* Begin, end and error probes are not charged, as in SystemTap 4.8
+	 * (run/sigint_begin: a begin probe that runs for a second). */
+	if (p->state == STP_SESSION_RUNNING)
+		overload_charge(sc, start);
 #endif
 	barrier();
 	WRITE_ONCE(sc->busy, 0);

@@ -13,8 +13,8 @@
 #include <linux/string.h>
 #include <asm/unwind.h>
 #include "stp_tapset.h"
+#include "stp_scratch.h"
 
-static DEFINE_PER_CPU(struct pt_regs, stp_regs_copy);
 
 int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max)
 {
@@ -35,7 +35,7 @@ int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max)
 	 * the probe's.
 	 */
 	if (regs && instruction_pointer(regs) != _stp_probe_addr(c)) {
-		struct pt_regs *copy = this_cpu_ptr(&stp_regs_copy);
+		struct pt_regs *copy = &_stp_scratch()->regs_copy;
 
 		*copy = *regs;
 		instruction_pointer_set(copy, _stp_probe_addr(c));
@@ -65,9 +65,6 @@ int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max)
 }
 
 /* One hit at a time per CPU (interrupts are off): no stack buffers. */
-static DEFINE_PER_CPU(unsigned long [STP_MAX_STACK], stp_pcs);
-#define STP_LINE_LEN (KSYM_NAME_LEN + 96)
-static DEFINE_PER_CPU(char [STP_LINE_LEN], stp_line);
 
 /*
  * One address as SystemTap prints it: " 0x... : symbol+0xoff/0xsize [mod]"
@@ -76,7 +73,7 @@ static DEFINE_PER_CPU(char [STP_LINE_LEN], stp_line);
  */
 static const char *format_line(unsigned long addr, bool verbose)
 {
-	char *buf = this_cpu_ptr(stp_line);
+	char *buf = _stp_scratch()->line;
 	size_t len = STP_LINE_LEN, n = 0;
 	unsigned long off, size;
 	const char *mod;
@@ -140,7 +137,7 @@ void _stp_syms_print(struct stp_context *c, const char *addrs, bool verbose,
 
 void _stp_backtrace_syms(struct stp_context *c, bool verbose, char *dst)
 {
-	unsigned long *pcs = this_cpu_ptr(stp_pcs);
+	unsigned long *pcs = _stp_scratch()->pcs;
 	int n = _stp_stack_pcs(c, pcs, STP_MAX_STACK), i = 0;
 	size_t out = 0;
 
@@ -165,7 +162,7 @@ void _stp_backtrace_syms(struct stp_context *c, bool verbose, char *dst)
 
 void _stp_backtrace_hex(struct stp_context *c, char *dst, int skip, int count)
 {
-	unsigned long *pcs = this_cpu_ptr(stp_pcs);
+	unsigned long *pcs = _stp_scratch()->pcs;
 	int n = _stp_stack_pcs(c, pcs, STP_MAX_STACK), i;
 	size_t out = 0;
 
@@ -181,7 +178,7 @@ void _stp_backtrace_hex(struct stp_context *c, char *dst, int skip, int count)
 
 int64_t _stp_backtrace_at(struct stp_context *c, int64_t depth)
 {
-	unsigned long *pcs = this_cpu_ptr(stp_pcs);
+	unsigned long *pcs = _stp_scratch()->pcs;
 	int n = _stp_stack_pcs(c, pcs, STP_MAX_STACK);
 
 	if (depth < 0 || depth >= n) {

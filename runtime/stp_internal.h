@@ -11,6 +11,7 @@
 #include <linux/timer.h>
 #include "stp_runtime.h"
 #include "stp_ctl.h"
+#include "stp_scratch.h"
 #include "stap_kfeatures.h"	/* generated: STAPCONF_* from kfeatures/ */
 
 /* ---- kernel API drift (see kfeatures/) ---- */
@@ -39,6 +40,7 @@ struct stp_cpu {
 	u64 ovl_cycles;
 	size_t print_len;		/* bytes used in print_buf */
 	char print_buf[STP_PRINT_BUFSIZE];
+	struct stp_scratch scratch;	/* stp_scratch.h */
 };
 
 /* module.c: the session state machine, driven by ctl.c */

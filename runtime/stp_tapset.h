@@ -45,6 +45,12 @@ int64_t _stp_kread_scalar(struct stp_context *c, uint64_t addr, size_t size,
 /* A user number of size bytes at addr, sign-extended if is_signed; 0 if
  * it cannot be read (user_int() and friends). */
 int64_t _stp_user_num(uint64_t addr, size_t size, bool is_signed);
+/* The same, and on a fault: with warn ("char copy fault at"), the warning
+ * "user <warn> 0x... [man error::fault]" (user_char_warn() and friends);
+ * without, the error "read fault [man error::fault] at 0x..." (the
+ * user_*_error() functions). */
+int64_t _stp_user_num_checked(struct stp_context *c, uint64_t addr, size_t size,
+			      bool is_signed, const char *warn);
 /* tokenize(): the next non-empty token, "" input continuing the last. */
 void _stp_tokenize(char *dst, const char *input, const char *delim);
 /* Non-faulting write of size bytes into kernel memory; 0 or -EFAULT. */
@@ -55,8 +61,12 @@ void _stp_kwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
 /* Copy up to n bytes of src (kernel string) into kernel memory at addr. */
 void _stp_kwrite_string(struct stp_context *c, uint64_t addr, const char *src,
 			size_t n);
-/* The UTF-16 string at addr as UTF-8 ("kernel string copy fault" on error). */
-int _stp_kstring_utf16(struct stp_context *c, char *dst, uint64_t addr);
+/* The UTF-16 (unit 2) or UTF-32 (unit 4) string at addr, kernel or user, as
+ * UTF-8; a fault or a UTF-32 unit that is no character fails the hit. */
+int _stp_string_utf(struct stp_context *c, char *dst, uint64_t addr, int unit, bool user);
+/* The UTF-8 string src in double quotes, ASCII escaped as string_quoted
+ * does, other characters as \uXXXX or \UXXXXXXXX (*_string_quoted_utf*). */
+void _stp_utf8_quoted(char *dst, const char *src);
 
 /*
  * SystemTap's text_strn: src with non-printable characters escaped (\n,
@@ -73,6 +83,9 @@ void _stp_text_buf(char *dst, const char *src, size_t n, size_t len, bool quoted
  * (0: as many as fit), or the address in hex if unreadable.
  */
 void _stp_buffer_quoted(char *dst, uint64_t addr, int64_t inlen, int64_t outlen, bool user);
+/* The same; 0, or -EFAULT if unreadable (the *_buffer_quoted_error forms). */
+int _stp_buffer_quoted_checked(char *dst, uint64_t addr, int64_t inlen, int64_t outlen,
+			       bool user);
 
 /* ---- context (tapset_ctx.c) ---- */
 

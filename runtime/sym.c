@@ -17,6 +17,7 @@
 #include <linux/printk.h>
 #include <linux/string.h>
 #include "stp_tapset.h"
+#include "stp_scratch.h"
 
 /* Where the kernel really is: link-time address + this. */
 static unsigned long kaslr_offset_of(const struct stp_symtab *t)
@@ -84,14 +85,12 @@ static int table_lookup(unsigned long addr, char *name, size_t len,
 }
 
 /* kallsyms' "name+0x1f/0x80 [mod]" into its parts. */
-static DEFINE_PER_CPU(char [KSYM_SYMBOL_LEN], stp_ksym_buf);
-static DEFINE_PER_CPU(char [MODULE_NAME_LEN], stp_kmod_buf);
 
 static int kallsyms_lookup_parts(unsigned long addr, char *name, size_t len,
 				 unsigned long *off, unsigned long *size,
 				 const char **mod)
 {
-	char *buf = this_cpu_ptr(stp_ksym_buf), *modbuf = this_cpu_ptr(stp_kmod_buf);
+	char *buf = _stp_scratch()->ksym, *modbuf = _stp_scratch()->kmod;
 	char *plus, *slash, *br;
 
 	sprint_symbol(buf, addr);

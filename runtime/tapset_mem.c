@@ -16,6 +16,7 @@
 #include <linux/uaccess.h>
 #include <linux/hardirq.h>
 #include "stp_tapset.h"
+#include "stp_scratch.h"
 
 int _stp_kread_quiet(void *dst, uint64_t addr, size_t len)
 {
@@ -187,23 +188,36 @@ static size_t put_utf8(char *p, u32 cp)
 	return 4;
 }
 
-int _stp_kstring_utf16(struct stp_context *c, char *dst, uint64_t addr)
+/*
+ * The UTF-16 (unit 2) or UTF-32 (unit 4) string at addr as UTF-8.  A
+ * fault names the unit that faulted, in SystemTap's words (its user
+ * message has no errno); so does a UTF-32 unit that is no character.
+ */
+int _stp_string_utf(struct stp_context *c, char *dst, uint64_t addr, int unit, bool user)
 {
 	size_t out = 0;
 	uint64_t a = addr;
 
 	for (;;) {
-		u16 u, lo;
-		u32 cp;
+		union { u16 h; u32 w; } v;
+		u16 lo;
+		u32 u, cp;
 
-		if (_stp_kread_quiet(&u, a, 2))
+		if (user ? _stp_uread_quiet(&v, a, unit) : _stp_kread_quiet(&v, a, unit))
 			goto fault;
-		a += 2;
+		u = unit == 2 ? v.h : v.w;
 		if (!u)
 			break;
 		cp = u;
-		if (u >= 0xd800 && u < 0xdc00) {	/* a surrogate pair */
-			if (_stp_kread_quiet(&lo, a, 2))
+		if (unit == 4 && (u > 0x10ffff || (u >= 0xd800 && u < 0xe000))) {
+			dst[0] = '\0';
+			_stp_error(c, "invalid UTF-32 character U+%X at 0x%llx", u,
+				   (unsigned long long)a);
+			return -EINVAL;
+		}
+		a += unit;
+		if (unit == 2 && u >= 0xd800 && u < 0xdc00) {	/* a surrogate pair */
+			if (user ? _stp_uread_quiet(&lo, a, 2) : _stp_kread_quiet(&lo, a, 2))
 				goto fault;
 			if (lo >= 0xdc00 && lo < 0xe000) {
 				a += 2;
@@ -211,7 +225,7 @@ int _stp_kstring_utf16(struct stp_context *c, char *dst, uint64_t addr)
 			} else {
 				cp = 0xfffd;
 			}
-		} else if (u >= 0xdc00 && u < 0xe000) {
+		} else if (unit == 2 && u >= 0xdc00 && u < 0xe000) {
 			cp = 0xfffd;
 		}
 		if (out + 4 >= MAXSTRINGLEN)
@@ -222,8 +236,8 @@ int _stp_kstring_utf16(struct stp_context *c, char *dst, uint64_t addr)
 	return 0;
 fault:
 	dst[0] = '\0';
-	_stp_error(c, "kernel string copy fault at 0x%llx [man error::fault]",
-		   (unsigned long long)a);
+	_stp_error(c, "%s string copy fault at 0x%llx [man error::fault]",
+		   user ? "user" : "kernel", (unsigned long long)a);
 	return -EFAULT;
 }
 
@@ -267,7 +281,8 @@ void _stp_text_buf(char *dst, const char *src, size_t n, size_t len, bool quoted
 	 * buffer).  Text that does not fit is cut as SystemTap 4.8 cuts it:
 	 * quoted, to what fits with the quotes and "..." after them
 	 * (text_strn("abcdef", 6, 1) is "a"...); unquoted, to len
-	 * characters and no "...", except at the buffer's own limit.
+	 * characters (or what the buffer holds) and no "..." (run/fault_lang:
+	 * text_str of 32 newlines at MAXSTRINGLEN 64 is 31 "\n"s).
 	 */
 	size_t max = MAXSTRINGLEN - 1, need = quoted ? 2 : 0, limit, room, out = 0, i;
 	bool explicit = len && len <= max, dots, cut;
@@ -277,7 +292,7 @@ void _stp_text_buf(char *dst, const char *src, size_t n, size_t len, bool quoted
 		need += escape(buf, (unsigned char)src[i]);
 	limit = explicit ? len : max;
 	cut = need > limit;
-	dots = cut && (quoted || !explicit);
+	dots = cut && quoted;
 	room = limit;
 	if (cut) {
 		size_t keep = (quoted ? 2 : 0) + (dots ? 3 : 0);
@@ -305,12 +320,56 @@ void _stp_text_buf(char *dst, const char *src, size_t n, size_t len, bool quoted
 	dst[out] = '\0';
 }
 
-int64_t _stp_user_num(uint64_t addr, size_t size, bool is_signed)
+/* Decode one UTF-8 sequence at *p (as put_utf8 writes them); advance *p. */
+static u32 get_utf8(const unsigned char **p)
+{
+	const unsigned char *s = *p;
+	int n = s[0] < 0xc0 ? 0 : s[0] < 0xe0 ? 1 : s[0] < 0xf0 ? 2 : 3;
+	u32 cp = n ? s[0] & (0x3f >> n) : s[0];
+	int i;
+
+	for (i = 1; i <= n && (s[i] & 0xc0) == 0x80; i++)
+		cp = (cp << 6) | (s[i] & 0x3f);
+	*p = s + i;
+	return cp;
+}
+
+void _stp_utf8_quoted(char *dst, const char *src)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	size_t out = 0;
+	char buf[12];
+
+	dst[out++] = '"';
+	while (*p) {
+		u32 cp = get_utf8(&p);
+		int k = cp < 0x80 ? escape(buf, cp) :
+			cp < 0x10000 ? snprintf(buf, sizeof(buf), "\\u%04X", cp) :
+			snprintf(buf, sizeof(buf), "\\U%08X", cp);
+
+		if (out + k + 1 >= MAXSTRINGLEN)
+			break;
+		memcpy(dst + out, buf, k);
+		out += k;
+	}
+	dst[out++] = '"';
+	dst[out] = '\0';
+}
+
+int64_t _stp_user_num_checked(struct stp_context *c, uint64_t addr, size_t size,
+			      bool is_signed, const char *warn)
 {
 	union { u8 b; u16 h; u32 w; u64 q; } v;
 
-	if (_stp_uread_quiet(&v, addr, size))
+	if (_stp_uread_quiet(&v, addr, size)) {
+		if (warn)
+			_stp_warn("user %s 0x%llx [man error::fault]", warn,
+				  (unsigned long long)addr);
+		else if (c)
+			_stp_error(c, "read fault [man error::fault] at 0x%llx",
+				   (unsigned long long)addr);
 		return 0;
+	}
 	switch (size) {
 	case 1: return is_signed ? (int64_t)(s8)v.b : v.b;
 	case 2: return is_signed ? (int64_t)(s16)v.h : v.h;
@@ -319,49 +378,52 @@ int64_t _stp_user_num(uint64_t addr, size_t size, bool is_signed)
 	}
 }
 
+int64_t _stp_user_num(uint64_t addr, size_t size, bool is_signed)
+{
+	return _stp_user_num_checked(NULL, addr, size, is_signed, NULL);
+}
+
 /*
  * tokenize() goes on where the previous call on this CPU stopped.  A
  * probe hit runs with interrupts off, so nothing else on the CPU touches
  * the state in between.
  */
-struct stp_tokenize {
-	char buf[MAXSTRINGLEN];
-	size_t pos;
-};
-static DEFINE_PER_CPU(struct stp_tokenize, stp_tokenize_state);
-
 void _stp_tokenize(char *dst, const char *input, const char *delim)
 {
-	struct stp_tokenize *t = this_cpu_ptr(&stp_tokenize_state);
+	struct stp_scratch *t = _stp_scratch();
 	size_t len;
 
 	if (input[0]) {
-		strscpy(t->buf, input, MAXSTRINGLEN);
-		t->pos = 0;
+		strscpy(t->tokenize, input, MAXSTRINGLEN);
+		t->tokenize_pos = 0;
 	}
-	len = strnlen(t->buf, MAXSTRINGLEN);
-	if (t->pos > len)
-		t->pos = len;
+	len = strnlen(t->tokenize, MAXSTRINGLEN);
+	if (t->tokenize_pos > len)
+		t->tokenize_pos = len;
 	/* Only non-empty tokens, as SystemTap returns them. */
-	t->pos += strspn(t->buf + t->pos, delim);
-	len = strcspn(t->buf + t->pos, delim);
-	memcpy(dst, t->buf + t->pos, len);
+	t->tokenize_pos += strspn(t->tokenize + t->tokenize_pos, delim);
+	len = strcspn(t->tokenize + t->tokenize_pos, delim);
+	memcpy(dst, t->tokenize + t->tokenize_pos, len);
 	dst[len] = '\0';
-	t->pos += len;
+	t->tokenize_pos += len;
 }
 
-/* Per-CPU scratch: probe context may not put MAXSTRINGLEN on the stack. */
-static DEFINE_PER_CPU(char [MAXSTRINGLEN], stp_buffer_raw);
-
-void _stp_buffer_quoted(char *dst, uint64_t addr, int64_t inlen, int64_t outlen, bool user)
+int _stp_buffer_quoted_checked(char *dst, uint64_t addr, int64_t inlen, int64_t outlen,
+			       bool user)
 {
-	char *buf = this_cpu_ptr(stp_buffer_raw);
+	char *buf = _stp_scratch()->raw;
 	size_t n = inlen < 0 ? 0 : min_t(uint64_t, inlen, MAXSTRINGLEN);
 	int err = user ? _stp_uread_quiet(buf, addr, n) : _stp_kread_quiet(buf, addr, n);
 
 	if (err) {
 		snprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)addr);
-		return;
+		return err;
 	}
 	_stp_text_buf(dst, buf, n, outlen > 0 ? (size_t)outlen : 0, true);
+	return 0;
+}
+
+void _stp_buffer_quoted(char *dst, uint64_t addr, int64_t inlen, int64_t outlen, bool user)
+{
+	_stp_buffer_quoted_checked(dst, addr, inlen, outlen, user);
 }

@@ -18,6 +18,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/string.h>
 #include "stp_tapset.h"
+#include "stp_scratch.h"
 
 /* The user registers the walk starts from, or NULL. */
 static struct pt_regs *user_regs(struct stp_context *c)
@@ -114,11 +115,10 @@ int _stp_ustack_pcs(struct stp_context *c, unsigned long *pcs, int max)
 }
 
 /* One walk at a time per CPU (interrupts are off): no stack buffers. */
-static DEFINE_PER_CPU(unsigned long [STP_MAX_STACK], stp_upcs);
 
 void _stp_ubacktrace_hex(struct stp_context *c, char *dst, int count, bool trailing)
 {
-	unsigned long *pcs = this_cpu_ptr(stp_upcs);
+	unsigned long *pcs = _stp_scratch()->upcs;
 	int n = _stp_ustack_pcs(c, pcs, count < 0 ? STP_MAX_STACK :
 				min_t(int, count, STP_MAX_STACK)), i;
 	size_t out = 0;
@@ -140,7 +140,7 @@ void _stp_ubacktrace_hex(struct stp_context *c, char *dst, int count, bool trail
 
 int64_t _stp_ustack_at(struct stp_context *c, int64_t depth)
 {
-	unsigned long *pcs = this_cpu_ptr(stp_upcs);
+	unsigned long *pcs = _stp_scratch()->upcs;
 	int n = _stp_ustack_pcs(c, pcs, STP_MAX_STACK);
 
 	if (depth < 0 || depth >= n) {
@@ -151,8 +151,6 @@ int64_t _stp_ustack_at(struct stp_context *c, int64_t depth)
 	return pcs[depth];
 }
 
-#define STP_ULINE_LEN (KSYM_NAME_LEN + 320)
-static DEFINE_PER_CPU(char [STP_ULINE_LEN], stp_uline);
 
 /*
  * The words of a ubacktrace() string, as SystemTap prints them: each word
@@ -161,7 +159,7 @@ static DEFINE_PER_CPU(char [STP_ULINE_LEN], stp_uline);
  */
 static void print_tokens(struct stp_context *c, const char *addrs, char *dst)
 {
-	char *line = this_cpu_ptr(stp_uline);
+	char *line = _stp_scratch()->uline;
 	size_t out = 0;
 
 	while (*addrs) {
@@ -183,8 +181,8 @@ static void print_tokens(struct stp_context *c, const char *addrs, char *dst)
 static void print_frames(struct stp_context *c, const struct stp_ustart *start,
 			 enum stp_ufmt how, char *dst)
 {
-	unsigned long *pcs = this_cpu_ptr(stp_upcs);
-	char *line = this_cpu_ptr(stp_uline);
+	unsigned long *pcs = _stp_scratch()->upcs;
+	char *line = _stp_scratch()->uline;
 	size_t out = 0;
 	int n, i = 0;
 

@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "stp_tapset.h"
+#include "stp_scratch.h"
 
 static struct inode **usym_inodes;	/* one per _stp_usym_tables entry */
 static int usym_n;
@@ -123,7 +124,6 @@ void _stp_umm_unlock(struct mm_struct *mm)
 		mmap_read_unlock(mm);
 }
 
-static DEFINE_PER_CPU(char [256], stp_upath);
 
 /*
  * The span of the file's image at base, as its ELF program headers (read
@@ -166,7 +166,7 @@ static unsigned long map_span(struct mm_struct *mm, unsigned long base, struct i
  */
 static const char *upath(struct file *file)
 {
-	char *buf = this_cpu_ptr(stp_upath);
+	char *buf = _stp_scratch()->upath;
 	const char *path;
 
 	if (in_hardirq()) {

@@ -47,6 +47,8 @@ struct session {
 	enum session_mode mode;
 	bool detached;		/* -L: DETACH sent, the probes run on */
 	bool no_warnings;	/* -w */
+	uint64_t *warned;	/* hashes of the warnings printed (warned_once) */
+	size_t nwarned, warned_cap;	/* entries used, slots (a power of 2) */
 	int monitor_s;		/* -M: seconds between probe tables; 0: none */
 	time_t monitor_next;	/* CLOCK_MONOTONIC second of the next one */
 	bool exit_wanted;	/* REQUEST_EXIT, a signal, or broken output */
@@ -283,6 +285,44 @@ static void run_system_cmd(const char *cmd, uint32_t len)
 	free(text);
 }
 
+/*
+ * Is this the first time the session prints this warning?  SystemTap 4.8
+ * prints each distinct warning text once (run/fault_reads: a _warn
+ * function failing twice at one address warns once).  The set holds 64-bit
+ * FNV-1a hashes in an open-addressed table that doubles at half full.
+ */
+static bool warned_once(struct session *s, const char *text, uint32_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i, mask;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)text[i]) * 0x100000001b3ULL;
+	h |= 1;		/* 0 marks a free slot */
+	if (2 * (s->nwarned + 1) > s->warned_cap) {
+		size_t cap = s->warned_cap ? 2 * s->warned_cap : 64, j;
+		uint64_t *t = xcalloc(cap, sizeof(*t));
+
+		for (j = 0; j < s->warned_cap; j++) {
+			if (!s->warned[j])
+				continue;
+			for (i = s->warned[j] & (cap - 1); t[i]; i = (i + 1) & (cap - 1))
+				;
+			t[i] = s->warned[j];
+		}
+		free(s->warned);
+		s->warned = t;
+		s->warned_cap = cap;
+	}
+	mask = s->warned_cap - 1;
+	for (i = h & mask; s->warned[i]; i = (i + 1) & mask)
+		if (s->warned[i] == h)
+			return false;
+	s->warned[i] = h;
+	s->nwarned++;
+	return true;
+}
+
 static void handle_msg(struct session *s, const struct stp_ctl_hdr *h,
 		       const char *payload)
 {
@@ -298,7 +338,7 @@ static void handle_msg(struct session *s, const struct stp_ctl_hdr *h,
 		print_text("error", "ERROR", payload, h->len);
 		break;
 	case STP_CTL_WARNING:
-		if (!s->no_warnings)
+		if (!s->no_warnings && warned_once(s, payload, h->len))
 			print_text("warning", "WARNING", payload, h->len);
 		break;
 	case STP_CTL_SYSTEM:
@@ -636,5 +676,6 @@ out:
 		relay_in_close(&s.relay);
 	if (s.cmd_fd >= 0)
 		close(s.cmd_fd);
+	free(s.warned);
 	return ret;
 }

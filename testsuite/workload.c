@@ -11,7 +11,9 @@
  *   workload open PATH     open(2) PATH read-only and close it
  *   workload open-end PATH the same, with PATH copied to the very end of a
  *                          page that an unmapped page follows (a string
- *                          reader must not read past its NUL)
+ *                          reader must not read past its NUL); the page
+ *                          is at OPEN_END_PAGE, so addresses in it print
+ *                          the same on every run
  *   workload getppid N     getppid(2) N times
  *   workload getppid-sh N CMD  getppid(2) N times, then /bin/sh -c CMD
  *                          (to look at files staprun wrote meanwhile)
@@ -158,16 +160,19 @@ static int fs(const char *dir)
 }
 
 /* open(2) path from the last bytes of a page with no page after it. */
+/* Far from this static program's text, data and brk heap. */
+#define OPEN_END_PAGE 0x20000000UL
+
 static int open_end(const char *path)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t len = strlen(path) + 1;
-	char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *map = mmap((void *)OPEN_END_PAGE, 2 * page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	char *copy;
 	int fd;
 
-	if (map == MAP_FAILED || (long)len > page || munmap(map + page, page))
+	if (map != (char *)OPEN_END_PAGE || (long)len > page || munmap(map + page, page))
 		return fail("cannot map a page for", path);
 	copy = map + page - len;
 	memcpy(copy, path, len);

@@ -752,7 +752,7 @@ static int cmp_first_use(const void *a, const void *b)
 
 /*
  * SystemTap prints the script's globals that were written but whose value
- * is never used (++, +=, "in" and foreach do not count) when the session
+ * is never used (++ and += do not count; "in" and foreach do) when the session
  * ends normally, in the order the script first uses
  * them: numbers in decimal, strings quoted, arrays element by element by
  * value, largest first (statistics by @count).  Emitted as one more end

@@ -244,6 +244,17 @@ static void lex_sigil(struct lexer *lx)
 		skip_to(lx, p + 1);
 		return;
 	}
+	if (isdigit((unsigned char)*p)) {
+		/* An argument number ends at its last digit: "@2name" is @2
+		 * and then a name, as in SystemTap (preprocess.c pastes an
+		 * identifier right after $N onto its text). */
+		while (isdigit((unsigned char)*p))
+			p++;
+		t = add(lx, *start == '$' ? TK_DOLLAR : TK_AT, start, p);
+		t->str = arena_strndup(&lx->s->arena, start + 1, p - start - 1);
+		skip_to(lx, p);
+		return;
+	}
 	if (*start == '$')
 		while (*p == '$')
 			p++;

@@ -1042,7 +1042,8 @@ static void unknown_macro(struct pp *pp, struct token *t)
  * them to out, each with t as its origin, and return true.  Numbers stay
  * $N, which the parser and sem turn into literals.
  */
-static bool script_arg_tokens(struct pp *pp, struct token *t, struct list *out)
+static bool script_arg_tokens(struct pp *pp, struct token *t, struct list *out,
+			      struct token **next)
 {
 	struct session *s = pp->s;
 	const char *text;
@@ -1055,9 +1056,17 @@ static bool script_arg_tokens(struct pp *pp, struct token *t, struct list *out)
 	if (*end || n < 1 || n > s->args.len)
 		return false;	/* sem reports an index out of range */
 	text = s->args.items[n - 1];
-	strtoll(text, &end, 0);
-	if (*text && !*end)
-		return false;
+	/* SystemTap substitutes $N as text: a name right after it joins it
+	 * ("$2name" with "b" is the identifier bname). */
+	if (t->next && t->next->kind == TK_IDENT && t->next->text == t->text + t->loc.len &&
+	    t->next->loc.file == t->loc.file) {
+		text = arena_printf(&s->arena, "%s%.*s", text, t->next->loc.len, t->next->text);
+		*next = t->next->next;
+	} else {
+		strtoll(text, &end, 0);
+		if (*text && !*end)
+			return false;
+	}
 	struct srcfile *f = source_from_string(s, arena_printf(&s->arena, "<argument $%ld>", n),
 					       text);
 	struct token *toks = lex_file(s, f);
@@ -1094,7 +1103,7 @@ static struct token *cond_seq(struct pp *pp, struct token *t, bool live,
 			if (t->kind == TK_AT && !isdigit((unsigned char)t->str[0]) &&
 			    !is_builtin_op(t->str))
 				unknown_macro(pp, t);
-			if (t->kind == TK_DOLLAR && script_arg_tokens(pp, t, out)) {
+			if (t->kind == TK_DOLLAR && script_arg_tokens(pp, t, out, &next)) {
 				t = next;
 				continue;
 			}

@@ -2076,8 +2076,8 @@ static void mark_store(struct node *n)
 /*
  * Which globals does the (elided) program read the value of?  Those that
  * are only written, incremented or added to in statements of their own
- * ("n++", not "if (n++)"), or tested with "in", are printed at the end,
- * as SystemTap prints them.
+ * ("n++", not "if (n++)") are printed at the end, as SystemTap prints
+ * them.
  */
 static void mark_value_reads(struct node *n)
 {
@@ -2120,6 +2120,8 @@ static void mark_value_reads(struct node *n)
 		mark_store(n);
 		return;
 	case ND_IN:
+		/* A test "k in a" uses a (SystemTap 4.8 does not print it). */
+		mark_value_read(n);
 		mark_value_reads_list(n->args);
 		return;
 	case ND_DELETE:

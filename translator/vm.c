@@ -1046,8 +1046,17 @@ static int vm_start(struct vm *vm)
 	argv[n++] = vm->kernel;
 	argv[n++] = "-initrd";
 	argv[n++] = vm->initrd;
+	/*
+	 * noirqdebug: ttyS1 (stdout) and ttyS3 (control) share IRQ 3.  On
+	 * PREEMPT_RT the 8250 handler runs in a thread, and under TCG a
+	 * stream of output raises THRE interrupts faster than the thread
+	 * runs; the spurious-IRQ detector counts each one the thread has not
+	 * yet handled as unhandled and disables IRQ 3 ("irq 3: nobody
+	 * cared"), which silences stdout and control until the VM times out
+	 * (run/big_output on 6.1.0-56-rt-amd64).
+	 */
 	argv[n++] = "-append";
-	argv[n++] = "console=ttyS0 quiet panic=-1 oops=panic";
+	argv[n++] = "console=ttyS0 quiet panic=-1 oops=panic noirqdebug";
 	for (i = 0; i < CH_MAX; i++) {
 		argv[n++] = "-serial";
 		argv[n++] = serial[i];

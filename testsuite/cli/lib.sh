@@ -27,3 +27,17 @@ is() { [ "$out" = "$1" ] || fail "output differs: expected
 $1
 got
 $out"; }
+# vm_smoke_dir NAME: cd into a fresh work directory ($work, removed on
+# exit unless KEEP is set) with ./vm_smoke built in it
+# (testsuite/unit/vm_smoke.c), for VM tests that drive staprun through a
+# shell script; exits 77 (skipped) without kernel headers or QEMU.
+vm_smoke_dir() {
+	[ -n "$(first_kernel)" ] || { echo "no kernel headers installed: run ./bootstrap.sh"; exit 77; }
+	command -v qemu-system-x86_64 >/dev/null || { echo "qemu-system-x86_64 missing: run ./bootstrap.sh"; exit 77; }
+	work=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
+	trap '[ -n "$KEEP" ] || rm -rf "$work"' EXIT
+	cd "$work" || exit 1
+	gcc -O2 -D_GNU_SOURCE -I "$TOP/common" -I "$TOP/translator" -o vm_smoke \
+		"$TOP/testsuite/unit/vm_smoke.c" "$TOP/translator/vm.c" "$TOP/common/util.c" ||
+		fail "cannot build vm_smoke"
+}

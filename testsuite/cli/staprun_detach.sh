@@ -11,14 +11,7 @@
 # that drives the real one.  (SystemTap 4.8's reference runner cannot
 # detach, so the expected lines follow staprun(8).)
 . "$(dirname "$0")/lib.sh"
-[ -n "$(first_kernel)" ] || { echo "no kernel headers installed: run ./bootstrap.sh"; exit 77; }
-command -v qemu-system-x86_64 >/dev/null || { echo "qemu-system-x86_64 missing: run ./bootstrap.sh"; exit 77; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/detach.XXXXXX")
-trap '[ -n "$KEEP" ] || rm -rf "$work"' EXIT
-cd "$work" || exit 1
-gcc -O2 -D_GNU_SOURCE -I "$TOP/common" -I "$TOP/translator" -o vm_smoke \
-	"$TOP/testsuite/unit/vm_smoke.c" "$TOP/translator/vm.c" "$TOP/common/util.c" ||
-	fail "cannot build vm_smoke"
+vm_smoke_dir detach
 sr=$TOP/staprun/staprun
 {
 	echo '#!/bin/sh'
