@@ -165,20 +165,6 @@ struct worker {
 	char err[256];
 };
 
-/* The name users write: relative to the build or source tree. */
-static char *source_name(const struct files *f, const char *path)
-{
-	char *c = srcroot_clean(path);
-	const char *r = srcroots_strip(&f->roots, c);
-
-	if (r != c) {
-		r = xstrdup(r);
-		free(c);
-		return (char *)r;
-	}
-	return c;
-}
-
 static bool file_eq(uint32_t idx, const void *key, void *ctx)
 {
 	struct files *f = ctx;
@@ -227,7 +213,7 @@ static uint32_t worker_file(struct worker *w, const char *path)
 		w->fileids = xrealloc(w->fileids, (w->nfileptr + 1024) * sizeof(*w->fileids));
 	}
 	w->fileptrs[w->nfileptr] = path;
-	w->fileids[w->nfileptr] = files_intern(&w->b->files, source_name(&w->b->files, path));
+	w->fileids[w->nfileptr] = files_intern(&w->b->files, srcroots_name(&w->b->files.roots, path));
 	ht_set(&w->fileptr, slot, h, (uint32_t)w->nfileptr);
 	return w->fileids[w->nfileptr++];
 }
@@ -562,7 +548,7 @@ static void *worker_main(void *arg)
 		if (!dwarf_offdie(w->dbg, b->cus[i], &cu))
 			continue;
 		n = dwarf_diename(&cu);
-		w->cu = files_intern(&b->files, source_name(&b->files, n ? n : "?"));
+		w->cu = files_intern(&b->files, srcroots_name(&b->files.roots, n ? n : "?"));
 		w->cudie = cu;
 		w->lines_loaded = false;
 		dw_walk_copies(&cu, worker_copy, w);

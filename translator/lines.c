@@ -59,14 +59,6 @@ static void push(struct rows *r, uint64_t addr, const char *file, int line)
 	r->n++;
 }
 
-/* path relative to the source tree, as users write it */
-static char *normalise(struct rows *r, const char *path)
-{
-	char *c = srcroot_clean(path), *n = xstrdup(srcroots_strip(&r->roots, c));
-
-	free(c);
-	return n;
-}
 
 static void read_cu(struct rows *r, Dwarf_Die *cu)
 {
@@ -101,7 +93,7 @@ static void read_cu(struct rows *r, Dwarf_Die *cu)
 			continue;
 		if (!names[idx]) {
 			const char *src = dwarf_filesrc(files, idx, NULL, NULL);
-			char *nm = normalise(r, src ? src : "??");
+			char *nm = srcroots_name(&r->roots, src ? src : "??");
 
 			vec_push(&r->names, nm);
 			names[idx] = nm;

@@ -21,7 +21,7 @@
 #include <string.h>
 
 /* Lexically clean an absolute or relative path: "a/./b/../c" -> "a/c". */
-char *srcroot_clean(const char *p)
+static char *srcroot_clean(const char *p)
 {
 	char *out = xmalloc(strlen(p) + 2), *o = out;
 	bool abs = *p == '/';
@@ -138,15 +138,20 @@ void srcroots_find(Dwarf *dbg, struct srcroots *r)
 		add(r, rel_dir);
 }
 
-const char *srcroots_strip(const struct srcroots *r, const char *path)
+char *srcroots_name(const struct srcroots *r, const char *path)
 {
+	char *c = srcroot_clean(path), *s;
+
 	for (int i = 0; i < r->n; i++) {
 		size_t n = strlen(r->prefix[i]);
 
-		if (!strncmp(path, r->prefix[i], n) && path[n] == '/')
-			return path + n + 1;
+		if (!strncmp(c, r->prefix[i], n) && c[n] == '/') {
+			s = xstrdup(c + n + 1);
+			free(c);
+			return s;
+		}
 	}
-	return path;
+	return c;
 }
 
 void srcroots_free(struct srcroots *r)

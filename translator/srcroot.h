@@ -13,11 +13,10 @@ struct srcroots {
 	int n;
 };
 
-/* Lexically clean an absolute or relative path: "a/./b/../c" -> "a/c". */
-char *srcroot_clean(const char *path);
 void srcroots_find(Dwarf *dbg, struct srcroots *r);
-/* path (cleaned) without its longest matching prefix and "/". */
-const char *srcroots_strip(const struct srcroots *r, const char *path);
+/* The name users write (malloc'ed): path cleaned, without its longest
+ * matching prefix and "/". */
+char *srcroots_name(const struct srcroots *r, const char *path);
 void srcroots_free(struct srcroots *r);
 
 #endif
