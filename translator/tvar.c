@@ -581,6 +581,8 @@ static bool each_var(struct tv *t, Dwarf_Die *scope, var_fn fn, void *arg)
 struct find {
 	const char *name;
 	Dwarf_Die found;
+	Dwarf_Die decl;		/* "extern int g;" in a scope: the CU defines it */
+	bool has_decl;
 };
 
 static bool find_cb(struct tv *t, Dwarf_Die *var, void *arg)
@@ -589,6 +591,12 @@ static bool find_cb(struct tv *t, Dwarf_Die *var, void *arg)
 
 	if (!name_is(var, f->name))
 		return false;
+	if (dwarf_hasattr(var, DW_AT_declaration) && !dwarf_hasattr(var, DW_AT_location) &&
+	    !dwarf_hasattr(var, DW_AT_const_value)) {
+		if (!f->has_decl)
+			f->decl = *var, f->has_decl = true;
+		return false;
+	}
 	f->found = *var;
 	return true;
 }
@@ -610,25 +618,49 @@ static bool names_cb(struct tv *t, Dwarf_Die *var, void *arg)
 	return false;
 }
 
-/* The variable NAME visible at the probe: innermost scope first, then the CU. */
-static bool find_var(struct tv *t, const char *name, Dwarf_Die *out)
+/*
+ * The variable NAME visible at the probe: innermost scope first, then the
+ * CU's globals (in a .return probe too, as SystemTap: read at entry).
+ * *global (if not NULL) tells which.
+ */
+static bool find_var_in(struct tv *t, const char *name, Dwarf_Die *out, bool *global)
 {
 	Dwarf_Die scopes[TV_MAX_SCOPES], cu;
 	struct find f = { .name = name };
 	int n = scopes_at(t, scopes);
 
+	if (global)
+		*global = false;
 	for (int i = n - 1; i >= 0; i--)
 		if (each_var(t, &scopes[i], find_cb, &f)) {
 			*out = f.found;
 			return true;
 		}
-	if (t->sc->is_return || t->at_entry)
-		return false;
 	if (dwarf_diecu(&t->sc->fn, &cu, NULL, NULL) && each_var(t, &cu, find_cb, &f)) {
 		*out = f.found;
+		if (global)
+			*global = true;
+		return true;
+	}
+	if (f.has_decl) {	/* defined in another CU: its "no location" error */
+		*out = f.decl;
 		return true;
 	}
 	return false;
+}
+
+static bool find_var(struct tv *t, const char *name, Dwarf_Die *out)
+{
+	return find_var_in(t, name, out, NULL);
+}
+
+/* Is $name a global of the probe's CU (not shadowed by a parameter or local)? */
+static bool global_var(struct tv *t, const char *name)
+{
+	Dwarf_Die var;
+	bool global;
+
+	return t->sc->has_fn && find_var_in(t, name, &var, &global) && global;
 }
 
 static bool is_param(Dwarf_Die *var)
@@ -663,7 +695,8 @@ static void no_such_var(struct tv *t, const char *name)
 		for (int i = n - 1; i >= 0; i--)
 			each_var(t, &scopes[i], names_cb, &nm);
 		fail(t, "no variable '$%s' in %s at 0x%" PRIx64 "%s", name, fn_name(t),
-		     t->sc->pc, t->sc->is_return ? " (a .return probe sees parameters only)" : "");
+		     t->sc->pc,
+		     t->sc->is_return ? " (a .return probe sees parameters and globals only)" : "");
 	}
 	near = diag_closest(name, nm.cands, nm.n);
 	if (near)
@@ -1853,6 +1886,33 @@ static void wrap_indexes(struct tv *t, struct tv_code *out)
 	memcpy(out->idx, t->idx, (size_t)t->nidx * sizeof(*out->idx));
 }
 
+static struct tv_code *resolve_entry(struct tv *t, struct node *e);
+static int resolve_target(struct tv *t, struct node *n, bool lvalue, struct tv_code *out);
+
+/*
+ * $global (and $global->x, $global[1]) in a .return probe: SystemTap reads
+ * the whole expression at the entry, as it does parameters ("captured as
+ * @entry($global)"); @var("global") reads it at the return.
+ */
+static int entry_global(struct tv *t, struct node *n, const char *name, int pdepth,
+			bool lvalue, struct tv_code *out)
+{
+	struct tv_code *e;
+
+	if (lvalue || pdepth) {
+		fail(t, "'$%s%s' in a .return probe is the global's value at entry: "
+		     "it cannot be %s", name, pdepth ? "$" : "",
+		     lvalue ? "assigned" : "saved as a string");
+		hint(t, "@var(\"%s\") reads the global at the return", name);
+		return -1;
+	}
+	e = resolve_entry(t, n);
+	if (!e)
+		return -1;
+	*out = *e;
+	return 0;
+}
+
 static int resolve_target(struct tv *t, struct node *n, bool lvalue, struct tv_code *out)
 {
 	char *name = arena_strdup(&t->s->arena, n->str ? n->str : "");
@@ -1894,6 +1954,9 @@ static int resolve_target(struct tv *t, struct node *n, bool lvalue, struct tv_c
 		t->sc = probe_scope(t);
 		if (!t->sc)
 			return -1;
+		if (t->sc->is_return && !t->at_entry && strcmp(name, "return") &&
+		    global_var(t, name))
+			return entry_global(t, n, name, pdepth, lvalue, out);
 		if (!strcmp(name, "return")) {
 			if (base_return(t, &v) < 0)
 				return -1;
@@ -1983,6 +2046,10 @@ static struct tv_code *resolve_entry(struct tv *t, struct node *e)
 	}
 	out = arena_alloc(&t->s->arena, sizeof(*out));
 	out->type = TY_LONG;
+	if (t->dry) {		/* @defined: no slot */
+		out->code = "0";
+		return out;
+	}
 	vec_push(&t->rp->entry_exprs, (void *)inner.code);
 	out->code = cfmt(t, "c->entry_slots[%d]", t->rp->entry_exprs.len - 1);
 	return out;

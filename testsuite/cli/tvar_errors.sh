@@ -44,6 +44,16 @@ for r in $kernels; do
 	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("vfs_read") { println($file->f_path->dentry->d_iname[99]) }'
 	contains "error: index 99 is out of bounds: the array has "
 
+	# A global in a .return probe is its value at the entry, a number.
+	expect_rc 0 "$STAP" -p2 -r "$r" -e 'probe kernel.function("copy_process").return { println($total_forks) }'
+	expect_rc 1 "$STAP" -p2 -g -r "$r" -e 'probe kernel.function("copy_process").return { $total_forks = 1 }'
+	contains "error: '\$total_forks' in a .return probe is the global's value at entry: it cannot be assigned"
+	contains 'hint: @var("total_forks") reads the global at the return'
+	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("copy_process").return { println($total_forks$) }'
+	contains "error: '\$total_forks\$' in a .return probe is the global's value at entry: it cannot be saved as a string"
+	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("ksys_read").return { println($nope) }'
+	contains "(a .return probe sees parameters and globals only)"
+
 	# Variables the compiler dropped at the probe address.
 	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("ksys_read") { println($ret) }'
 	contains "error: '\$ret' is not accessible at this address (pc 0x"
