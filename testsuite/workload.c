@@ -46,6 +46,12 @@
  *                          are then the same on every run but the IP id)
  *   workload tcp-refused   connect over TCP to 127.0.0.1:1, where nothing
  *                          listens: a SYN answered by a RST
+ *   workload tcp PORT      one TCP connection over loopback from
+ *                          127.0.0.1:PORT to a listener on 127.0.0.1:54322:
+ *                          5 bytes sent, 7 answered, then the client aborts
+ *                          it (SO_LINGER 0: a RST, so no FIN handshake whose
+ *                          delayed ACKs depend on timing, and no TIME_WAIT);
+ *                          then what tcp-refused does
  *
  * Exits 0, or 1 with a message when a call fails (a test then sees the
  * message on stderr rather than silently missing hits).
@@ -74,7 +80,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
 		" getppid N | getppid-sh N CMD | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N |"
-		" udp [PORT] | tcp-refused | fs DIR\n");
+		" udp [PORT] | tcp-refused | tcp PORT | fs DIR\n");
 	return 2;
 }
 
@@ -314,6 +320,36 @@ static int tcp_refused(void)
 	return 0;
 }
 
+/* For the tcpmib/ipmib/linuxmib tests: one whole TCP connection. */
+static int tcp(long from_port)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(54322) };
+	struct sockaddr_in from = { .sin_family = AF_INET, .sin_port = htons(from_port) };
+	struct linger abort_close = { .l_onoff = 1, .l_linger = 0 };
+	int one = 1, lfd = socket(AF_INET, SOCK_STREAM, 0), cfd = socket(AF_INET, SOCK_STREAM, 0), sfd;
+	char buf[16];
+
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	from.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (lfd < 0 || cfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(lfd, (struct sockaddr *)&to, sizeof(to)) || listen(lfd, 1))
+		return fail("cannot listen on", "127.0.0.1:54322");
+	if (setsockopt(cfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(cfd, (struct sockaddr *)&from, sizeof(from)) ||
+	    connect(cfd, (struct sockaddr *)&to, sizeof(to)))
+		return fail("cannot connect from 127.0.0.1:PORT to", "127.0.0.1:54322");
+	sfd = accept(lfd, NULL, NULL);
+	if (sfd < 0 || send(cfd, "hello", 5, 0) != 5 || recv(sfd, buf, 5, MSG_WAITALL) != 5 ||
+	    send(sfd, "goodbye", 7, 0) != 7 || recv(cfd, buf, 7, MSG_WAITALL) != 7)
+		return fail("cannot send and receive on", "127.0.0.1:54322");
+	if (setsockopt(cfd, SOL_SOCKET, SO_LINGER, &abort_close, sizeof(abort_close)))
+		return fail("cannot set SO_LINGER on", "the client");
+	close(cfd);
+	close(sfd);
+	close(lfd);
+	return tcp_refused();
+}
+
 /* getppid() n times on CPU 0 and, in a child, on CPU 1 at the same time. */
 static int getppid2(long n)
 {
@@ -458,6 +494,8 @@ int main(int argc, char **argv)
 		return udp(n);
 	if (!strcmp(argv[1], "tcp-refused") && argc == 2)
 		return tcp_refused();
+	if (!strcmp(argv[1], "tcp") && argc == 3 && !number(argv[2], 65535, &n) && n)
+		return tcp(n);
 	if (!strcmp(argv[1], "fs") && argc == 3)
 		return fs(argv[2]);
 	if (!strcmp(argv[1], "exit") && argc == 3 && !number(argv[2], 255, &n))
