@@ -329,6 +329,14 @@ static struct node *at_expr(struct parser *p)
 		expect(p, ")");
 		return n;
 	}
+	if (!strcmp(name, "perf")) {
+		/* @perf("NAME"): a call of tapsets/perf.stp's reader; sem.c checks NAME. */
+		n = new_node(p, ND_CALL, t);
+		n->str = "__perf_read";
+		n->args = call_args(p, &nargs);
+		n->num = nargs;
+		return n;
+	}
 	if (!FAIL(p))
 		diag_error(p->s, &t->loc, "unknown operator '@%s'", name);
 	p->errors++;

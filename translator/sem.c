@@ -334,6 +334,25 @@ static bool delimited_print(struct sem *S, struct node *n)
 	return true;
 }
 
+/* @perf("NAME") (parse.c makes it __perf_read): NAME is a .counter's. */
+static bool perf_counter_ok(struct sem *S, struct node *n)
+{
+	struct vec *names = &S->s->perf_counters;
+
+	if (n->num != 1 || n->args->kind != ND_STR) {
+		diag_error(S->s, &n->loc, "@perf takes one string literal, a perf counter's name");
+		return false;
+	}
+	for (int i = 0; i < names->len; i++)
+		if (!strcmp(names->items[i], n->args->str))
+			return true;
+	diag_error(S->s, &n->args->loc, "no perf counter '%s'", n->args->str);
+	diag_hint(S->s, "declare it with probe perf.TYPE.EVENT.counter(\"%s\") {} "
+		  "(e.g. perf.sw.task_clock.process.counter(\"%s\"))",
+		  n->args->str, n->args->str);
+	return false;
+}
+
 static enum type call(struct sem *S, struct node *n)
 {
 	const struct builtin_info *bi;
@@ -344,6 +363,8 @@ static enum type call(struct sem *S, struct node *n)
 		return n->type = TY_UNKNOWN;
 	bi = find_builtin(n->str);
 	nargs = (int)n->num;
+	if (S->final && !strcmp(n->str, "__perf_read") && !perf_counter_ok(S, n))
+		return n->type = TY_LONG;
 
 	if (bi) {
 		n->builtin = bi->id;

@@ -446,6 +446,7 @@ struct session {
 	struct vec handlers;	/* struct probe *: bodies to emit */
 	struct vec trace_memo;	/* probes/trace.c: struct tr_memo *, in the arena */
 	int hwbkpts;		/* probes/hwbkpt.c: kernel.data points resolved */
+	struct vec perf_counters;	/* probes/perf.c: .counter("NAME") names (const char *) */
 	struct vec funcs;	/* struct func *, used ones */
 	struct vec regexes;	/* struct node *: =~ / !~ sites, node->id numbers them */
 	struct vec globals;	/* struct symbol *, used globals */
