@@ -464,7 +464,7 @@ static enum type call(struct sem *S, struct node *n)
 	if (!f)
 		f = find_func_from(S, n->str, n->loc.file, -1);
 	if (f && f->guru && !S->s->guru && S->final && n->id != -1) {
-		diag_error(S->s, &n->loc, "%s() needs guru mode (-g): it can change the kernel",
+		diag_error(S->s, &n->loc, "%s() needs guru mode (-g): its tapset marks it /* guru */",
 			   f->name);
 		n->id = -1;
 	}
