@@ -227,6 +227,13 @@ int64_t _stp_target_pid(void);
 /* staprun -r N:URI (remote_id(), remote_uri()): -1 and "" otherwise. */
 int64_t _stp_remote_index(void);
 const char *_stp_remote_host(void);
+/*
+ * The pid and user namespaces ns_pid() and friends see: those of the
+ * process staprun -N PID (stap --target-namespaces=PID) names, else
+ * staprun's own.
+ */
+struct pid_namespace *_stp_target_pid_ns(void);
+struct user_namespace *_stp_target_user_ns(void);
 
 /* ---- stap -t: the probe hit report (runtime/timing.c) ---- */
 

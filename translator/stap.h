@@ -425,6 +425,7 @@ struct session {
 	const char *vm_spawn_cmd;
 	const char *target_cmd;	/* -c CMD: staprun runs it, target() is its pid */
 	int target_pid;		/* -x PID: target() is PID; 0: neither option */
+	int namespaces_pid;	/* --target-namespaces=PID (staprun -N); 0: none */
 	const char *list_pattern;	/* -l/-L PROBE: list, don't run */
 	bool list_vars;		/* -L: with context variables */
 	struct vec sym_modules;	/* -d MODULE: symbols wanted for backtraces */
