@@ -522,6 +522,9 @@ static enum type call(struct sem *S, struct node *n)
 	for (a = n->args; a; a = a->next, p = p->next) {
 		enum type t = expr(S, a);
 
+		/* As SystemTap, a never-assigned local takes the parameter's type. */
+		if (t == TY_UNKNOWN && p->sym->type != TY_UNKNOWN)
+			want_var_type(S, a, p->sym->type);
 		unify(S, &p->sym->type, &p->sym->type_loc, t, &a->loc,
 		      arena_printf(&S->s->arena, "parameter '%s' of %s()", p->name, f->name));
 	}
