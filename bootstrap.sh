@@ -3,8 +3,9 @@
 #
 # Get a Debian 12 machine from nothing to a first script run in the VM:
 #   1. build and test dependencies (apt),
-#   2. two test kernels (6.1 and the newest 6.12) with headers, and each
-#      installed kernel's vmlinux with DWARF at /usr/lib/debug/boot/,
+#   2. three test kernels (6.1, its PREEMPT_RT flavour and the newest 6.12)
+#      with headers, and each installed kernel's vmlinux with DWARF at
+#      /usr/lib/debug/boot/,
 #   3. autoreconf / configure / make,
 #   4. a hello-world script run inside QEMU.
 # Safe to re-run: every step is skipped when its result is already there.
@@ -26,6 +27,8 @@ DEPS=(autoconf automake libtool pkg-config make gcc libc6-dev
 KERNEL_PKGS=(linux-image-amd64 linux-headers-amd64)
 # The 6.12 series comes from bookworm-security; use it when apt knows it.
 KERNEL_612=(linux-image-6.12-amd64 linux-headers-6.12-amd64)
+# PREEMPT_RT (sleeping spinlocks, preemptible handlers): where tracers break.
+KERNEL_RT=(linux-image-rt-amd64 linux-headers-rt-amd64)
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
@@ -55,9 +58,13 @@ has_candidate() {
 # ---- 1 + 2a: packages ----
 step="packages"
 want=("${DEPS[@]}" "${KERNEL_PKGS[@]}")
-if installed "${KERNEL_612[0]}" || has_candidate "${KERNEL_612[0]}"; then
-	want+=("${KERNEL_612[@]}")
-fi
+for k in KERNEL_612 KERNEL_RT; do
+	declare -n pkgs=$k
+	if installed "${pkgs[0]}" || has_candidate "${pkgs[0]}"; then
+		want+=("${pkgs[@]}")
+	fi
+	unset -n pkgs
+done
 missing=()
 for p in "${want[@]}"; do
 	installed "$p" || missing+=("$p")
@@ -70,11 +77,15 @@ if [ ${#missing[@]} -gt 0 ]; then
 		exit 1
 	fi
 	apt_update
-	# The 6.12 meta packages may only be known after the update.
-	if ! printf '%s\n' "${want[@]}" | grep -qx "${KERNEL_612[0]}" &&
-	   has_candidate "${KERNEL_612[0]}"; then
-		missing+=("${KERNEL_612[@]}")
-	fi
+	# The 6.12 and RT meta packages may only be known after the update.
+	for k in KERNEL_612 KERNEL_RT; do
+		declare -n pkgs=$k
+		if ! printf '%s\n' "${want[@]}" | grep -qx "${pkgs[0]}" &&
+		   has_candidate "${pkgs[0]}"; then
+			missing+=("${pkgs[@]}")
+		fi
+		unset -n pkgs
+	done
 	step="apt-get install"
 	say "installing ${missing[*]}"
 	apt-get install -y -q --no-install-recommends "${missing[@]}"

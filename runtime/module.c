@@ -164,9 +164,12 @@ static int __init _stp_module_init(void)
 		return ret;
 	}
 
-	ret = _stp_context_init();
+	ret = _stp_namespaces_init();
 	if (ret)
 		goto out_dir;
+	ret = _stp_context_init();
+	if (ret)
+		goto out_ns;
 	ret = _stp_relay_init();
 	if (ret)
 		goto out_context;
@@ -185,6 +188,8 @@ out_relay:
 	_stp_relay_exit();
 out_context:
 	_stp_context_exit();
+out_ns:
+	_stp_namespaces_exit();
 out_dir:
 	debugfs_remove(_stp_debugfs_dir);
 	return ret;
@@ -201,6 +206,7 @@ static void __exit _stp_module_exit(void)
 	stp_script_exit();
 	_stp_relay_exit();
 	_stp_context_exit();
+	_stp_namespaces_exit();
 	debugfs_remove(_stp_debugfs_dir);
 }
 

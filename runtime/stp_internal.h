@@ -69,6 +69,8 @@ extern atomic_t _stp_skip_count;
 extern atomic_t _stp_exit_flag;		/* exit() was called */
 int _stp_context_init(void);
 void _stp_context_exit(void);
+int _stp_namespaces_init(void);		/* target.c: at module load */
+void _stp_namespaces_exit(void);
 void _stp_stats_reset(void);
 bool _stp_session_failed(void);
 void _stp_count_skip(void);		/* a probe hit that did not run */

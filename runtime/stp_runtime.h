@@ -229,6 +229,13 @@ bool _stp_target_set_has(int64_t pid);
 /* staprun -r N:URI (remote_id(), remote_uri()): -1 and "" otherwise. */
 int64_t _stp_remote_index(void);
 const char *_stp_remote_host(void);
+/*
+ * The pid and user namespaces ns_pid() and friends see: those of the
+ * process staprun -N PID (stap --target-namespaces=PID) names, else
+ * staprun's own.
+ */
+struct pid_namespace *_stp_target_pid_ns(void);
+struct user_namespace *_stp_target_user_ns(void);
 
 /* ---- stap -t: the probe hit report (runtime/timing.c) ---- */
 
@@ -557,6 +564,31 @@ struct stp_hwbkpt {
  */
 int _stp_hwbkpt_start(struct stp_hwbkpt *rows, size_t n);
 void _stp_hwbkpt_stop(struct stp_hwbkpt *rows, size_t n);
+
+/* ---- perf event probes (runtime/perf.c) ---- */
+
+/* One perf.type(T).config(C) probe: an event on every CPU, or on the target. */
+struct stp_perf {
+	const struct stp_probe *probe;
+	u32 type;		/* perf_event_attr.type */
+	u64 config;		/* perf_event_attr.config */
+	u64 period;		/* events per hit (hits a second if freq); 0: .counter */
+	int freq;
+	int task;		/* .process: the -c/-x target process only */
+	const char *counter;	/* .counter("NAME"): read by @perf, no handler */
+	/* runtime-private */
+	struct perf_event **events;	/* one per possible CPU, or [0] the task's */
+};
+
+/*
+ * Process context, from stp_session_start/stp_session_stop: open every
+ * row's events (0 or -errno, nothing left open on failure); stop closes
+ * them.  _stp_perf_read: the count of counter NAME of the rows started,
+ * from this CPU's event or the target process's, or -1 if none here.
+ */
+int _stp_perf_start(struct stp_perf *rows, size_t n);
+void _stp_perf_stop(struct stp_perf *rows, size_t n);
+int64_t _stp_perf_read(const char *name);
 
 /*
  * SystemTap's helpers for a script's own embedded C (guru mode):

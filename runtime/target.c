@@ -5,14 +5,18 @@
  * child it forked (and holds) before loading the module.  0: no target.
  */
 #include <linux/bitmap.h>
+#include <linux/cred.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/mm.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/threads.h>
 #include <linux/tracepoint.h>
+#include <linux/user_namespace.h>
 #include "stp_internal.h"
 
 /* The name is SystemTap's, which staprun(8) documents. */
@@ -154,4 +158,62 @@ int64_t _stp_remote_index(void)
 const char *_stp_remote_host(void)
 {
 	return _stp_remote_uri;
+}
+
+/*
+ * staprun -N PID: the namespaces of PID (looked up in staprun's own pid
+ * namespace) are the ones the ns_*() functions see.  0: those of the
+ * process loading the module, staprun, as "the stap process'
+ * namespaces" in stap(1).  References are held for the module's life.
+ */
+static int _stp_namespaces_pid;
+module_param(_stp_namespaces_pid, int, 0444);
+MODULE_PARM_DESC(_stp_namespaces_pid, "pid whose namespaces ns_pid() and friends use");
+
+static struct pid_namespace *target_pid_ns;
+static struct user_namespace *target_user_ns;
+
+int _stp_namespaces_init(void)
+{
+	struct task_struct *t = current;
+
+	if (_stp_namespaces_pid) {
+		rcu_read_lock();
+		t = pid_task(find_vpid(_stp_namespaces_pid), PIDTYPE_PID);
+		if (t)
+			get_task_struct(t);
+		rcu_read_unlock();
+		if (!t) {
+			pr_err("%s: _stp_namespaces_pid=%d: no such process\n",
+			       THIS_MODULE->name, _stp_namespaces_pid);
+			return -ESRCH;
+		}
+	}
+	target_pid_ns = get_pid_ns(task_active_pid_ns(t));
+	rcu_read_lock();
+	target_user_ns = get_user_ns(__task_cred(t)->user_ns);
+	rcu_read_unlock();
+	if (t != current)
+		put_task_struct(t);
+	return 0;
+}
+
+void _stp_namespaces_exit(void)
+{
+	if (target_pid_ns)
+		put_pid_ns(target_pid_ns);
+	if (target_user_ns)
+		put_user_ns(target_user_ns);
+	target_pid_ns = NULL;
+	target_user_ns = NULL;
+}
+
+struct pid_namespace *_stp_target_pid_ns(void)
+{
+	return target_pid_ns;
+}
+
+struct user_namespace *_stp_target_user_ns(void)
+{
+	return target_user_ns;
 }

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,8 @@ static void usage(FILE *f)
 		"  -c CMD    run CMD once the probes have started, end when it exits;\n"
 		"            target() is its pid\n"
 		"  -x PID    target() is PID\n"
+		"  -N PID    ns_pid() and the other ns_*() functions see the pid and\n"
+		"            user namespaces of PID (stap --target-namespaces)\n"
 		"  -o FILE   write probe output to FILE instead of stdout (strftime(3)\n"
 		"            conversions in FILE are expanded: out-%%Y%%m%%d.txt); in bulk\n"
 		"            mode (stap -b) one file per CPU, FILE_N\n"
@@ -56,10 +59,31 @@ static void usage(FILE *f)
 		"  name=value  set the script's global name (stap -G)\n");
 }
 
-/* "a=1 b=x y" -> a=1 b="x y": the kernel splits parameters on spaces. */
-static char *join_params(char **argv, int argc, unsigned int bufsize_mb,
-			 pid_t target, const char *remote)
+struct options {
+	struct output_cfg out;	/* -o, -S, and bulk mode (the module's) */
+	unsigned int bufsize_mb;
+	int tick_ms;		/* -T */
+	enum session_mode mode;	/* -L, -A */
+	bool daemon;		/* -D */
+	bool rename;		/* -R */
+	int monitor_s;		/* -M */
+	const char *remote;	/* -r N:URI */
+	bool no_warnings;	/* -w */
+	const char *target_cmd;	/* -c */
+	pid_t target_pid;	/* -x */
+	pid_t ns_pid;		/* -N */
+	char **params;		/* name=value ... */
+	int nparams;
+};
+
+/*
+ * The module's parameters: the script's name=value ("a=1 b=x y" ->
+ * a=1 b="x y": the kernel splits parameters on spaces), then staprun's.
+ */
+static char *join_params(const struct options *o, pid_t target)
 {
+	char **argv = o->params;
+	int argc = o->nparams;
 	struct strbuf sb = STRBUF_INIT;
 	int i;
 
@@ -74,33 +98,21 @@ static char *join_params(char **argv, int argc, unsigned int bufsize_mb,
 		else
 			sb_puts(&sb, argv[i]);
 	}
-	if (bufsize_mb)
+	if (o->bufsize_mb)
 		sb_printf(&sb, "%s_stp_bufsize=%u", sb.len ? " " : "",
-			  bufsize_mb);
+			  o->bufsize_mb);
 	if (target)
 		sb_printf(&sb, "%s_stp_target=%d", sb.len ? " " : "",
 			  (int)target);
-	if (remote)	/* N:URI, checked: the URI has no quote */
+	if (o->remote)	/* N:URI, checked: the URI has no quote */
 		sb_printf(&sb, "%s_stp_remote_id=%d _stp_remote_uri=\"%s\"",
-			  sb.len ? " " : "", atoi(remote), strchr(remote, ':') + 1);
+			  sb.len ? " " : "", atoi(o->remote), strchr(o->remote, ':') + 1);
+	if (o->ns_pid)
+		sb_printf(&sb, "%s_stp_namespaces_pid=%d", sb.len ? " " : "",
+			  (int)o->ns_pid);
 	return sb_steal(&sb);
 }
 
-struct options {
-	struct output_cfg out;	/* -o, -S, and bulk mode (the module's) */
-	unsigned int bufsize_mb;
-	int tick_ms;		/* -T */
-	enum session_mode mode;	/* -L, -A */
-	bool daemon;		/* -D */
-	bool rename;		/* -R */
-	int monitor_s;		/* -M */
-	const char *remote;	/* -r N:URI */
-	bool no_warnings;	/* -w */
-	const char *target_cmd;	/* -c */
-	pid_t target_pid;	/* -x */
-	char **params;		/* name=value ... */
-	int nparams;
-};
 
 /* stap -b built the module for bulk mode: it says so in a parameter. */
 static bool module_bulk(const char *name)
@@ -177,8 +189,7 @@ static int run(const char *path, struct options *o)
 			goto out;
 		sc.target = &t;
 	}
-	params = join_params(o->params, o->nparams, o->bufsize_mb,
-			     o->target_cmd ? t.pid : o->target_pid, o->remote);
+	params = join_params(o, o->target_cmd ? t.pid : o->target_pid);
 	if (o->rename) {
 		/* A name of its own, so that the same module can run twice. */
 		char *unique = xasprintf("%.*s_%d", 40, name, (int)getpid());
@@ -240,8 +251,6 @@ static int parse_rotate(const char *arg, struct output_cfg *out)
 	return 0;
 }
 
-/* Options of staprun(8) that this staprun does not implement yet. */
-static const char later_opts[] = "N";
 
 int main(int argc, char **argv)
 {
@@ -249,7 +258,7 @@ int main(int argc, char **argv)
 	bool unload = false;
 	char *end;
 	long num;
-	int opt, ret;
+	int opt, ret, pid;
 
 	util_progname = "staprun";
 	opterr = 0;
@@ -333,24 +342,20 @@ int main(int argc, char **argv)
 			o.target_cmd = optarg;
 			break;
 		case 'x':
-			errno = 0;
-			num = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || num < 1 ||
-			    num > 0x3fffffff) {
-				util_err("-x: expected a process id, not '%s'",
-					 optarg);
+		case 'N':
+			if (util_parse_int(optarg, 1, 0x3fffffff, &pid)) {
+				util_err("-%c: expected a process id, not '%s'", opt, optarg);
 				return 1;
 			}
-			o.target_pid = num;
+			if (opt == 'x')
+				o.target_pid = pid;
+			else
+				o.ns_pid = pid;
 			break;
 		case 'h':
 			usage(stdout);
 			return 0;
 		default:
-			if (strchr(later_opts, opt)) {
-				util_err("-%c is not supported yet", opt);
-				return 1;
-			}
 			if (optopt && strchr("cxobSTNCMr", optopt))
 				util_err("-%c requires an argument", optopt);
 			else
@@ -375,14 +380,18 @@ int main(int argc, char **argv)
 		util_err("-c and -x cannot be used together");
 		return 1;
 	}
+	if (o.ns_pid && kill(o.ns_pid, 0) && errno == ESRCH) {
+		util_err("-N %d: no such process", (int)o.ns_pid);
+		return 1;
+	}
 	if (o.mode == SESSION_DETACH && o.target_cmd) {
 		util_err("-L detaches at once: it cannot wait for a -c command");
 		return 1;
 	}
 	if (o.mode == SESSION_ATTACH &&
-	    (o.target_cmd || o.target_pid || argc - optind > 1 || o.bufsize_mb ||
-	     o.rename)) {
-		util_err("-A attaches to a running module: -c, -x, -b, -R and name=value "
+	    (o.target_cmd || o.target_pid || o.ns_pid || argc - optind > 1 ||
+	     o.bufsize_mb || o.rename)) {
+		util_err("-A attaches to a running module: -c, -x, -N, -b, -R and name=value "
 			 "were given when it was loaded");
 		return 1;
 	}

@@ -275,7 +275,7 @@ run_vm_group() {
 			local t="run/$name@$r" base="$dir/t_$name"
 			if uses "$f" KMOD && [ -s "$dir/kmod-err" ]; then bad "$t" "the test module did not build: $(head -20 "$dir/kmod-err")"; continue; fi
 			if [ -f "$base.build-failed" ]; then bad "$t" "build failed: $(cat "$base.build-err")"; continue; fi
-			if [ $vmrc -ne 0 ] || [ ! -f "$base.rc" ]; then bad "$t" "VM run failed: $(cat "$dir/vm-err")"; continue; fi
+			if [ $vmrc -ne 0 ] || [ ! -f "$base.rc" ]; then bad "$t" "VM run failed (stap exit status $vmrc): $(cat "$dir/vm-err")"; continue; fi
 			local want_rc=0; [ -f "${f%.stp}.rc" ] && want_rc=$(cat "${f%.stp}.rc")
 			local got_rc; got_rc=$(cat "$base.rc")
 			expect_out "$f" >"$dir/expected-out"

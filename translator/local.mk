@@ -19,7 +19,7 @@ stap_SOURCES = \
 	translator/probes/dwarf_mod.c \
 	translator/probes/trace.c translator/probes/dwarf_stmt.c translator/probes/procfs.c \
 	translator/probes/netfilter.c translator/probes/uprobe.c translator/probes/utask.c \
-	translator/probes/hwbkpt.c translator/probes/unsafe.c \
+	translator/probes/hwbkpt.c translator/probes/perf.c translator/probes/unsafe.c \
 	common/util.c common/util.h
 stap_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/translator \
 	-DPKGDATADIR='"$(pkgdatadir)"' -DABS_SRCDIR='"$(abs_srcdir)"' \

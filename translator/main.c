@@ -39,6 +39,8 @@ static void usage(FILE *f)
 "  -w              suppress warnings\n"
 "  --monitor[=SECS]  print the probe table (hits, average cycles) every SECS\n"
 "                  seconds (default 1) while the script runs\n"
+"  --target-namespaces=PID  ns_pid() and the other ns_*() functions see the\n"
+"                  pid and user namespaces of process PID (default: staprun's)\n"
 "  --color[=WHEN]  color diagnostics: never, always (no WHEN) or auto (on a\n"
 "                  terminal; the default); SYSTEMTAP_COLORS sets the colors\n"
 "  -u              unoptimized: keep assignments to variables never read\n"
@@ -87,7 +89,8 @@ static void usage(FILE *f)
 }
 
 enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS,
-       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_LDD, OPT_COLOR, OPT_MONITOR };
+       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_LDD, OPT_COLOR, OPT_MONITOR,
+       OPT_TARGET_NS };
 
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -102,6 +105,7 @@ static const struct option long_opts[] = {
 	{ "suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS },
 	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ "monitor", optional_argument, NULL, OPT_MONITOR },
+	{ "target-namespaces", required_argument, NULL, OPT_TARGET_NS },
 	{ "color", optional_argument, NULL, OPT_COLOR },
 	{ "colour", optional_argument, NULL, OPT_COLOR },
 	{ NULL, 0, NULL, 0 },
@@ -368,6 +372,10 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case OPT_DUMP_FUNCTIONS:
 			s->dump_functions = true;
+			break;
+		case OPT_TARGET_NS:	/* staprun -N: looked up where the module loads */
+			if (util_parse_int(optarg, 1, 0x3fffffff, &s->namespaces_pid))
+				util_die("--target-namespaces takes a process id, not '%s'", optarg);
 			break;
 		case OPT_MONITOR:
 			/* SystemTap's default interval: one second. */

@@ -329,6 +329,14 @@ static struct node *at_expr(struct parser *p)
 		expect(p, ")");
 		return n;
 	}
+	if (!strcmp(name, "perf")) {
+		/* @perf("NAME"): a call of tapsets/perf.stp's reader; sem.c checks NAME. */
+		n = new_node(p, ND_CALL, t);
+		n->str = "__perf_read";
+		n->args = call_args(p, &nargs);
+		n->num = nargs;
+		return n;
+	}
 	if (!FAIL(p))
 		diag_error(p->s, &t->loc, "unknown operator '@%s'", name);
 	p->errors++;
@@ -433,6 +441,13 @@ static struct node *primary(struct parser *p)
 		if (accept(p, "(")) {
 			n = expr(p);
 			expect(p, ")");
+			if (!FAIL(p) && peek(p, "->")) {
+				struct node *a = new_node(p, ND_AUTOCAST, p->tok);
+
+				a->lhs = n;
+				a->members = members(p, a);
+				return a;
+			}
 			return n;
 		}
 		break;

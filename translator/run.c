@@ -237,13 +237,13 @@ char *run_newest_provisioned_release(void)
 
 /* Room for the numbers of session_opts' options. */
 struct opt_bufs {
-	char mb[16], secs[16];
+	char mb[16], secs[16], nspid[16];
 };
 
 /*
- * staprun's options for stap's -s, -S, -w, -F, --color and --monitor,
- * appended at args; returns how many (at most 10).  staprun(8) spells -s
- * as -b.
+ * staprun's options for stap's -s, -S, -w, -F, --color, --monitor and
+ * --target-namespaces, appended at args; returns how many (at most 12).
+ * staprun(8) spells -s as -b and --target-namespaces as -N.
  */
 static int session_opts(struct session *s, char **args, struct opt_bufs *b)
 {
@@ -274,6 +274,11 @@ static int session_opts(struct session *s, char **args, struct opt_bufs *b)
 		snprintf(b->secs, sizeof(b->secs), "%d", s->monitor_s);
 		args[n++] = "-M";
 		args[n++] = b->secs;
+	}
+	if (s->namespaces_pid) {
+		snprintf(b->nspid, sizeof(b->nspid), "%d", s->namespaces_pid);
+		args[n++] = "-N";
+		args[n++] = b->nspid;
 	}
 	return n;
 }
@@ -320,7 +325,7 @@ static int run_vm(struct session *s)
 	struct vm_job job = { .name = "script", .module = s->module_path };
 	struct vm_result res = { 0 };
 	const char *files[3] = { NULL, NULL, NULL };
-	char *args[14] = { NULL }, *cmd = NULL, *spawn = NULL, pid[16];
+	char *args[16] = { NULL }, *cmd = NULL, *spawn = NULL, pid[16];
 	struct opt_bufs so;
 	int nargs = 0;
 	struct vec insmod = VEC_INIT;
@@ -422,7 +427,7 @@ static int run_vm(struct session *s)
 static int run_host(struct session *s)
 {
 	struct utsname u;
-	char *argv[18 + 64], target_pid[16];	/* staprun, options, module, -G values */
+	char *argv[20 + 64], target_pid[16];	/* staprun, options, module, -G values */
 	struct opt_bufs so;
 	int argc = 0, status;
 	pid_t pid;

@@ -117,6 +117,7 @@ void session_free(struct session *s)
 	vec_free(&s->globals);
 	vec_free(&s->tapset_files);
 	vec_free(&s->trace_memo);
+	vec_free(&s->perf_counters);
 	vec_free(&s->args);
 	vec_free(&s->defines);
 	vec_free(&s->include_dirs);

@@ -197,6 +197,8 @@ enum node_kind {
 	ND_DEFINED,	/* @defined(e) */
 	ND_ENTRY,	/* @entry(e) */
 	ND_ATVAR,	/* @var("name@file"[, "module"]) */
+	ND_AUTOCAST,	/* (e)->members: e a target expression, once sem.c
+			 * has folded it (@choose_defined(a, b)->f) */
 	/* statements */
 	ND_BLOCK,	/* { s1 s2 } */
 	ND_EXPR_STMT,	/* e; */
@@ -425,6 +427,7 @@ struct session {
 	const char *vm_spawn_cmd;
 	const char *target_cmd;	/* -c CMD: staprun runs it, target() is its pid */
 	int target_pid;		/* -x PID: target() is PID; 0: neither option */
+	int namespaces_pid;	/* --target-namespaces=PID (staprun -N); 0: none */
 	const char *list_pattern;	/* -l/-L PROBE: list, don't run */
 	bool list_vars;		/* -L: with context variables */
 	struct vec sym_modules;	/* -d MODULE: symbols wanted for backtraces */
@@ -445,6 +448,7 @@ struct session {
 	struct vec handlers;	/* struct probe *: bodies to emit */
 	struct vec trace_memo;	/* probes/trace.c: struct tr_memo *, in the arena */
 	int hwbkpts;		/* probes/hwbkpt.c: kernel.data points resolved */
+	struct vec perf_counters;	/* probes/perf.c: .counter("NAME") names (const char *) */
 	struct vec funcs;	/* struct func *, used ones */
 	struct vec regexes;	/* struct node *: =~ / !~ sites, node->id numbers them */
 	struct vec globals;	/* struct symbol *, used globals */

@@ -1032,7 +1032,16 @@ static int vm_start(struct vm *vm)
 			: xasprintf("file:%s/%s", vm->dir, chan_file[i]);
 	argv[n++] = vm->qemu;
 	argv[n++] = "-accel";
-	argv[n++] = "tcg";
+	/*
+	 * Multi-threaded TCG runs a vCPU on stale code after another vCPU
+	 * rewrote it and both passed text_poke_bp()'s sync IPIs (QEMU 7.2):
+	 * patching an ftrace site that a loop keeps calling then oopses on
+	 * an int3 no longer in memory, or spins re-executing it, with the
+	 * kernel's own tracefs instances and no module of ours, on 6.1 and
+	 * 6.12.  One thread for all vCPUs is exact; tests that patch hot
+	 * code again and again (cli/load_cycles) ask for it.
+	 */
+	argv[n++] = cfg->tcg_single ? "tcg,thread=single" : "tcg";
 	argv[n++] = "-nographic";
 	argv[n++] = "-nodefaults";	/* no VGA, NIC, floppy: faster boot */
 	argv[n++] = "-no-reboot";

@@ -58,6 +58,8 @@ struct vm_config {
 	int verbose;		/* print QEMU command line and boot progress */
 	int stream;		/* with one job: copy its stdout/stderr to ours
 				 * as it arrives instead of buffering */
+	int tcg_single;		/* all vCPUs on one host thread (vm.c says
+				 * when a test needs it) */
 };
 
 struct vm_result {

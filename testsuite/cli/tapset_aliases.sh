@@ -1,7 +1,9 @@
 # stap -l / -L of tapset aliases whose variables' types SystemTap fixes:
 # irq_handler's dev_name is the name's address (a long, as SystemTap
 # 4.8's -L shows), the netfilter.* families and their variables,
-# ioblock_trace.* (no block device in the VM to run them on).
+# ioblock_trace.* (no block device in the VM to run them on), the
+# tcpmib/ipmib/linuxmib families (24 aliases, which 4.8 cannot all
+# resolve on 6.1) and their variables.
 . "$(dirname "$0")/lib.sh"
 
 kernels=$(debug_kernels)
@@ -20,4 +22,10 @@ for r in $kernels; do
 	is 'ioblock_trace.request name:string bdev:long bdev_contains:long devname:string ino:long sector:long size:long opf:long flags:long rw:long vcnt:long idx:long phys_segments:long hw_segments:long p_start_sect:long q:long bytes_done:long'
 	expect_rc 0 "$STAP" -r "$r" -l 'ioblock_trace.*'
 	is $'ioblock_trace.end\nioblock_trace.request'
+	for fam in tcpmib:9 ipmib:11 linuxmib:4; do
+		expect_rc 0 "$STAP" -r "$r" -l "${fam%:*}.*"
+		[ "$(wc -l <<<"$out")" = "${fam#*:}" ] || fail "$r: ${fam%:*}.* is not ${fam#*:} aliases: $out"
+	done
+	expect_rc 0 "$STAP" -r "$r" -L 'ipmib.InReceives'
+	is 'ipmib.InReceives skb:long op:long SourceIsLocal:long key:long'
 done

@@ -18,6 +18,8 @@ exact "stap: -c and -x cannot be used together"
 for bad in abc 0 -5 12x 4294967297 ''; do
 	expect_rc 1 "$STAP" -x "$bad" -e "$p"
 	exact "stap: -x takes a process id, not '$bad'"
+	expect_rc 1 "$STAP" --target-namespaces="$bad" -e "$p"
+	exact "stap: --target-namespaces takes a process id, not '$bad'"
 done
 # Good options pass the check (-p2 stops before anything needs a kernel).
 expect_rc 0 "$STAP" -p2 -c 'true --ignored "two words"' -e "$p"
@@ -34,7 +36,7 @@ exact "staprun: -c and -x cannot be used together"
 expect_rc 0 "$staprun" -h
 contains "-c CMD"
 # staprun(8)'s letters: -b is the buffer size, -T the read interval in
-# ms, -S needs -o; the ones not implemented say so.
+# ms, -S needs -o, -N takes a live pid (cli/target_namespaces runs it).
 expect_rc 1 "$staprun" -b 0 no.ko
 exact "staprun: -b: buffer size must be 1 to 4095 MB, not '0'"
 expect_rc 1 "$staprun" -T x no.ko
@@ -43,8 +45,12 @@ expect_rc 1 "$staprun" -S 1,2 no.ko
 exact "staprun: -S needs -o FILE: the files to switch between"
 expect_rc 1 "$staprun" -o f -S 0 no.ko
 exact "staprun: -S: expected SIZE[,N] (megabytes 1-4095, then how many files to keep), not '0'"
-expect_rc 1 "$staprun" -N 5 no.ko
-exact "staprun: -N is not supported yet"
+expect_rc 1 "$staprun" -N 4000000 no.ko
+exact "staprun: -N 4000000: no such process"
+expect_rc 1 "$staprun" -N 0 no.ko
+exact "staprun: -N: expected a process id, not '0'"
+expect_rc 1 "$staprun" -A -N 1 no.ko
+contains "staprun: -A attaches to a running module: -c, -x, -N,"
 expect_rc 1 "$staprun" -b
 contains "staprun: -b requires an argument"
 expect_rc 1 "$staprun" -Z no.ko

@@ -2,12 +2,13 @@
 /*
  * Drive vm_run() by hand, without the translator:
  *
- *   vm_smoke [-v] [-S] [-t SECS] [-c CPUS] [-o DIR] [-f FILE]... -r RELEASE -s STAPRUN \
+ *   vm_smoke [-v] [-S] [-1] [-t SECS] [-c CPUS] [-o DIR] [-f FILE]... -r RELEASE -s STAPRUN \
  *            NAME=MODULE[,ARG...] ...
  *
  * Prints each job's status and output sizes, the kernel problem if any,
  * and with -o DIR writes DIR/NAME.out and DIR/NAME.err for byte-exact
- * comparison.  -S streams the single job's output.  Exit status: 0 if the
+ * comparison.  -S streams the single job's output; -1 runs all vCPUs on
+ * one host thread (vm.c).  Exit status: 0 if the
  * VM ran, 2 if vm_run() failed, 3 on a kernel problem.
  */
 #include "util.h"
@@ -21,7 +22,7 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: vm_smoke [-v] [-S] [-t SECS] [-c CPUS] [-o DIR] [-f FILE]... -r RELEASE -s STAPRUN NAME=MODULE[,ARG...]...\n");
+	fprintf(stderr, "usage: vm_smoke [-v] [-S] [-1] [-t SECS] [-c CPUS] [-o DIR] [-f FILE]... -r RELEASE -s STAPRUN NAME=MODULE[,ARG...]...\n");
 	exit(1);
 }
 
@@ -36,10 +37,11 @@ int main(int argc, char **argv)
 	int c, i, njobs, ret;
 
 	util_progname = "vm_smoke";
-	while ((c = getopt(argc, argv, "vSt:c:o:r:s:f:")) != -1) {
+	while ((c = getopt(argc, argv, "vS1t:c:o:r:s:f:")) != -1) {
 		switch (c) {
 		case 'v': cfg.verbose = 1; break;
 		case 'S': cfg.stream = 1; break;
+		case '1': cfg.tcg_single = 1; break;
 		case 't': cfg.timeout_s = atoi(optarg); break;
 		case 'c': cfg.cpus = atoi(optarg); break;
 		case 'o': outdir = optarg; break;

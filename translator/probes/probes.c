@@ -13,7 +13,7 @@ extern const struct probe_family pf_begin, pf_end, pf_error, pf_never;
 extern const struct probe_family pf_timer;
 extern const struct probe_family pf_dwarf_func, pf_dwarf_mod, pf_dwarf_stmt, pf_kprobe;
 extern const struct probe_family pf_trace, pf_procfs, pf_netfilter, pf_uprobe, pf_utask;
-extern const struct probe_family pf_hwbkpt;
+extern const struct probe_family pf_hwbkpt, pf_perf;
 
 /* Tried in order; the first family that claims a point gets it. */
 const struct probe_family *const pf_families[] = {
@@ -22,7 +22,7 @@ const struct probe_family *const pf_families[] = {
 	 * stop before end probes run.
 	 */
 	&pf_begin, &pf_timer, &pf_dwarf_func, &pf_dwarf_mod, &pf_dwarf_stmt, &pf_kprobe,
-	&pf_trace, &pf_procfs, &pf_netfilter, &pf_uprobe, &pf_utask, &pf_hwbkpt,
+	&pf_trace, &pf_procfs, &pf_netfilter, &pf_uprobe, &pf_utask, &pf_hwbkpt, &pf_perf,
 	&pf_end, &pf_error, &pf_never,
 };
 const int pf_nfamilies = (int)ARRAY_SIZE(pf_families);
