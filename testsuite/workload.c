@@ -48,10 +48,17 @@
  *                          listens: a SYN answered by a RST
  *   workload tcp PORT      one TCP connection over loopback from
  *                          127.0.0.1:PORT to a listener on 127.0.0.1:54322:
- *                          5 bytes sent, 7 answered, then the client aborts
+ *                          5 bytes sent, 7 answered half a second later
+ *                          by a server that delays its ACKs (one delayed
+ *                          ACK, from the timer), then the client aborts
  *                          it (SO_LINGER 0: a RST, so no FIN handshake whose
  *                          delayed ACKs depend on timing, and no TIME_WAIT);
  *                          then what tcp-refused does
+ *   workload ip            (root) over a raw socket to 127.0.0.1: a packet
+ *                          of IP protocol 253, which nothing handles, and
+ *                          the first fragment of a UDP datagram whose rest
+ *                          never comes; with ipfrag_time set to 1 s, waits
+ *                          3 s for its reassembly to time out
  *
  * Exits 0, or 1 with a message when a call fails (a test then sees the
  * message on stderr rather than silently missing hits).
@@ -70,6 +77,8 @@
 #include <signal.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/ip.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -80,7 +89,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
 		" getppid N | getppid-sh N CMD | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N |"
-		" udp [PORT] | tcp-refused | tcp PORT | fs DIR\n");
+		" udp [PORT] | tcp-refused | tcp PORT | ip | fs DIR\n");
 	return 2;
 }
 
@@ -326,7 +335,8 @@ static int tcp(long from_port)
 	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(54322) };
 	struct sockaddr_in from = { .sin_family = AF_INET, .sin_port = htons(from_port) };
 	struct linger abort_close = { .l_onoff = 1, .l_linger = 0 };
-	int one = 1, lfd = socket(AF_INET, SOCK_STREAM, 0), cfd = socket(AF_INET, SOCK_STREAM, 0), sfd;
+	struct timespec late = { .tv_nsec = 500000000 };
+	int zero = 0, one = 1, lfd = socket(AF_INET, SOCK_STREAM, 0), cfd = socket(AF_INET, SOCK_STREAM, 0), sfd;
 	char buf[16];
 
 	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -339,7 +349,12 @@ static int tcp(long from_port)
 	    connect(cfd, (struct sockaddr *)&to, sizeof(to)))
 		return fail("cannot connect from 127.0.0.1:PORT to", "127.0.0.1:54322");
 	sfd = accept(lfd, NULL, NULL);
-	if (sfd < 0 || send(cfd, "hello", 5, 0) != 5 || recv(sfd, buf, 5, MSG_WAITALL) != 5 ||
+	/* The server delays its ACKs (no quick ACKs) and answers late: its
+	 * ACK of "hello" leaves on the delayed-ACK timer (40 ms), alone. */
+	if (sfd < 0 || setsockopt(sfd, IPPROTO_TCP, TCP_QUICKACK, &zero, sizeof(zero)))
+		return fail("cannot accept on", "127.0.0.1:54322");
+	if (send(cfd, "hello", 5, 0) != 5 || recv(sfd, buf, 5, MSG_WAITALL) != 5 ||
+	    nanosleep(&late, NULL) ||
 	    send(sfd, "goodbye", 7, 0) != 7 || recv(cfd, buf, 7, MSG_WAITALL) != 7)
 		return fail("cannot send and receive on", "127.0.0.1:54322");
 	if (setsockopt(cfd, SOL_SOCKET, SO_LINGER, &abort_close, sizeof(abort_close)))
@@ -348,6 +363,44 @@ static int tcp(long from_port)
 	close(sfd);
 	close(lfd);
 	return tcp_refused();
+}
+
+/* For the ipmib tests: raw IPv4 packets the kernel counts as errors. */
+static int ip(void)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	unsigned char pkt[36] = { 0 };
+	struct iphdr *iph = (struct iphdr *)pkt;
+	struct timespec wait = { .tv_sec = 3 };
+	int fd = socket(AF_INET, SOCK_RAW, IPPROTO_RAW), sysctl;
+
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sysctl = open("/proc/sys/net/ipv4/ipfrag_time", O_WRONLY);
+	if (fd < 0 || sysctl < 0 || write(sysctl, "1\n", 2) != 2)
+		return fail("cannot open a raw socket and set", "ipfrag_time (root only)");
+	close(sysctl);
+	/* The kernel fills in the checksum, and the source address when 0. */
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->ttl = 64;
+	iph->daddr = to.sin_addr.s_addr;
+	iph->tot_len = htons(24);
+	iph->protocol = 253;
+	iph->id = htons(1);
+	if (sendto(fd, pkt, 24, 0, (struct sockaddr *)&to, sizeof(to)) != 24)
+		return fail("cannot send", "an IP packet of protocol 253");
+	/* A UDP header and 8 bytes, "more fragments" set. */
+	iph->tot_len = htons(36);
+	iph->protocol = IPPROTO_UDP;
+	iph->id = htons(2);
+	iph->frag_off = htons(IP_MF);
+	pkt[21] = 7;
+	pkt[23] = 9;
+	pkt[25] = 16;
+	if (sendto(fd, pkt, 36, 0, (struct sockaddr *)&to, sizeof(to)) != 36)
+		return fail("cannot send", "a first fragment");
+	close(fd);
+	return nanosleep(&wait, NULL);
 }
 
 /* getppid() n times on CPU 0 and, in a child, on CPU 1 at the same time. */
@@ -496,6 +549,8 @@ int main(int argc, char **argv)
 		return tcp_refused();
 	if (!strcmp(argv[1], "tcp") && argc == 3 && !number(argv[2], 65535, &n) && n)
 		return tcp(n);
+	if (!strcmp(argv[1], "ip") && argc == 2)
+		return ip();
 	if (!strcmp(argv[1], "fs") && argc == 3)
 		return fs(argv[2]);
 	if (!strcmp(argv[1], "exit") && argc == 3 && !number(argv[2], 255, &n))

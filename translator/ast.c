@@ -174,6 +174,13 @@ void ast_print_expr(struct strbuf *sb, const struct node *n)
 		print_members(sb, n->members);
 		sb_puts(sb, n->num == 2 ? "$$" : n->num == 1 ? "$" : "");
 		break;
+	case ND_AUTOCAST:
+		sb_putc(sb, '(');
+		ast_print_expr(sb, n->lhs);
+		sb_putc(sb, ')');
+		print_members(sb, n->members);
+		sb_puts(sb, n->num == 2 ? "$$" : n->num == 1 ? "$" : "");
+		break;
 	case ND_DEFINED:
 	case ND_ENTRY:
 		sb_puts(sb, n->kind == ND_DEFINED ? "@defined(" : "@entry(");

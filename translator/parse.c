@@ -441,6 +441,13 @@ static struct node *primary(struct parser *p)
 		if (accept(p, "(")) {
 			n = expr(p);
 			expect(p, ")");
+			if (!FAIL(p) && peek(p, "->")) {
+				struct node *a = new_node(p, ND_AUTOCAST, p->tok);
+
+				a->lhs = n;
+				a->members = members(p, a);
+				return a;
+			}
 			return n;
 		}
 		break;

@@ -199,6 +199,8 @@ static enum type target_expr(struct sem *S, struct node *n, bool lvalue);
  */
 static bool reported(const struct node *n)
 {
+	if (n->kind == ND_AUTOCAST)	/* still one: autocast() said why */
+		return true;
 	if (n->kind == ND_TARGET || n->kind == ND_CAST || n->kind == ND_ATVAR ||
 	    n->kind == ND_ENTRY || n->kind == ND_DEFINED)
 		return n->tv && n->tv->type == TY_UNKNOWN;
@@ -464,7 +466,7 @@ static enum type call(struct sem *S, struct node *n)
 	if (!f)
 		f = find_func_from(S, n->str, n->loc.file, -1);
 	if (f && f->guru && !S->s->guru && S->final && n->id != -1) {
-		diag_error(S->s, &n->loc, "%s() needs guru mode (-g): it can change the kernel",
+		diag_error(S->s, &n->loc, "%s() needs guru mode (-g): its tapset marks it /* guru */",
 			   f->name);
 		n->id = -1;
 	}
@@ -520,6 +522,9 @@ static enum type call(struct sem *S, struct node *n)
 	for (a = n->args; a; a = a->next, p = p->next) {
 		enum type t = expr(S, a);
 
+		/* As SystemTap, a never-assigned local takes the parameter's type. */
+		if (t == TY_UNKNOWN && p->sym->type != TY_UNKNOWN)
+			want_var_type(S, a, p->sym->type);
 		unify(S, &p->sym->type, &p->sym->type_loc, t, &a->loc,
 		      arena_printf(&S->s->arena, "parameter '%s' of %s()", p->name, f->name));
 	}
@@ -999,6 +1004,44 @@ static bool fold_defined(struct sem *S, struct node *n)
 	return true;
 }
 
+/*
+ * (e)->f: once e is a target expression ($var, @cast, @var; a
+ * @choose_defined ternary folds to one) that is a value of its own (a
+ * pointer), the members continue its chain and n becomes that
+ * expression.  SystemTap also types locals and
+ * function results from DWARF ("autocast"); here only these.
+ */
+static enum type autocast(struct sem *S, struct node *n)
+{
+	struct node *base = n->lhs, *next = n->next;
+	struct member *chain = n->members, **tail;
+	int pretty = n->num;
+
+	while (base->kind == ND_TERNARY && fold_defined(S, base))
+		;
+	if ((base->kind != ND_TARGET && base->kind != ND_CAST && base->kind != ND_ATVAR) ||
+	    base->op == OP_BITAND || base->num) {
+		if (!S->final)
+			return TY_UNKNOWN;
+		diag_error(S->s, &n->loc, "'%s' follows an expression with no C type: only a "
+			   "target expression ($var, @cast, @var) can have members",
+			   chain->name ? "->" : "[");
+		diag_hint(S->s, "give it a type: @cast(EXPR, \"struct NAME\")->member");
+		return TY_UNKNOWN;
+	}
+	/* e must be a value first: a pointer, not a struct (as SystemTap). */
+	if (expr(S, base) == TY_UNKNOWN)
+		return TY_UNKNOWN;
+	*n = *base;
+	n->next = next;
+	n->tv = NULL;
+	for (tail = &n->members; *tail; tail = &(*tail)->next)
+		;
+	*tail = chain;
+	n->num = pretty;
+	return expr(S, n);
+}
+
 static enum type expr(struct sem *S, struct node *n)
 {
 	struct symbol *sym;
@@ -1083,6 +1126,8 @@ static enum type expr(struct sem *S, struct node *n)
 				   type_name(a), type_name(b));
 		return n->type = a;
 	}
+	case ND_AUTOCAST:
+		return autocast(S, n);
 	case ND_INDEX:
 		sym = resolve_array(S, n->str, &n->loc, n);
 		if (!sym)

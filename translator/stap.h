@@ -197,6 +197,8 @@ enum node_kind {
 	ND_DEFINED,	/* @defined(e) */
 	ND_ENTRY,	/* @entry(e) */
 	ND_ATVAR,	/* @var("name@file"[, "module"]) */
+	ND_AUTOCAST,	/* (e)->members: e a target expression, once sem.c
+			 * has folded it (@choose_defined(a, b)->f) */
 	/* statements */
 	ND_BLOCK,	/* { s1 s2 } */
 	ND_EXPR_STMT,	/* e; */

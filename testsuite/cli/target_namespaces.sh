@@ -6,7 +6,8 @@
 # -N naming that shell, prints the ids of the workload's call as its own
 # namespaces see them (1, its parent and group outside: 0; uid 5, gid
 # 7), and those of staprun's begin probe, which that pid namespace
-# cannot see (0) and whose root user is uid 5 there.
+# cannot see (0) and whose root user is uid 5 there; task_ns_*() (guru
+# mode) of the workload's task agree.
 # Without -N the ids are those of staprun's (the init) namespaces: the
 # plain pid() and uid() (run/ns_ids compares those with SystemTap's).
 # stap --target-namespaces=PID passes -N PID on to staprun.
@@ -55,6 +56,9 @@ probe kernel.function("__do_sys_getppid") {
 	if (execname() == "workload") {
 		printf("%d %d %d %d %d %d %d %d %d\n", ns_pid(), ns_tid(), ns_ppid(), ns_pgrp(),
 		       ns_sid(), ns_uid(), ns_euid(), ns_gid(), ns_egid())
+		t = task_current()
+		printf("task %d %d %d %d %d %d\n", task_ns_pid(t), task_ns_tid(t), task_ns_uid(t),
+		       task_ns_euid(t), task_ns_gid(t), task_ns_egid(t))
 		exit()
 	}
 }'
@@ -62,12 +66,13 @@ want='staprun rc=0
 begin 0 0 5 7
 ready
 1 1 0 0 0 5 5 7 7
+task 1 1 5 5 7 7
 staprun: -N 999999: no such process
 rc=1'
 for r in ${KERNELS:-$(build_kernels)}; do
 	[ -e "/boot/vmlinuz-$r" ] || continue
 	mkdir -p "$r" "o-$r" &&
-		(cd "$r" && "$STAP" -p4 -r "$r" -m stp_nsids -e "$script" >/dev/null) ||
+		(cd "$r" && "$STAP" -p4 -g -r "$r" -m stp_nsids -e "$script" >/dev/null) ||
 		fail "$r: cannot build the module"
 	./vm_smoke -t 300 -o "o-$r" -f "$sr" -f "$wl" -f "$us" \
 		-r "$r" -s ./drive job="$r/stp_nsids.ko" >"log-$r" 2>&1 ||
