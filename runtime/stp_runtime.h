@@ -217,6 +217,9 @@ void _stp_tv_append_str(struct stp_context *c, char *dst, unsigned long addr,
 /* exit(): ask staprun to end the session (end probes then run). */
 void _stp_exit(void);
 
+/* Pid of the staprun that opened the control channel (stp_pid()). */
+int64_t _stp_ctl_pid(void);
+
 /* Current session state (enum stp_session_state). */
 int _stp_session_state(void);
 

@@ -103,6 +103,8 @@ void _stp_print_regs(struct stp_context *c, struct pt_regs *regs);
 /* The current task's command line, arguments joined by delim. */
 void _stp_cmdline(struct stp_context *c, char *dst, int first, int last,
 		  const char *delim);
+/* The value of the current task's environment variable name, "" if unset. */
+void _stp_env_var(struct stp_context *c, char *dst, const char *name);
 
 /* ---- time and names (tapset_misc.c) ---- */
 

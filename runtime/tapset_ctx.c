@@ -192,3 +192,62 @@ void _stp_cmdline(struct stp_context *c, char *dst, int first, int last,
 	}
 	dst[out] = '\0';
 }
+
+/* Copy the user bytes [pos, end) up to a NUL into dst (MAXSTRINGLEN). */
+static void copy_user_str(char *dst, unsigned long pos, unsigned long end)
+{
+	size_t out = 0;
+
+	while (pos < end && out < MAXSTRINGLEN - 1) {
+		size_t n = min_t(unsigned long, MAXSTRINGLEN - 1 - out, end - pos);
+		char *nul;
+
+		if (_stp_uread_quiet(dst + out, pos, n))
+			break;
+		nul = memchr(dst + out, '\0', n);
+		if (nul) {
+			out = nul - dst;
+			break;
+		}
+		out += n;
+		pos += n;
+	}
+	dst[out] = '\0';
+}
+
+void _stp_env_var(struct stp_context *c, char *dst, const char *name)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long pos, end;
+	size_t len = strlen(name);
+	/* Bytes of the current entry that matched "name=" so far; -1: none. */
+	long m = 0;
+
+	dst[0] = '\0';
+	if (!mm || (current->flags & PF_KTHREAD) || !len)
+		return;		/* a kernel thread has no environment */
+	pos = READ_ONCE(mm->env_start);
+	end = READ_ONCE(mm->env_end);
+	while (pos < end) {
+		char chunk[64];
+		size_t n = min_t(unsigned long, sizeof(chunk), end - pos), i;
+
+		if (_stp_uread_quiet(chunk, pos, n))
+			return;	/* paged out: as if unset */
+		for (i = 0; i < n; i++) {
+			if (!chunk[i]) {
+				m = 0;	/* the next entry starts */
+			} else if (m < 0) {
+				continue;
+			} else if ((size_t)m < len) {
+				m = chunk[i] == name[m] ? m + 1 : -1;
+			} else if (chunk[i] == '=') {
+				copy_user_str(dst, pos + i + 1, end);
+				return;
+			} else {
+				m = -1;
+			}
+		}
+		pos += n;
+	}
+}

@@ -1076,7 +1076,8 @@ static enum type expr(struct sem *S, struct node *n)
 			diag_error(S->s, &n->loc,
 				   "variable '%s' is never assigned, so its type is unknown",
 				   sym->name);
-			sym->type = TY_LONG;	/* one message per variable */
+			sym->type = TY_LONG;	/* one message per variable, */
+			sym->written = true;	/* and no warning after it */
 		}
 		return n->type = sym->type;
 	case ND_CALL:
@@ -1856,6 +1857,19 @@ static void sort_probes(struct session *s)
 		qsort(s->probes.items, (size_t)s->probes.len, sizeof(void *), cmp_priority);
 }
 
+/* As SystemTap, a local read but never assigned is a warning: it is 0 or "". */
+static void warn_unassigned(struct sem *S)
+{
+	for (int i = 0; S->final && i < S->locals->len; i++) {
+		const struct symbol *sym = S->locals->items[i];
+
+		if (sym->kind == SYM_LOCAL && sym->read && !sym->written &&
+		    (sym->type == TY_LONG || sym->type == TY_STRING))
+			diag_warn(S->s, &sym->decl, "variable '%s' is never assigned: it reads as %s",
+				  sym->name, sym->type == TY_STRING ? "\"\"" : "0");
+	}
+}
+
 static void check_bodies(struct sem *S)
 {
 	struct session *s = S->s;
@@ -1871,6 +1885,7 @@ static void check_bodies(struct sem *S)
 			if (((struct resolved_probe *)s->probes.items[j])->probe == pr)
 				S->rp = s->probes.items[j];
 		stmt(S, pr->body);
+		warn_unassigned(S);
 		S->rp = NULL;
 	}
 	for (i = 0; i < S->funcs.len; i++) {
@@ -1880,8 +1895,10 @@ static void check_bodies(struct sem *S)
 			continue;
 		S->locals = &f->locals;
 		S->func = f;
-		if (f->body->kind == ND_BLOCK)
+		if (f->body->kind == ND_BLOCK) {
 			stmt(S, f->body);
+			warn_unassigned(S);
+		}
 	}
 }
 

@@ -17,8 +17,8 @@ contains "stap: dwarf: no debuginfo for kernel 0.0.0-nosuch: none of /usr/lib/de
 contains "hint: install linux-image-0.0.0-nosuch-dbg"
 
 # Only DWARF kernel points, aliases and user-space points can be listed so far.
-expect_rc 1 "$STAP" -l 'perf.sw.cpu_clock' -r 0.0.0-nosuch
-contains "stap: cannot list 'perf.sw.cpu_clock': only kernel.function(\"PATTERN\"), kernel.statement(\"PATTERN\"), kernel.trace(\"PATTERN\"), module(\"NAME\").function(\"PATTERN\") and process(\"PATH\").function/mark(\"PATTERN\") probe points"
+expect_rc 1 "$STAP" -l 'perf.type(1).config(0)' -r 0.0.0-nosuch
+contains "stap: cannot list 'perf.type(1).config(0)': only kernel.function(\"PATTERN\"), kernel.statement(\"PATTERN\"), kernel.trace(\"PATTERN\"), module(\"NAME\").function(\"PATTERN\") and process(\"PATH\").function/mark(\"PATTERN\") probe points"
 
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/stap-ng/dwarf
 for r in $kernels; do

@@ -18,6 +18,14 @@ for r in $kernels; do
 	# -L: each variable with its type, in the order the alias sets them.
 	expect_rc 0 "$STAP" -r "$r" -L 'syscall.openat'
 	is 'syscall.openat name:string dfd:long dfd_str:string filename:string filename_unquoted:string flags:long flags_str:string mode:long argstr:string'
+	# Argument names as SystemTap 4.8's -L gives them where the kernel's
+	# differ (sc_argnames): fd is sockfd, uservaddr serv_addr, ...
+	expect_rc 0 "$STAP" -r "$r" -L 'syscall.connect'
+	is 'syscall.connect name:string sockfd:long serv_addr_uaddr:long addrlen:long argstr:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'syscall.access'
+	is 'syscall.access name:string pathname:string pathname_unquoted:string mode:long mode_str:string argstr:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'syscall.pread'
+	is 'syscall.pread name:string fd:long buf_uaddr:long count:long offset:long argstr:string'
 	expect_rc 0 "$STAP" -r "$r" -L 'syscall.read.return'
 	is 'syscall.read.return name:string retval:long retstr:string'
 	# nd_syscall.X is syscall.X: the same variables.
