@@ -227,6 +227,8 @@ int _stp_session_state(void);
 
 /* Pid of the target process (stap -x PID, or the -c CMD child); 0 if none. */
 int64_t _stp_target_pid(void);
+/* target_set_pid(): is process pid in the target's tree, and not exiting? */
+bool _stp_target_set_has(int64_t pid);
 /* staprun -r N:URI (remote_id(), remote_uri()): -1 and "" otherwise. */
 int64_t _stp_remote_index(void);
 const char *_stp_remote_host(void);
