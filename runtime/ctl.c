@@ -38,6 +38,7 @@ static struct stp_ctl {
 	atomic_t dropped;		/* probe messages lost to a full ring */
 	atomic_t exit_sent;
 	atomic_t open;			/* .cmd has one opener at a time */
+	atomic_t opener;		/* its tgid: staprun's, for stp_pid() */
 	bool detached;			/* DETACH: a close leaves probes running */
 	bool stopping;			/* timer must not re-arm */
 	wait_queue_head_t wq;
@@ -274,7 +275,13 @@ static int ctl_open(struct inode *inode, struct file *file)
 	if (atomic_cmpxchg(&ctl.open, 0, 1))
 		return -EBUSY;
 	WRITE_ONCE(ctl.detached, false);
+	atomic_set(&ctl.opener, task_tgid_nr(current));
 	return nonseekable_open(inode, file);
+}
+
+int64_t _stp_ctl_pid(void)
+{
+	return atomic_read(&ctl.opener);
 }
 
 static int ctl_release(struct inode *inode, struct file *file)

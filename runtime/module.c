@@ -45,6 +45,7 @@ static void session_undo(void)
 	atomic_set(&_stp_state, STP_SESSION_STOPPED);
 	stp_session_stop();
 	_stp_usyms_stop();
+	_stp_target_set_stop();
 	_stp_relay_flush();
 }
 
@@ -63,6 +64,8 @@ void _stp_session_start_cmd(void)
 	_stp_stats_reset();
 	atomic_set(&_stp_state, STP_SESSION_STARTING);
 	ret = _stp_usyms_start();
+	if (!ret)
+		ret = _stp_target_set_start();
 	if (!ret)
 		ret = stp_session_start();
 	if (!ret) {
@@ -113,6 +116,7 @@ void _stp_session_stop_cmd(bool reply)
 			atomic_set(&_stp_state, STP_SESSION_STOPPING);
 		stp_session_stop();
 		_stp_usyms_stop();
+		_stp_target_set_stop();
 		atomic_set(&_stp_state, STP_SESSION_STOPPED);
 		session_active = false;
 		/* Push the last partial sub-buffer out to the reader. */

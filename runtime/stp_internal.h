@@ -56,8 +56,10 @@ int _stp_check_pid(const struct stp_probe *probe, pid_t pid);
 
 /* utask.c: is current's program (its mm's exe file) inode? */
 bool _stp_current_runs(const struct inode *inode);
-/* utask.c: is t the -c/-x target or one of its descendants? */
+/* target.c: is t in the -c/-x target's tree (forked in it, see there)? */
 bool _stp_in_target_tree(struct task_struct *t);
+int _stp_target_set_start(void);
+void _stp_target_set_stop(void);
 
 /* context.c */
 void _stp_error_shutdown(void);

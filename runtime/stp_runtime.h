@@ -217,6 +217,9 @@ void _stp_tv_append_str(struct stp_context *c, char *dst, unsigned long addr,
 /* exit(): ask staprun to end the session (end probes then run). */
 void _stp_exit(void);
 
+/* Pid of the staprun that opened the control channel (stp_pid()). */
+int64_t _stp_ctl_pid(void);
+
 /* Current session state (enum stp_session_state). */
 int _stp_session_state(void);
 
@@ -224,6 +227,8 @@ int _stp_session_state(void);
 
 /* Pid of the target process (stap -x PID, or the -c CMD child); 0 if none. */
 int64_t _stp_target_pid(void);
+/* target_set_pid(): is process pid in the target's tree, and not exiting? */
+bool _stp_target_set_has(int64_t pid);
 /* staprun -r N:URI (remote_id(), remote_uri()): -1 and "" otherwise. */
 int64_t _stp_remote_index(void);
 const char *_stp_remote_host(void);

@@ -155,21 +155,6 @@ static u8 ut_take(pid_t pid, u64 *matched, bool drop)
 
 /* ---- matching ---- */
 
-/* Is task (current, or one under RCU) the target or one of its descendants? */
-bool _stp_in_target_tree(struct task_struct *t)
-{
-	pid_t target = _stp_target_pid();
-	bool found = false;
-
-	if (!target)
-		return false;
-	rcu_read_lock();
-	for (; t && t->pid > 1 && !found; t = rcu_dereference(t->real_parent))
-		found = t->tgid == target;
-	rcu_read_unlock();
-	return found;
-}
-
 /* Is current's program (its mm's exe file) inode? */
 bool _stp_current_runs(const struct inode *inode)
 {

@@ -38,6 +38,15 @@ __attribute__((noinline)) int work(int i)
  */
 int upid_armed(void);
 
+/*
+ * upid orphan: forks a child that forks a grandchild, waits until the
+ * grandchild runs, calls work(4) and exits; the grandchild, reparented
+ * (to init or a subreaper), calls work(8) and exits; upid waits for it
+ * through a pipe and prints "upid orphan done": a process that outlives
+ * its parent, not the target (run/upid_orphan).
+ */
+static int orphan(void);
+
 int main(int argc, char **argv)
 {
 	struct timespec limit = { .tv_sec = 20 };
@@ -48,6 +57,8 @@ int main(int argc, char **argv)
 		return 0;
 	if (argc > 1 && !strcmp(argv[1], "armed"))
 		return upid_armed();
+	if (argc > 1 && !strcmp(argv[1], "orphan"))
+		return orphan();
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &usr1, NULL);
@@ -65,5 +76,64 @@ int main(int argc, char **argv)
 	for (int i = 1; i <= n; i++)
 		sum += work(i);
 	fprintf(stderr, "upid done %d\n", sum);
+	return 0;
+}
+
+/* Has process pid exited (a zombie, or reaped)?  Its exit probes ran then. */
+static int gone(pid_t pid)
+{
+	char path[64], state = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 1;
+	if (fscanf(f, "%*d (%*[^)]) %c", &state) != 1)
+		state = 0;
+	fclose(f);
+	return state == 'Z' || state == 'X';
+}
+
+static int orphan(void)
+{
+	int done[2], ready[2];
+	pid_t child, grandchild;
+	char c;
+
+	if (pipe(done) || pipe(ready))
+		return 1;
+	child = fork();
+	if (child == 0) {
+		pid_t parent = getpid();
+
+		if (fork() == 0) {
+			pid_t me = getpid();
+
+			close(done[0]);
+			/*
+			 * Running (a tracer's fork handling done) before it is
+			 * orphaned; SystemTap 4.8 misses a hit at once after a
+			 * fork, hence work(4) only after this too.
+			 */
+			if (write(done[1], &me, sizeof(me)) != sizeof(me) || write(ready[1], "r", 1) != 1)
+				_exit(1);
+			while (getppid() == parent)	/* until reparented */
+				usleep(1000);
+			_exit(work(8) != 16);
+		}
+		_exit(read(ready[0], &c, 1) != 1 || work(4) != 8);
+	}
+	if (child < 0 || waitpid(child, NULL, 0) != child)
+		return 1;
+	close(done[1]);
+	if (read(done[0], &grandchild, sizeof(grandchild)) != sizeof(grandchild))
+		return 1;
+	while (read(done[0], &c, 1) > 0)	/* EOF: the grandchild is exiting */
+		;
+	/* Its .end probes run before -c's session ends with this process. */
+	for (int i = 0; i < 2000 && !gone(grandchild); i++)
+		usleep(5000);
+	fprintf(stderr, "upid orphan done\n");
 	return 0;
 }
