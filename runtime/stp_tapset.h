@@ -61,6 +61,14 @@ void _stp_kwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
 /* Copy up to n bytes of src (kernel string) into kernel memory at addr. */
 void _stp_kwrite_string(struct stp_context *c, uint64_t addr, const char *src,
 			size_t n);
+/* The same into the current task's user memory (guru set_user_*): the
+ * scalar's fault is "user <what> copy fault at 0x%016llx ..."; the
+ * string's an error, or with warn only a warning; 0 or -EFAULT. */
+int _stp_uwrite_quiet(uint64_t addr, const void *src, size_t size);
+void _stp_uwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
+			int64_t val, const char *what);
+int _stp_uwrite_string(struct stp_context *c, uint64_t addr, const char *src,
+		       size_t n, bool warn);
 /* The UTF-16 (unit 2) or UTF-32 (unit 4) string at addr, kernel or user, as
  * UTF-8; a fault or a UTF-32 unit that is no character fails the hit. */
 int _stp_string_utf(struct stp_context *c, char *dst, uint64_t addr, int unit, bool user);
@@ -97,6 +105,8 @@ int64_t _stp_register(struct stp_context *c, struct pt_regs *regs,
 		      const char *name, bool zext);
 /* Function argument n (1-based) of the probed function, by the ABI. */
 int64_t _stp_func_arg(struct stp_context *c, int n);
+/* Set it (guru set_*_arg): the register, or size bytes of the stack slot. */
+void _stp_set_func_arg(struct stp_context *c, int n, int64_t v, size_t size);
 /* The address the probe hit: regs' ip, less the int3 a kprobe emulates. */
 unsigned long _stp_probe_addr(struct stp_context *c);
 void _stp_print_regs(struct stp_context *c, struct pt_regs *regs);
@@ -129,6 +139,7 @@ int64_t _stp_sc_arg(int n);
 int64_t _stp_sc_nr(void);
 /* kind: enum stp_sc_kind (stp_syscall.h) */
 void _stp_sc_decode(char *dst, int kind, int64_t v);
+void _stp_sc_sockaddr(char *dst, unsigned long uaddr, int64_t len, int part);
 
 /* procfs probes' $value (runtime/procfs.c): set or append s, or read it. */
 void _stp_procfs_set(struct stp_context *c, const char *s, bool append);

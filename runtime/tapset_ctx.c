@@ -66,38 +66,69 @@ int64_t _stp_register(struct stp_context *c, struct pt_regs *regs,
 	return 0;
 }
 
-int64_t _stp_func_arg(struct stp_context *c, int n)
-{
 #ifdef CONFIG_X86_64
+/*
+ * Where argument n of the probed function is: a register (returned), or
+ * (NULL) the stack slot at *stack, above the return address.  NULL and
+ * an error if there is none here.
+ */
+static unsigned long *arg_slot(struct stp_context *c, int n, unsigned long *stack)
+{
 	struct pt_regs *regs = c->regs;
-	unsigned long v;
 
 	if (!regs || user_mode(regs)) {
 		_stp_error(c, "cannot access function args in this context");
-		return 0;
+		return NULL;
 	}
 	switch (n) {
-	case 1: return regs->di;
-	case 2: return regs->si;
-	case 3: return regs->dx;
-	case 4: return regs->cx;
-	case 5: return regs->r8;
-	case 6: return regs->r9;
+	case 1: return &regs->di;
+	case 2: return &regs->si;
+	case 3: return &regs->dx;
+	case 4: return &regs->cx;
+	case 5: return &regs->r8;
+	case 6: return &regs->r9;
 	}
-	if (n < 1) {
+	if (n < 1)
 		_stp_error(c, "Invalid argument number %d", n);
+	else
+		*stack = regs->sp + 8 * (n - 6);
+	return NULL;
+}
+#endif
+
+int64_t _stp_func_arg(struct stp_context *c, int n)
+{
+#ifdef CONFIG_X86_64
+	unsigned long *reg, stack = 0, v;
+
+	reg = arg_slot(c, n, &stack);
+	if (reg)
+		return *reg;
+	if (!stack)
 		return 0;
-	}
-	/* Arguments 7 and up are on the stack above the return address. */
-	if (_stp_kread_quiet(&v, regs->sp + 8 * (n - 6), sizeof(v))) {
-		_stp_error(c, "read fault [man error::fault] at 0x%lx",
-			   regs->sp + 8 * (n - 6));
+	if (_stp_kread_quiet(&v, stack, sizeof(v))) {
+		_stp_error(c, "read fault [man error::fault] at 0x%lx", stack);
 		return 0;
 	}
 	return v;
 #else
 	_stp_error(c, "function arguments are not supported on this architecture");
 	return 0;
+#endif
+}
+
+void _stp_set_func_arg(struct stp_context *c, int n, int64_t v, size_t size)
+{
+#ifdef CONFIG_X86_64
+	unsigned long *reg, stack = 0;
+
+	reg = arg_slot(c, n, &stack);
+	if (reg)
+		*reg = v;	/* the caller extended v as the type is */
+	else if (stack && _stp_kwrite_quiet(stack, &v, size))
+		_stp_error(c, "write fault [man error::fault] at 0x%lx", stack);
+#else
+	_stp_error(c, "function arguments are not supported on this architecture");
 #endif
 }
 

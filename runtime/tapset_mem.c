@@ -135,8 +135,21 @@ fault:
 	return -EFAULT;
 }
 
-void _stp_kwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
-			int64_t val, const char *what)
+int _stp_uwrite_quiet(uint64_t addr, const void *src, size_t size)
+{
+	if (no_user_space())
+		return -EFAULT;
+	return copy_to_user_nofault((void __user *)(unsigned long)addr, src, size) ?
+		-EFAULT : 0;
+}
+
+static int write_quiet(uint64_t addr, const void *src, size_t size, bool user)
+{
+	return user ? _stp_uwrite_quiet(addr, src, size) : _stp_kwrite_quiet(addr, src, size);
+}
+
+static void write_scalar(struct stp_context *c, uint64_t addr, size_t size,
+			 int64_t val, const char *what, bool user)
 {
 	union { s8 b; s16 h; s32 w; s64 q; } v;
 
@@ -146,21 +159,58 @@ void _stp_kwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
 	case 4: v.w = (s32)val; break;
 	default: v.q = val; break;
 	}
-	if (_stp_kwrite_quiet(addr, &v, size))
+	if (!write_quiet(addr, &v, size, user))
+		return;
+	/* SystemTap's messages: a user address printed 16 digits wide. */
+	if (user)
+		_stp_error(c, "user %s copy fault at 0x%016llx [man error::fault]",
+			   what, (unsigned long long)addr);
+	else
 		_stp_error(c, "kernel %s copy fault at 0x%llx [man error::fault]",
 			   what, (unsigned long long)addr);
 }
 
-void _stp_kwrite_string(struct stp_context *c, uint64_t addr, const char *src,
-			size_t n)
+void _stp_kwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
+			int64_t val, const char *what)
+{
+	write_scalar(c, addr, size, val, what, false);
+}
+
+void _stp_uwrite_scalar(struct stp_context *c, uint64_t addr, size_t size,
+			int64_t val, const char *what)
+{
+	write_scalar(c, addr, size, val, what, true);
+}
+
+static int write_string(uint64_t addr, const char *src, size_t n, bool user)
 {
 	size_t len = min(strnlen(src, MAXSTRINGLEN), n);
 	char nul = '\0';
 
 	/* At most n bytes, and then a NUL, as SystemTap writes them. */
-	if (_stp_kwrite_quiet(addr, src, len) || _stp_kwrite_quiet(addr + len, &nul, 1))
+	return write_quiet(addr, src, len, user) ?: write_quiet(addr + len, &nul, 1, user);
+}
+
+void _stp_kwrite_string(struct stp_context *c, uint64_t addr, const char *src,
+			size_t n)
+{
+	if (write_string(addr, src, n, false))
 		_stp_error(c, "kernel string copy fault at 0x%llx [man error::fault]",
 			   (unsigned long long)addr);
+}
+
+int _stp_uwrite_string(struct stp_context *c, uint64_t addr, const char *src,
+		       size_t n, bool warn)
+{
+	int ret = write_string(addr, src, n, true);
+
+	if (ret && warn)
+		_stp_warn("user string copy fault at 0x%llx [man error::fault]",
+			  (unsigned long long)addr);
+	else if (ret)
+		_stp_error(c, "user string copy fault at 0x%llx [man error::fault]",
+			   (unsigned long long)addr);
+	return ret;
 }
 
 /* Append one code point as UTF-8 at *p (room checked by the caller). */

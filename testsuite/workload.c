@@ -30,6 +30,8 @@
  *                          arguments (syscalls() below), each made with
  *                          syscall(2) so that libc picks none of them;
  *                          it starts with getppid() as a marker
+ *   workload decoders      calls whose arguments SystemTap decodes
+ *                          (decoders() below: sockaddrs, flags, commands)
  *   workload proc          getppid() as a marker, then fork a child that
  *                          execs this program as "workload exit 3" and
  *                          wait for it; raise SIGUSR1 (caught); read 5
@@ -109,7 +111,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
 		" getppid N | getppid-sh N CMD | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N |"
-		" udp [PORT] | sockio | signals | tty | tcp-refused | tcp PORT | ip | fs DIR\n");
+		" udp [PORT] | sockio | signals | tty | tcp-refused | tcp PORT | ip | fs DIR | decoders\n");
 	return 2;
 }
 
@@ -575,6 +577,48 @@ static int pingpong(long n)
 		return fail("the child on CPU 1", "failed");
 	return 0;
 }
+/*
+ * Calls whose arguments SystemTap decodes (socket addresses of three
+ * families, flag words, commands), each made once with fixed values;
+ * failures do not matter: the probes see the arguments either way.
+ */
+static int decoders(void)
+{
+	struct sockaddr_in in4 = { .sin_family = AF_INET, .sin_port = htons(54324) };
+	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6, .sin6_port = htons(54325),
+				    .sin6_flowinfo = htonl(7), .sin6_scope_id = 0 };
+	struct sockaddr_un { unsigned short family; char path[108]; } un = { AF_UNIX, "/tmp/stp-dec.sock" };
+	char m[4096] __attribute__((aligned(4096)));
+	long u, s4, s6, fd, ep;
+	int p[2] = { 0, 0 };
+
+	in4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	in6.sin6_addr.s6_addr[15] = 1;
+	unlink(un.path);
+	u = syscall(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	syscall(SYS_bind, u, &un, 2L + strlen(un.path) + 1);
+	syscall(SYS_listen, u, 1L);
+	s4 = syscall(SYS_socket, AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, IPPROTO_UDP);
+	syscall(SYS_bind, s4, &in4, (long)sizeof(in4));
+	syscall(SYS_sendto, s4, "hi", 2L, MSG_DONTWAIT, &in4, (long)sizeof(in4));
+	s6 = syscall(SYS_socket, AF_INET6, SOCK_DGRAM, 0);
+	syscall(SYS_connect, s6, &in6, (long)sizeof(in6));
+	syscall(SYS_accept4, u, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	syscall(SYS_shutdown, s6, SHUT_RDWR);
+	syscall(SYS_dup3, s4, 20L, O_CLOEXEC);
+	syscall(SYS_fcntl, 20L, F_GETFD, 0L);
+	syscall(SYS_fcntl, 20L, F_SETFL, (long)O_NONBLOCK);
+	syscall(SYS_pipe2, p, O_CLOEXEC | O_NONBLOCK);
+	fd = syscall(SYS_eventfd2, 3L, 02000000L | 04000L);
+	ep = syscall(SYS_epoll_create1, 02000000L);
+	syscall(SYS_epoll_ctl, ep, 1L, fd, NULL);
+	syscall(SYS_madvise, m, 4096L, 4L);
+	syscall(SYS_fallocate, fd, 3L, 0L, 4096L);
+	syscall(SYS_close, 20L);
+	syscall(SYS_close, u);
+	unlink(un.path);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -639,6 +683,8 @@ int main(int argc, char **argv)
 		return syscalls();
 	if (!strcmp(argv[1], "proc") && argc == 2)
 		return proc();
+	if (!strcmp(argv[1], "decoders") && argc == 2)
+		return decoders();
 	if (!strcmp(argv[1], "udp") && argc == 2)
 		return udp(0);
 	if (!strcmp(argv[1], "udp") && argc == 3 && !number(argv[2], 65535, &n))

@@ -186,14 +186,30 @@ static void free_pattern(struct pattern_comps *pc)
 }
 
 /* Does alias name nm match the pattern, component by component? */
+/* Components pc->c[i..] against names[j..n): "**" takes one or more. */
+static bool comps_match(const struct pattern_comps *pc, int i, char **names, int j, int n)
+{
+	if (i == pc->n)
+		return j == n;
+	if (j == n)
+		return false;
+	if (!strcmp(pc->c[i], "**")) {
+		for (int k = j + 1; k <= n; k++)
+			if (comps_match(pc, i + 1, names, k, n))
+				return true;
+		return false;
+	}
+	return !fnmatch(pc->c[i], names[j], 0) && comps_match(pc, i + 1, names, j + 1, n);
+}
+
 static bool point_matches(const struct pattern_comps *pc, const struct probe_point *nm)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const struct pp_comp *c = nm->comps;
-	bool ok = true;
-	int i;
+	char *names[32];
+	int n = 0;
+	bool ok;
 
-	for (i = 0; ok && c && i < pc->n; i++, c = c->next) {
+	for (const struct pp_comp *c = nm->comps; c && n < 32; c = c->next) {
 		sb_reset(&sb);
 		sb_puts(&sb, c->name);
 		if (c->arg) {
@@ -201,10 +217,13 @@ static bool point_matches(const struct pattern_comps *pc, const struct probe_poi
 			ast_print_expr(&sb, c->arg);
 			sb_putc(&sb, ')');
 		}
-		ok = !fnmatch(pc->c[i], sb_str(&sb), 0);
+		names[n++] = xstrdup(sb_str(&sb));
 	}
+	ok = pc->n > 0 && comps_match(pc, 0, names, 0, n);
+	while (n)
+		free(names[--n]);
 	sb_free(&sb);
-	return ok && !c && i == pc->n && pc->n > 0;
+	return ok;
 }
 
 /* The type of an alias variable's value, as far as its text tells. */

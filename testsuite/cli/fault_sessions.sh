@@ -56,14 +56,7 @@ for r in ${KERNELS:-$(build_kernels)}; do
 		 "$STAP" -p4 -r "$r" -m stp_twob -e "${two_script//@/B}" >/dev/null) ||
 		fail "$r: cannot build the modules"
 	cp "$r/stp_twob.ko" ko/
-	./vm_smoke -t 300 -o "o-$r" -f "$sr" -f "$wl" -f "$work/ko/stp_twob.ko" \
-		-r "$r" -s ./drive job="$r/stp_twoa.ko" >"log-$r" 2>&1 ||
-		fail "$r: the VM run failed: $(cat "log-$r")"
-	out=$(cat "o-$r/job.out")
-	[ "$out" = "$want_out" ] || fail "$r: stdout differs: expected
-$want_out
-got
-$out
-stderr: $(cat "o-$r/job.err")"
+	vm_smoke_job "$r" "$want_out" -f "$sr" -f "$wl" -f "$work/ko/stp_twob.ko" \
+		job="$r/stp_twoa.ko"
 done
 exit 0

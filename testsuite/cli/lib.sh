@@ -41,3 +41,25 @@ vm_smoke_dir() {
 		"$TOP/testsuite/unit/vm_smoke.c" "$TOP/translator/vm.c" "$TOP/common/util.c" ||
 		fail "cannot build vm_smoke"
 }
+# vm_smoke_job R WANT_OUT [--err WANT_ERR] ARG...: in a vm_smoke_dir, run
+# ./drive in a VM of kernel R with ./vm_smoke ARG... (output in o-R, its
+# log in log-R), then check the job's stdout, and its stderr with --err.
+vm_smoke_job() {
+	local r=$1 want_out=$2 want_err= check_err= got
+	shift 2
+	[ "$1" = --err ] && { check_err=1; want_err=$2; shift 2; }
+	./vm_smoke -t 300 -o "o-$r" -r "$r" -s ./drive "$@" >"log-$r" 2>&1 ||
+		fail "$r: the VM run failed: $(cat "log-$r")"
+	got=$(cat "o-$r/job.out")
+	[ "$got" = "$want_out" ] || fail "$r: stdout differs: expected
+$want_out
+got
+$got
+stderr: $(cat "o-$r/job.err")"
+	[ -n "$check_err" ] || return 0
+	got=$(cat "o-$r/job.err")
+	[ "$got" = "$want_err" ] || fail "$r: stderr differs: expected
+$want_err
+got
+$got"
+}

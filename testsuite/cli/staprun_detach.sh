@@ -119,7 +119,7 @@ staprun: cannot attach: no module stp_detach is loaded
 
 Disconnecting from systemtap module.
 To reconnect, type "staprun -A stp_flight"'
-for r in $(build_kernels); do
+for r in ${KERNELS:-$(build_kernels)}; do
 	[ -e "/boot/vmlinuz-$r" ] || continue
 	mkdir -p "$r" "o-$r" && (cd "$r" && "$STAP" -p4 -r "$r" -m stp_detach -e "$script" >/dev/null) ||
 		fail "$r: cannot build the module"
@@ -130,18 +130,7 @@ for r in $(build_kernels); do
 	(cd "$r" && "$STAP" -p4 --monitor -r "$r" -m stp_mon -e "$mon_script" >/dev/null) ||
 		fail "$r: cannot build the --monitor module"
 	mkdir -p fl && cp "$r/stp_flight.ko" "$r/stp_remote.ko" "$r/stp_mon.ko" fl/
-	./vm_smoke -t 300 -o "o-$r" -f "$sr" -f "$work/fl/stp_flight.ko" -f "$work/fl/stp_remote.ko" -f "$work/fl/stp_mon.ko" -r "$r" -s ./drive job="$r/stp_detach.ko" >"log-$r" 2>&1 ||
-		fail "$r: the VM run failed: $(cat "log-$r")"
-	out=$(cat "o-$r/job.out")
-	[ "$out" = "$want_out" ] || fail "$r: stdout differs: expected
-$want_out
-got
-$out
-stderr: $(cat "o-$r/job.err")"
-	out=$(cat "o-$r/job.err")
-	[ "$out" = "$want_err" ] || fail "$r: stderr differs: expected
-$want_err
-got
-$out"
+	vm_smoke_job "$r" "$want_out" --err "$want_err" -f "$sr" -f "$work/fl/stp_flight.ko" \
+		-f "$work/fl/stp_remote.ko" -f "$work/fl/stp_mon.ko" job="$r/stp_detach.ko"
 done
 exit 0

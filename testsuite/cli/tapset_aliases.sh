@@ -14,6 +14,12 @@ for r in $kernels; do
 	is 'irq_handler.entry irq:long action:long handler:long flags:long flags_str:string dev_name:long dev_id:long next_irqaction:long dir:long thread_fn:long thread:long thread_flags:long'
 	expect_rc 0 "$STAP" -r "$r" -l 'netfilter.*.*'
 	[ "$(wc -l <<<"$out")" = 23 ] || fail "$r: netfilter.*.* is not 23 aliases: $out"
+	# '**' stands for one or more components, as in SystemTap's -l (whose
+	# list for netfilter.**.*_in is the same four).
+	expect_rc 0 "$STAP" -r "$r" -l 'netfilter.**'
+	[ "$(wc -l <<<"$out")" = 23 ] || fail "$r: netfilter.** is not 23 aliases: $out"
+	expect_rc 0 "$STAP" -r "$r" -l 'netfilter.**.*_in'
+	is $'netfilter.bridge.local_in\nnetfilter.ip.local_in\nnetfilter.ipv4.local_in\nnetfilter.ipv6.local_in'
 	expect_rc 0 "$STAP" -r "$r" -l 'netfilter.arp.*'
 	is $'netfilter.arp.forward\nnetfilter.arp.in\nnetfilter.arp.out'
 	expect_rc 0 "$STAP" -r "$r" -L 'netfilter.ip.local_out'
