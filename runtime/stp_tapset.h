@@ -139,6 +139,7 @@ int64_t _stp_sc_arg(int n);
 int64_t _stp_sc_nr(void);
 /* kind: enum stp_sc_kind (stp_syscall.h) */
 void _stp_sc_decode(char *dst, int kind, int64_t v);
+void _stp_sc_sockaddr(char *dst, unsigned long uaddr, int64_t len, int part);
 
 /* procfs probes' $value (runtime/procfs.c): set or append s, or read it. */
 void _stp_procfs_set(struct stp_context *c, const char *s, bool append);

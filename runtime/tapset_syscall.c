@@ -21,6 +21,13 @@
 #include <uapi/linux/wait.h>
 #include <linux/time64.h>
 #include <linux/uaccess.h>
+#include <linux/socket.h>
+#include <linux/net.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/un.h>
+#include <linux/falloc.h>
+#include <uapi/linux/eventpoll.h>
 #include <asm/syscall.h>
 #include "stp_internal.h"
 #include "stp_tapset.h"
@@ -96,6 +103,34 @@ static const struct stp_sc_flag grnd_flags[] = {
 	{ 1, "GRND_NONBLOCK" }, { 2, "GRND_RANDOM" }, { 4, "GRND_INSECURE" }, { 0, NULL }
 };
 
+/* SystemTap's order */
+static const struct stp_sc_flag sock_flags[] = {
+	F(SOCK_CLOEXEC), F(SOCK_NONBLOCK), { 0, NULL }
+};
+
+static const struct stp_sc_flag msg_flags[] = {
+	F(MSG_OOB), F(MSG_PEEK), F(MSG_DONTROUTE), F(MSG_CTRUNC), { 0x10, "MSG_PROXY" }, F(MSG_TRUNC),
+	F(MSG_DONTWAIT), F(MSG_EOR), F(MSG_WAITALL), F(MSG_FIN), F(MSG_SYN), F(MSG_CONFIRM),
+	F(MSG_RST), F(MSG_ERRQUEUE), F(MSG_NOSIGNAL), F(MSG_MORE), F(MSG_WAITFORONE),
+	F(MSG_FASTOPEN), F(MSG_CMSG_CLOEXEC), { 0, NULL }
+};
+
+static const struct stp_sc_flag fd_flags[] = {
+	F(O_NONBLOCK), F(O_CLOEXEC), F(O_DIRECT), { 0, NULL }
+};
+
+/* linux/eventfd.h's, which older trees do not export: O_CLOEXEC, O_NONBLOCK, 1 */
+static const struct stp_sc_flag efd_flags[] = {
+	{ 1, "EFD_SEMAPHORE" }, { O_NONBLOCK, "EFD_NONBLOCK" }, { O_CLOEXEC, "EFD_CLOEXEC" },
+	{ 0, NULL }
+};
+
+static const struct stp_sc_flag falloc_flags[] = {
+	F(FALLOC_FL_KEEP_SIZE), F(FALLOC_FL_PUNCH_HOLE), F(FALLOC_FL_NO_HIDE_STALE),
+	F(FALLOC_FL_COLLAPSE_RANGE), F(FALLOC_FL_ZERO_RANGE), F(FALLOC_FL_INSERT_RANGE),
+	F(FALLOC_FL_UNSHARE_RANGE), { 0, NULL }
+};
+
 #undef F
 
 /* SystemTap's order: SA_RESTORER after the POSIX flags. */
@@ -158,6 +193,164 @@ static void flag_str(char *dst, unsigned long v, const struct stp_sc_flag *t,
 	}
 	if (v || !len)
 		scnprintf(dst + len, MAXSTRINGLEN - len, "%s0x%lx", len ? "|" : "", v);
+}
+
+/*
+ * Address families by number (linux/socket.h): "AF_UNIX" in a socket
+ * address, "PF_LOCAL" where socket(2) takes one, as SystemTap shows them.
+ */
+static void family_str(char *dst, int64_t v, bool pf)
+{
+	static const char *const af[] = {
+		"UNSPEC", "UNIX", "INET", "AX25", "IPX", "APPLETALK", "NETROM", "BRIDGE",
+		"ATMPVC", "X25", "INET6", "ROSE", "DECnet", "NETBEUI", "SECURITY", "KEY",
+		"NETLINK", "PACKET", "ASH", "ECONET", "ATMSVC", "RDS", "SNA", "IRDA", "PPPOX",
+		"WANPIPE", "LLC", "IB", "MPLS", "CAN", "TIPC", "BLUETOOTH", "IUCV", "RXRPC",
+		"ISDN", "PHONET", "IEEE802154", "CAIF", "ALG", "NFC", "VSOCK", "KCM",
+		"QIPCRTR", "SMC", "XDP", "MCTP",
+	};
+
+	if (v < 0 || v >= (int64_t)ARRAY_SIZE(af))
+		scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
+	else
+		scnprintf(dst, MAXSTRINGLEN, "%s_%s", pf ? "PF" : "AF",
+			  pf && v == AF_UNIX ? "LOCAL" : af[v]);
+}
+
+/* An IP protocol number: v is (family << 32) | protocol. */
+static void proto_str(char *dst, int64_t v)
+{
+	static const struct { int nr; const char *name; } ip[] = {
+		{ IPPROTO_IP, "IPPROTO_IP" }, { IPPROTO_ICMP, "IPPROTO_ICMP" },
+		{ IPPROTO_IGMP, "IPPROTO_IGMP" }, { IPPROTO_IPIP, "IPPROTO_IPIP" },
+		{ IPPROTO_TCP, "IPPROTO_TCP" }, { IPPROTO_EGP, "IPPROTO_EGP" },
+		{ IPPROTO_PUP, "IPPROTO_PUP" }, { IPPROTO_UDP, "IPPROTO_UDP" },
+		{ IPPROTO_IDP, "IPPROTO_IDP" }, { IPPROTO_TP, "IPPROTO_TP" },
+		{ IPPROTO_DCCP, "IPPROTO_DCCP" }, { IPPROTO_IPV6, "IPPROTO_IPV6" },
+		{ IPPROTO_RSVP, "IPPROTO_RSVP" }, { IPPROTO_GRE, "IPPROTO_GRE" },
+		{ IPPROTO_ESP, "IPPROTO_ESP" }, { IPPROTO_AH, "IPPROTO_AH" },
+		{ 58, "IPPROTO_ICMPV6" }, { IPPROTO_MTP, "IPPROTO_MTP" },
+		{ IPPROTO_ENCAP, "IPPROTO_ENCAP" }, { IPPROTO_PIM, "IPPROTO_PIM" },
+		{ IPPROTO_COMP, "IPPROTO_COMP" }, { IPPROTO_SCTP, "IPPROTO_SCTP" },
+		{ IPPROTO_UDPLITE, "IPPROTO_UDPLITE" }, { IPPROTO_RAW, "IPPROTO_RAW" },
+	};
+	int family = v >> 32, proto = (int)v;
+	size_t i;
+
+	if (family == AF_INET || family == AF_INET6)
+		for (i = 0; i < ARRAY_SIZE(ip); i++)
+			if (ip[i].nr == proto) {
+				strscpy(dst, ip[i].name, MAXSTRINGLEN);
+				return;
+			}
+	scnprintf(dst, MAXSTRINGLEN, "%d", proto);
+}
+
+static void fcntl_str(char *dst, int64_t v)
+{
+	static const char *const cmd[] = {
+		"F_DUPFD", "F_GETFD", "F_SETFD", "F_GETFL", "F_SETFL", "F_GETLK", "F_SETLK",
+		"F_SETLKW", "F_SETOWN", "F_GETOWN", "F_SETSIG", "F_GETSIG", "F_GETLK64",
+		"F_SETLK64", "F_SETLKW64", "F_SETOWN_EX", "F_GETOWN_EX", "F_GETOWNER_UIDS",
+	};
+	/* F_LINUX_SPECIFIC_BASE (1024) on */
+	static const char *const linux_cmd[] = {
+		"F_SETLEASE", "F_GETLEASE", "F_NOTIFY", NULL, NULL, NULL, "F_DUPFD_CLOEXEC",
+		"F_SETPIPE_SZ", "F_GETPIPE_SZ", "F_ADD_SEALS", "F_GET_SEALS",
+		"F_GET_RW_HINT", "F_SET_RW_HINT", "F_GET_FILE_RW_HINT", "F_SET_FILE_RW_HINT",
+	};
+
+	if (v >= 1024 && v < 1024 + (int64_t)ARRAY_SIZE(linux_cmd) && linux_cmd[v - 1024])
+		strscpy(dst, linux_cmd[v - 1024], MAXSTRINGLEN);
+	else
+		enum_str(dst, v, cmd, ARRAY_SIZE(cmd));
+}
+
+static void madvice_str(char *dst, int64_t v)
+{
+	static const char *const adv[] = {
+		"MADV_NORMAL", "MADV_RANDOM", "MADV_SEQUENTIAL", "MADV_WILLNEED",
+		"MADV_DONTNEED", NULL, NULL, "MADV_FREE", "MADV_REMOVE", "MADV_DONTFORK",
+		"MADV_DOFORK", NULL, "MADV_MERGEABLE", "MADV_UNMERGEABLE", "MADV_HUGEPAGE",
+		"MADV_NOHUGEPAGE", "MADV_DONTDUMP", "MADV_DODUMP", "MADV_WIPEONFORK",
+		"MADV_KEEPONFORK", "MADV_COLD", "MADV_PAGEOUT", "MADV_POPULATE_READ",
+		"MADV_POPULATE_WRITE", "MADV_DONTNEED_LOCKED", "MADV_COLLAPSE",
+	};
+
+	if (v == 100)
+		strscpy(dst, "MADV_HWPOISON", MAXSTRINGLEN);
+	else if (v == 101)
+		strscpy(dst, "MADV_SOFT_OFFLINE", MAXSTRINGLEN);
+	else
+		enum_str(dst, v, adv, ARRAY_SIZE(adv));
+}
+
+/*
+ * A user struct sockaddr of len bytes at uaddr, or one part of it
+ * (enum stp_sc_sockaddr_part): AF_INET, AF_INET6 and AF_UNIX in full,
+ * other families by name.  Parts a family has not are "".  SystemTap
+ * 4.8 shows an IPv6 flowinfo in network byte order and its scope id as
+ * the flowinfo; these are the values.
+ */
+void _stp_sc_sockaddr(char *dst, unsigned long uaddr, int64_t len, int part)
+{
+	union {
+		sa_family_t family;
+		struct sockaddr_in in;
+		struct sockaddr_in6 in6;
+		struct sockaddr_un un;
+	} sa;
+	char af[32];
+
+	dst[0] = '\0';
+	memset(&sa, 0, sizeof(sa));
+	if (!uaddr) {
+		if (part == STP_SC_SA_ALL)
+			strscpy(dst, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	if (len < (int64_t)sizeof(sa_family_t) ||
+	    copy_from_user_nofault(&sa, (void __user *)uaddr, min_t(int64_t, len, sizeof(sa)))) {
+		if (part == STP_SC_SA_ALL)
+			scnprintf(dst, MAXSTRINGLEN, "0x%lx", uaddr);
+		return;
+	}
+	family_str(af, sa.family, false);
+	switch (part) {
+	case STP_SC_SA_AF:
+		strscpy(dst, af, MAXSTRINGLEN);
+		return;
+	case STP_SC_SA_IP:
+		if (sa.family == AF_INET)
+			scnprintf(dst, MAXSTRINGLEN, "%pI4", &sa.in.sin_addr);
+		else if (sa.family == AF_INET6)
+			scnprintf(dst, MAXSTRINGLEN, "%pI6", &sa.in6.sin6_addr);
+		return;
+	case STP_SC_SA_PORT:
+		if (sa.family == AF_INET || sa.family == AF_INET6)
+			scnprintf(dst, MAXSTRINGLEN, "%u", ntohs(sa.in.sin_port));
+		return;
+	case STP_SC_SA_FLOWINFO:
+		if (sa.family == AF_INET6)
+			scnprintf(dst, MAXSTRINGLEN, "%u", ntohl(sa.in6.sin6_flowinfo));
+		return;
+	case STP_SC_SA_SCOPE_ID:
+		if (sa.family == AF_INET6)
+			scnprintf(dst, MAXSTRINGLEN, "%u", sa.in6.sin6_scope_id);
+		return;
+	}
+	if (sa.family == AF_INET)
+		scnprintf(dst, MAXSTRINGLEN, "{AF_INET, %pI4, %u}", &sa.in.sin_addr,
+			  ntohs(sa.in.sin_port));
+	else if (sa.family == AF_INET6)
+		scnprintf(dst, MAXSTRINGLEN, "{AF_INET6, %pI6, %u}", &sa.in6.sin6_addr,
+			  ntohs(sa.in6.sin6_port));
+	else if (sa.family == AF_UNIX)
+		scnprintf(dst, MAXSTRINGLEN, "{AF_UNIX, \"%.*s\"}",
+			  (int)min_t(int64_t, len - sizeof(sa_family_t), sizeof(sa.un.sun_path)),
+			  sa.un.sun_path);
+	else
+		scnprintf(dst, MAXSTRINGLEN, "{%s}", af);
 }
 
 void _stp_sc_decode(char *dst, int kind, int64_t v)
@@ -324,6 +517,84 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 		static const char *const how[] = { "SIG_BLOCK", "SIG_UNBLOCK", "SIG_SETMASK" };
 
 		enum_str(dst, v, how, ARRAY_SIZE(how));
+		return;
+	}
+	case STP_SC_SOCK_FAMILY:
+		family_str(dst, v, true);
+		return;
+	case STP_SC_SOCK_TYPE: {
+		static const char *const types[] = { NULL, "SOCK_STREAM", "SOCK_DGRAM",
+						     "SOCK_RAW", "SOCK_RDM", "SOCK_SEQPACKET",
+						     "SOCK_DCCP", NULL, NULL, NULL, "SOCK_PACKET" };
+		char t[32];
+
+		enum_str(t, v & SOCK_TYPE_MASK, types, ARRAY_SIZE(types));
+		flag_str(dst, v & ~SOCK_TYPE_MASK, sock_flags, t);
+		return;
+	}
+	case STP_SC_SOCK_PROTO:
+		/* Of an AF_INET or AF_INET6 socket: the caller passes the family
+		 * (argument 1 of socket and socketpair) in the high word. */
+		proto_str(dst, v);
+		return;
+	case STP_SC_SOCK_FLAGS:
+		flag_str(dst, v, sock_flags, NULL);
+		return;
+	case STP_SC_MSG_FLAGS:
+		flag_str(dst, (unsigned int)v, msg_flags, NULL);
+		return;
+	case STP_SC_SHUTDOWN: {
+		static const char *const how[] = { "SHUT_RD", "SHUT_WR", "SHUT_RDWR" };
+
+		enum_str(dst, v, how, ARRAY_SIZE(how));
+		return;
+	}
+	case STP_SC_FD_FLAGS:
+		flag_str(dst, (unsigned int)v, fd_flags, NULL);
+		return;
+	case STP_SC_FCNTL_CMD:
+		fcntl_str(dst, v);
+		return;
+	case STP_SC_EFD_FLAGS:
+		flag_str(dst, (unsigned int)v, efd_flags, NULL);
+		return;
+	case STP_SC_EPOLL_FLAGS:
+		if (v == EPOLL_CLOEXEC)
+			strscpy(dst, "EPOLL_CLOEXEC", MAXSTRINGLEN);
+		else
+			scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
+		return;
+	case STP_SC_EPOLL_OP: {
+		static const char *const ops[] = { NULL, "EPOLL_CTL_ADD", "EPOLL_CTL_DEL",
+						   "EPOLL_CTL_MOD" };
+
+		enum_str(dst, v, ops, ARRAY_SIZE(ops));
+		return;
+	}
+	case STP_SC_MADVICE:
+		madvice_str(dst, v);
+		return;
+	case STP_SC_FADVICE: {
+		static const char *const adv[] = { "POSIX_FADV_NORMAL", "POSIX_FADV_RANDOM",
+						   "POSIX_FADV_SEQUENTIAL", "POSIX_FADV_WILLNEED",
+						   "POSIX_FADV_DONTNEED", "POSIX_FADV_NOREUSE" };
+
+		enum_str(dst, v, adv, ARRAY_SIZE(adv));
+		return;
+	}
+	case STP_SC_FALLOC:
+		if (!v)
+			strscpy(dst, "0", MAXSTRINGLEN);
+		else
+			flag_str(dst, (unsigned int)v, falloc_flags, NULL);
+		return;
+	case STP_SC_FDPAIR: {
+		int fds[2];
+
+		if (copy_from_user_nofault(fds, (void __user *)(unsigned long)v, sizeof(fds)))
+			scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
+		else
+			scnprintf(dst, MAXSTRINGLEN, "[%d, %d]", fds[0], fds[1]);
 		return;
 	}
 	default:

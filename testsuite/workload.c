@@ -30,6 +30,8 @@
  *                          arguments (syscalls() below), each made with
  *                          syscall(2) so that libc picks none of them;
  *                          it starts with getppid() as a marker
+ *   workload decoders      calls whose arguments SystemTap decodes
+ *                          (decoders() below: sockaddrs, flags, commands)
  *   workload proc          getppid() as a marker, then fork a child that
  *                          execs this program as "workload exit 3" and
  *                          wait for it; raise SIGUSR1 (caught); read 5
@@ -54,6 +56,23 @@
  *                          it (SO_LINGER 0: a RST, so no FIN handshake whose
  *                          delayed ACKs depend on timing, and no TIME_WAIT);
  *                          then what tcp-refused does
+ *   workload sockio        socket.* traffic over loopback UDP: 5 bytes by
+ *                          sendto(2) and recv(2), then 3 by write(2) and
+ *                          read(2) on the connected sender, then a send(2)
+ *                          on a socket with no destination (EDESTADDRREQ);
+ *                          sockets closed in creation order
+ *   workload signals       signal.* traffic: SIGUSR1 caught (sigaction),
+ *                          SIGUSR2 blocked and unblocked (sigprocmask),
+ *                          sigpending; then kill(2), tkill(2) and
+ *                          tgkill(2) of itself with SIGUSR1, and kill(2)
+ *                          of PID 1 with signal 0 (not permitted unless
+ *                          root: either way a permission check)
+ *   workload tty           tty.* traffic on a pseudo-terminal: /dev/ptmx
+ *                          (or, without one, /dev/pts/ptmx of a devpts
+ *                          it mounts on /dev/pts) opened and unlocked, its slave opened, the
+ *                          slave's window set to 24x80, "hi" written to
+ *                          the slave and read back from the master after
+ *                          a poll; both closed
  *   workload ip            (root) over a raw socket to 127.0.0.1: a packet
  *                          of IP protocol 253, which nothing handles, and
  *                          the first fragment of a UDP datagram whose rest
@@ -70,6 +89,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/ioctl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <dirent.h>
 #include <sys/syscall.h>
@@ -89,7 +111,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
 		" getppid N | getppid-sh N CMD | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N |"
-		" udp [PORT] | tcp-refused | tcp PORT | ip | fs DIR\n");
+		" udp [PORT] | sockio | signals | tty | tcp-refused | tcp PORT | ip | fs DIR | decoders\n");
 	return 2;
 }
 
@@ -315,6 +337,84 @@ static int udp(long from_port)
 	return 0;
 }
 
+/* For socket.* tests: sends and receives by message and by file. */
+static int sockio(void)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(54323) };
+	int rx = socket(AF_INET, SOCK_DGRAM, 0), tx = socket(AF_INET, SOCK_DGRAM, 0);
+	int lone = socket(AF_INET, SOCK_DGRAM, 0);
+	char buf[16];
+
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (rx < 0 || tx < 0 || lone < 0 || bind(rx, (struct sockaddr *)&to, sizeof(to)))
+		return fail("cannot bind", "127.0.0.1:54323");
+	if (sendto(tx, "hello", 5, 0, (struct sockaddr *)&to, sizeof(to)) != 5 ||
+	    recv(rx, buf, sizeof(buf), 0) != 5)
+		return fail("cannot send and receive on", "127.0.0.1:54323");
+	if (connect(tx, (struct sockaddr *)&to, sizeof(to)) || write(tx, "abc", 3) != 3 ||
+	    read(rx, buf, sizeof(buf)) != 3)
+		return fail("cannot write and read on", "127.0.0.1:54323");
+	if (send(lone, "x", 1, 0) != -1 || errno != EDESTADDRREQ)
+		return fail("a send with no destination did not fail", "");
+	close(rx);
+	close(tx);
+	close(lone);
+	return 0;
+}
+
+/* For signal.* tests: one of each signal system call, in a known order. */
+static int signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	sigset_t set, old;
+	pid_t me = getpid();
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	if (sigaction(SIGUSR1, &sa, NULL) ||
+	    syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, &old, 8L) ||
+	    syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &set, NULL, 8L) ||
+	    syscall(SYS_rt_sigpending, &set, 8L))
+		return fail("cannot set up", "signals");
+	if (syscall(SYS_kill, (long)me, (long)SIGUSR1) ||
+	    syscall(SYS_tkill, (long)me, (long)SIGUSR1) ||
+	    syscall(SYS_tgkill, (long)me, (long)me, (long)SIGUSR1))
+		return fail("cannot signal", "itself");
+	syscall(SYS_kill, 1L, 0L);
+	return 0;
+}
+
+/* For tty.* tests: one pseudo-terminal pair. */
+static int tty(void)
+{
+	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
+	int master = open("/dev/ptmx", O_RDWR | O_NOCTTY), slave, unlock = 0;
+	unsigned int n;
+	char path[32], buf[16];
+	struct pollfd pfd;
+
+	/* The test VMs mount no devpts: mount one (root) and use its ptmx. */
+	if (master < 0 && errno == ENOENT) {
+		mkdir("/dev/pts", 0755);
+		if (mount("devpts", "/dev/pts", "devpts", 0, "ptmxmode=0666") && errno != EBUSY)
+			return fail("cannot mount devpts on", "/dev/pts");
+		master = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY);
+	}
+	if (master < 0 || ioctl(master, TIOCSPTLCK, &unlock) || ioctl(master, TIOCGPTN, &n))
+		return fail("cannot open and unlock", "/dev/ptmx");
+	snprintf(path, sizeof(path), "/dev/pts/%u", n);
+	slave = open(path, O_RDWR | O_NOCTTY);
+	if (slave < 0)
+		return fail("cannot open", path);
+	pfd = (struct pollfd){ .fd = master, .events = POLLIN };
+	if (ioctl(slave, TIOCSWINSZ, &ws) || write(slave, "hi", 2) != 2 ||
+	    poll(&pfd, 1, 5000) != 1 || read(master, buf, sizeof(buf)) != 2)
+		return fail("cannot write and read", path);
+	close(slave);
+	close(master);
+	return 0;
+}
+
 /* For tcp.* tests: a SYN to a closed loopback port, and its RST. */
 static int tcp_refused(void)
 {
@@ -477,6 +577,48 @@ static int pingpong(long n)
 		return fail("the child on CPU 1", "failed");
 	return 0;
 }
+/*
+ * Calls whose arguments SystemTap decodes (socket addresses of three
+ * families, flag words, commands), each made once with fixed values;
+ * failures do not matter: the probes see the arguments either way.
+ */
+static int decoders(void)
+{
+	struct sockaddr_in in4 = { .sin_family = AF_INET, .sin_port = htons(54324) };
+	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6, .sin6_port = htons(54325),
+				    .sin6_flowinfo = htonl(7), .sin6_scope_id = 0 };
+	struct sockaddr_un { unsigned short family; char path[108]; } un = { AF_UNIX, "/tmp/stp-dec.sock" };
+	char m[4096] __attribute__((aligned(4096)));
+	long u, s4, s6, fd, ep;
+	int p[2] = { 0, 0 };
+
+	in4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	in6.sin6_addr.s6_addr[15] = 1;
+	unlink(un.path);
+	u = syscall(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	syscall(SYS_bind, u, &un, 2L + strlen(un.path) + 1);
+	syscall(SYS_listen, u, 1L);
+	s4 = syscall(SYS_socket, AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, IPPROTO_UDP);
+	syscall(SYS_bind, s4, &in4, (long)sizeof(in4));
+	syscall(SYS_sendto, s4, "hi", 2L, MSG_DONTWAIT, &in4, (long)sizeof(in4));
+	s6 = syscall(SYS_socket, AF_INET6, SOCK_DGRAM, 0);
+	syscall(SYS_connect, s6, &in6, (long)sizeof(in6));
+	syscall(SYS_accept4, u, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	syscall(SYS_shutdown, s6, SHUT_RDWR);
+	syscall(SYS_dup3, s4, 20L, O_CLOEXEC);
+	syscall(SYS_fcntl, 20L, F_GETFD, 0L);
+	syscall(SYS_fcntl, 20L, F_SETFL, (long)O_NONBLOCK);
+	syscall(SYS_pipe2, p, O_CLOEXEC | O_NONBLOCK);
+	fd = syscall(SYS_eventfd2, 3L, 02000000L | 04000L);
+	ep = syscall(SYS_epoll_create1, 02000000L);
+	syscall(SYS_epoll_ctl, ep, 1L, fd, NULL);
+	syscall(SYS_madvise, m, 4096L, 4L);
+	syscall(SYS_fallocate, fd, 3L, 0L, 4096L);
+	syscall(SYS_close, 20L);
+	syscall(SYS_close, u);
+	unlink(un.path);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -541,10 +683,18 @@ int main(int argc, char **argv)
 		return syscalls();
 	if (!strcmp(argv[1], "proc") && argc == 2)
 		return proc();
+	if (!strcmp(argv[1], "decoders") && argc == 2)
+		return decoders();
 	if (!strcmp(argv[1], "udp") && argc == 2)
 		return udp(0);
 	if (!strcmp(argv[1], "udp") && argc == 3 && !number(argv[2], 65535, &n))
 		return udp(n);
+	if (!strcmp(argv[1], "tty") && argc == 2)
+		return tty();
+	if (!strcmp(argv[1], "signals") && argc == 2)
+		return signals();
+	if (!strcmp(argv[1], "sockio") && argc == 2)
+		return sockio();
 	if (!strcmp(argv[1], "tcp-refused") && argc == 2)
 		return tcp_refused();
 	if (!strcmp(argv[1], "tcp") && argc == 3 && !number(argv[2], 65535, &n) && n)

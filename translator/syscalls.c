@@ -48,6 +48,11 @@ static const char *const sc_renames[][2] = {
 	{ "signalfd4", "signalfd" },
 };
 
+/* Renamed calls whose name variable stays the kernel's, as SystemTap's. */
+static const char *const sc_kernel_names[] = {
+	"pipe2", "eventfd2", "epoll_create1", "inotify_init1", "signalfd4",
+};
+
 /* SystemTap's names for some arguments: call ("*": any), kernel name, its name. */
 static const char *const sc_argnames[][3] = {
 	{ "mprotect", "start", "addr" }, { "pkey_mprotect", "start", "addr" },
@@ -165,7 +170,6 @@ static const char *const sc_argnames[][3] = {
 	{ "timer_settime", "new_setting", "value" }, { "timer_settime", "old_setting", "ovalue" },
 	{ "timerfd_gettime", "otmr", "value" }, { "timerfd_settime", "utmr", "value" },
 	{ "timerfd_settime", "otmr", "ovalue" }, { "times", "tbuf", "buf" },
-	
 };
 
 /* Decoders (runtime/stp_syscall.h) by call ("*": any) and argument. */
@@ -197,6 +201,36 @@ static const struct sc_decoder {
 	{ "rt_sigprocmask", "how", STP_SC_SIGHOW }, { "sigprocmask", "how", STP_SC_SIGHOW },
 	{ "rt_sigprocmask", "nset", STP_SC_SIGSET }, { "rt_sigsuspend", "unewset", STP_SC_SIGSET },
 	{ "rt_sigaction", "act", STP_SC_SIGACTION },
+	{ "socket", "family", STP_SC_SOCK_FAMILY }, { "socketpair", "family", STP_SC_SOCK_FAMILY },
+	{ "socket", "type", STP_SC_SOCK_TYPE }, { "socketpair", "type", STP_SC_SOCK_TYPE },
+	{ "socket", "protocol", STP_SC_SOCK_PROTO },
+	{ "socketpair", "protocol", STP_SC_SOCK_PROTO },
+	{ "accept4", "flags", STP_SC_SOCK_FLAGS },
+	{ "sendto", "flags", STP_SC_MSG_FLAGS }, { "recvfrom", "flags", STP_SC_MSG_FLAGS },
+	{ "sendmsg", "flags", STP_SC_MSG_FLAGS }, { "recvmsg", "flags", STP_SC_MSG_FLAGS },
+	{ "sendmmsg", "flags", STP_SC_MSG_FLAGS }, { "recvmmsg", "flags", STP_SC_MSG_FLAGS },
+	{ "shutdown", "how", STP_SC_SHUTDOWN },
+	{ "dup3", "flags", STP_SC_FD_FLAGS }, { "pipe", "flags", STP_SC_FD_FLAGS },
+	{ "fcntl", "cmd", STP_SC_FCNTL_CMD }, { "eventfd", "flags", STP_SC_EFD_FLAGS },
+	{ "epoll_create", "flags", STP_SC_EPOLL_FLAGS }, { "epoll_ctl", "op", STP_SC_EPOLL_OP },
+	{ "madvise", "behavior", STP_SC_MADVICE }, { "fadvise64", "advice", STP_SC_FADVICE },
+	{ "fallocate", "mode", STP_SC_FALLOC }, { "pipe", "fildes", STP_SC_FDPAIR },
+};
+
+/*
+ * Socket addresses (runtime _stp_sc_sockaddr) by call, pointer and length
+ * argument: as argstr shows them, and the parts SystemTap names
+ * prefix_af, prefix_ip, ... where it has a prefix, else as NAME_str.
+ */
+static const char *const sc_sockaddrs[][4] = {
+	{ "connect", "uservaddr", "addrlen", "uaddr" }, { "bind", "umyaddr", "addrlen", "uaddr" },
+	{ "sendto", "addr", "addr_len", NULL },
+};
+
+/* Decoded variables SystemTap names otherwise than NAME_str: call, kernel name, its name. */
+static const char *const sc_strnames[][3] = {
+	{ "sendto", "buff", "buf" }, { "pipe", "flags", "flag_str" },
+	{ "pipe", "fildes", "" },	/* none: argstr shows it */
 };
 
 /* Arguments argstr leaves out, as SystemTap's does (clone's tls). */
@@ -213,6 +247,7 @@ struct sc_arg {
 	enum sc_class cls;
 	int bits;		/* of an integer: 8, 16, 32, 64 */
 	int decoder;		/* STP_SC_* or 0 */
+	const char *str;	/* its decoded (or buffer) variable: NAME_str */
 };
 
 struct sc_call {
@@ -241,6 +276,15 @@ static const struct { const char *name; int bits; bool is_signed; } sc_ints[] = 
 	{ "compat_size_t", 32, false }, { "__kernel_rwf_t", 32, true },
 };
 
+/* The name variable's value: the alias's, or the kernel's (sc_kernel_names). */
+static const char *sc_name(const struct sc_call *c)
+{
+	for (size_t i = 0; i < sizeof(sc_kernel_names) / sizeof(sc_kernel_names[0]); i++)
+		if (!strcmp(sc_kernel_names[i], c->kname))
+			return c->kname;
+	return c->name;
+}
+
 static const char *sc_rename(const char *kname)
 {
 	for (size_t i = 0; i < sizeof(sc_renames) / sizeof(sc_renames[0]); i++)
@@ -265,6 +309,28 @@ static int sc_decoder(const char *call, const char *arg)
 		    !strcmp(sc_decoders[i].arg, arg))
 			return sc_decoders[i].kind;
 	return 0;
+}
+
+/* The decoded variable of argument kname (SystemTap's name): NAME_str, or the table's. */
+static const char *sc_strname(struct session *s, const char *call, const char *kname,
+			      const char *name)
+{
+	for (size_t i = 0; i < sizeof(sc_strnames) / sizeof(sc_strnames[0]); i++)
+		if (!strcmp(sc_strnames[i][0], call) && !strcmp(sc_strnames[i][1], kname))
+			return sc_strnames[i][2];
+	char *str = xasprintf("%s_str", name), *r = arena_strdup(&s->arena, str);
+
+	free(str);
+	return r;
+}
+
+/* The sc_sockaddrs row of a pointer argument, or NULL. */
+static const char *const *sc_sockaddr(const char *call, const char *kname)
+{
+	for (size_t i = 0; i < sizeof(sc_sockaddrs) / sizeof(sc_sockaddrs[0]); i++)
+		if (!strcmp(sc_sockaddrs[i][0], call) && !strcmp(sc_sockaddrs[i][1], kname))
+			return sc_sockaddrs[i];
+	return NULL;
 }
 
 /* Classify DWARF type text ("char const*", "unsigned int", "umode_t"). */
@@ -310,8 +376,12 @@ static void sc_classify(const char *call, const char *type, struct sc_arg *a)
 	if (a->cls == SC_UNSIGNED && a->bits == 64 &&
 	    (!strcmp(a->kname, "addr") || !strcmp(a->kname, "start") ||
 	     (!strcmp(call, "ioctl") && !strcmp(a->kname, "arg")) ||
+	     (!strcmp(call, "fcntl") && !strcmp(a->kname, "arg")) ||
 	     !strcmp(a->kname, "new_addr") || !strcmp(a->kname, "brk") ||
 	     !strcmp(a->kname, "newsp")))
+		a->cls = SC_ADDR;
+	/* SystemTap shows fallocate's offset in hex too. */
+	if (!strcmp(call, "fallocate") && !strcmp(a->kname, "offset"))
 		a->cls = SC_ADDR;
 }
 
@@ -338,6 +408,7 @@ static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *ou
 		if (strstr(type, "pt_regs"))
 			return 0;
 		a->name = sc_argname(c->name, a->kname);
+		a->str = sc_strname(s, c->name, a->kname, a->name);
 		sc_classify(c->name, type, a);
 		a->decoder = 0;
 		if (a->cls == SC_POINTER) {
@@ -380,6 +451,38 @@ static int sc_buf_len(const struct sc_arg *args, int n, int i)
 	return -1;
 }
 
+/* The index of the argument the kernel names kname, -1 if none. */
+static int sc_arg_index(const struct sc_arg *args, int n, const char *kname)
+{
+	for (int j = 0; j < n; j++)
+		if (!strcmp(args[j].kname, kname))
+			return j;
+	return -1;
+}
+
+/*
+ * A socket address argument: its parts as prefix_af, prefix_ip, ... (or,
+ * without a prefix, the whole as NAME_str) into *sb, and argstr's value
+ * into *vals.
+ */
+static void sc_sockaddr_vars(struct strbuf *sb, struct strbuf *vals, const struct sc_arg *a,
+			     const char *prefix, const char *len)
+{
+	static const char *const parts[] = { NULL, "af", "ip", "ip_port", "ipv6_flowinfo",
+					     "ipv6_scope_id" };
+
+	if (!prefix) {
+		sb_printf(sb, "\t%s = __sc_sockaddr(%s_uaddr, %s, %d)\n", a->str, a->name, len,
+			  STP_SC_SA_ALL);
+		sb_printf(vals, ", %s", a->str);
+		return;
+	}
+	for (int p = STP_SC_SA_AF; p <= STP_SC_SA_SCOPE_ID; p++)
+		sb_printf(sb, "\t%s_%s = __sc_sockaddr(%s_uaddr, %s, %d)\n", prefix, parts[p],
+			  a->name, len, p);
+	sb_printf(vals, ", __sc_sockaddr(%s_uaddr, %s, %d)", a->name, len, STP_SC_SA_ALL);
+}
+
 /* .nr()'s argument: the number, else the name for __NR_<name> (no build tree). */
 static const char *sc_nr(const struct sc_call *c)
 {
@@ -399,13 +502,14 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 	int n = sc_args(s, c, args, 6);
 
 	sb_printf(sb, "probe syscall.%s = kernel.trace(\"raw_syscalls:sys_enter\").nr(%s)\n"
-		  "{\n\tname = \"%s\"\n", c->name, sc_nr(c), c->name);
+		  "{\n\tname = \"%s\"\n", c->name, sc_nr(c), sc_name(c));
 	/* Calls whose buffer argument argstr shows as text. */
 	bool writes = !strcmp(c->name, "write") || !strcmp(c->name, "pwrite") ||
 		      !strcmp(c->name, "sendto");
 
 	for (int i = 0; i < n; i++) {
 		const struct sc_arg *a = &args[i];
+		const char *const *sa;
 		bool hidden = false;
 		int len;
 
@@ -434,17 +538,25 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 		case SC_POINTER:
 			sb_printf(sb, "\t%s_uaddr = __sc_arg(%d)\n", a->name, i + 1);
 			len = writes ? sc_buf_len(args, n, i) : -1;
-			if (a->decoder) {
-				sb_printf(sb, "\t%s_str = __sc_decode(%d, %s_uaddr)\n", a->name,
+			sa = sc_sockaddr(c->name, a->kname);
+			if (sa && (len = sc_arg_index(args, n, sa[2])) >= 0) {
+				/* After the length, which comes later: see below. */
+				sc_sockaddr_vars(&late, &vals, a, sa[3], args[len].name);
+				sb_puts(&fmt, "%s");
+			} else if (a->decoder && !*a->str) {
+				sb_puts(&fmt, "%s");
+				sb_printf(&vals, ", __sc_decode(%d, %s_uaddr)", a->decoder, a->name);
+			} else if (a->decoder) {
+				sb_printf(sb, "\t%s = __sc_decode(%d, %s_uaddr)\n", a->str,
 					  a->decoder, a->name);
 				sb_puts(&fmt, "%s");
-				sb_printf(&vals, ", %s_str", a->name);
+				sb_printf(&vals, ", %s", a->str);
 			} else if (len >= 0) {
 				/* After the length, which comes later: see below. */
-				sb_printf(&late, "\t%s_str = __sc_buf(%s_uaddr, %s)\n",
-					  a->name, a->name, args[len].name);
+				sb_printf(&late, "\t%s = __sc_buf(%s_uaddr, %s)\n",
+					  a->str, a->name, args[len].name);
 				sb_puts(&fmt, "%s");
-				sb_printf(&vals, ", %s_str", a->name);
+				sb_printf(&vals, ", %s", a->str);
 			} else {
 				sb_puts(&fmt, "%p");
 				sb_printf(&vals, ", %s_uaddr", a->name);
@@ -454,11 +566,17 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 			sb_printf(sb, "\t%s = ", a->name);
 			sc_value(sb, a, i);
 			sb_puts(sb, "\n");
-			if (a->decoder) {
-				sb_printf(sb, "\t%s_str = __sc_decode(%d, %s)\n", a->name,
+			if (a->decoder == STP_SC_SOCK_PROTO) {
+				/* Which protocols there are depends on the family. */
+				sb_printf(sb, "\t%s = __sc_decode(%d, (%s << 32) | %s)\n", a->str,
+					  a->decoder, args[0].name, a->name);
+				sb_puts(&fmt, "%s");
+				sb_printf(&vals, ", %s", a->str);
+			} else if (a->decoder) {
+				sb_printf(sb, "\t%s = __sc_decode(%d, %s)\n", a->str,
 					  a->decoder, a->name);
 				sb_puts(&fmt, "%s");
-				sb_printf(&vals, ", %s_str", a->name);
+				sb_printf(&vals, ", %s", a->str);
 			} else if (!strcmp(a->kname, "sig")) {
 				/* SystemTap has both names for it, in different calls. */
 				sb_printf(sb, "\t%s_name = __sc_decode(%d, %s)\n"
@@ -499,7 +617,7 @@ static void sc_return(struct strbuf *sb, const struct sc_call *c)
 
 	sb_printf(sb, "probe syscall.%s.return = kernel.trace(\"raw_syscalls:sys_exit\").nr(%s)\n"
 		  "{\n\tname = \"%s\"\n\tretval = $ret\n\tretstr = return_str(%d, retval)\n}\n",
-		  c->name, sc_nr(c), c->name, format);
+		  c->name, sc_nr(c), sc_name(c), format);
 }
 
 struct sc_collect;

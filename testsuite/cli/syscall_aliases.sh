@@ -21,7 +21,13 @@ for r in $kernels; do
 	# Argument names as SystemTap 4.8's -L gives them where the kernel's
 	# differ (sc_argnames): fd is sockfd, uservaddr serv_addr, ...
 	expect_rc 0 "$STAP" -r "$r" -L 'syscall.connect'
-	is 'syscall.connect name:string sockfd:long serv_addr_uaddr:long addrlen:long argstr:string'
+	is 'syscall.connect name:string sockfd:long serv_addr_uaddr:long addrlen:long uaddr_af:string uaddr_ip:string uaddr_ip_port:string uaddr_ipv6_flowinfo:string uaddr_ipv6_scope_id:string argstr:string'
+	# Decoded arguments under SystemTap's names (sc_strnames): sendto's
+	# buffer is buf, pipe2's flags flag_str; socket's protocol by family.
+	expect_rc 0 "$STAP" -r "$r" -L 'syscall.sendto'
+	is 'syscall.sendto name:string s:long buf_uaddr:long len:long flags:long flags_str:string to_uaddr:long tolen:long buf:string to_str:string argstr:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'syscall.socket'
+	is 'syscall.socket name:string family:long family_str:string type:long type_str:string protocol:long protocol_str:string argstr:string'
 	expect_rc 0 "$STAP" -r "$r" -L 'syscall.access'
 	is 'syscall.access name:string pathname:string pathname_unquoted:string mode:long mode_str:string argstr:string'
 	expect_rc 0 "$STAP" -r "$r" -L 'syscall.pread'
