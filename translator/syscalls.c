@@ -215,6 +215,24 @@ static const struct sc_decoder {
 	{ "epoll_create", "flags", STP_SC_EPOLL_FLAGS }, { "epoll_ctl", "op", STP_SC_EPOLL_OP },
 	{ "madvise", "behavior", STP_SC_MADVICE }, { "fadvise64", "advice", STP_SC_FADVICE },
 	{ "fallocate", "mode", STP_SC_FALLOC }, { "pipe", "fildes", STP_SC_FDPAIR },
+	{ "execveat", "dirfd", STP_SC_DFD }, { "execveat", "flags", STP_SC_AT_FLAGS },
+	{ "mlockall", "flags", STP_SC_MCL }, { "memfd_create", "flags", STP_SC_MFD },
+	{ "timerfd_create", "flags", STP_SC_TFD }, { "timerfd_settime", "flags", STP_SC_TFD_TIMER },
+	{ "umount", "flags", STP_SC_UMOUNT }, { "msync", "flags", STP_SC_MSYNC },
+	{ "mremap", "flags", STP_SC_MREMAP }, { "mlock2", "flags", STP_SC_MLOCK },
+	{ "clock_nanosleep", "flags", STP_SC_TIMER_FLAGS },
+	{ "faccessat2", "flags", STP_SC_ACCESS_AT }, { "renameat2", "flags", STP_SC_RENAME },
+	{ "unshare", "unshare_flags", STP_SC_CLONE }, { "getrusage", "who", STP_SC_RUSAGE },
+	{ "setitimer", "which", STP_SC_ITIMER }, { "getitimer", "which", STP_SC_ITIMER },
+	{ "sched_setscheduler", "policy", STP_SC_SCHED_POLICY },
+	{ "sched_get_priority_max", "policy", STP_SC_SCHED_POLICY },
+	{ "sched_get_priority_min", "policy", STP_SC_SCHED_POLICY },
+	{ "waitid", "which", STP_SC_IDTYPE }, { "setpriority", "which", STP_SC_PRIO_WHICH },
+	{ "getpriority", "which", STP_SC_PRIO_WHICH },
+	{ "mknod", "mode", STP_SC_MODE }, { "mknodat", "mode", STP_SC_MODE },
+	{ "timerfd_settime", "utmr", STP_SC_ITIMERSPEC },
+	{ "timer_settime", "new_setting", STP_SC_ITIMERSPEC },
+	{ "setitimer", "value", STP_SC_ITIMERVAL },
 };
 
 /*
@@ -230,7 +248,8 @@ static const char *const sc_sockaddrs[][4] = {
 /* Decoded variables SystemTap names otherwise than NAME_str: call, kernel name, its name. */
 static const char *const sc_strnames[][3] = {
 	{ "sendto", "buff", "buf" }, { "pipe", "flags", "flag_str" },
-	{ "pipe", "fildes", "" },	/* none: argstr shows it */
+	/* none: argstr shows it */
+	{ "pipe", "fildes", "" }, { "getitimer", "which", "" }, { "getpriority", "which", "" },
 };
 
 /* Arguments argstr leaves out, as SystemTap's does (clone's tls). */
@@ -572,6 +591,9 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 					  a->decoder, args[0].name, a->name);
 				sb_puts(&fmt, "%s");
 				sb_printf(&vals, ", %s", a->str);
+			} else if (a->decoder && !*a->str) {
+				sb_puts(&fmt, "%s");
+				sb_printf(&vals, ", __sc_decode(%d, %s)", a->decoder, a->name);
 			} else if (a->decoder) {
 				sb_printf(sb, "\t%s = __sc_decode(%d, %s)\n", a->str,
 					  a->decoder, a->name);
