@@ -57,6 +57,23 @@
  *                          it (SO_LINGER 0: a RST, so no FIN handshake whose
  *                          delayed ACKs depend on timing, and no TIME_WAIT);
  *                          then what tcp-refused does
+ *   workload sockio        socket.* traffic over loopback UDP: 5 bytes by
+ *                          sendto(2) and recv(2), then 3 by write(2) and
+ *                          read(2) on the connected sender, then a send(2)
+ *                          on a socket with no destination (EDESTADDRREQ);
+ *                          sockets closed in creation order
+ *   workload signals       signal.* traffic: SIGUSR1 caught (sigaction),
+ *                          SIGUSR2 blocked and unblocked (sigprocmask),
+ *                          sigpending; then kill(2), tkill(2) and
+ *                          tgkill(2) of itself with SIGUSR1, and kill(2)
+ *                          of PID 1 with signal 0 (not permitted unless
+ *                          root: either way a permission check)
+ *   workload tty           tty.* traffic on a pseudo-terminal: /dev/ptmx
+ *                          (or, without one, /dev/pts/ptmx of a devpts
+ *                          it mounts on /dev/pts) opened and unlocked, its slave opened, the
+ *                          slave's window set to 24x80, "hi" written to
+ *                          the slave and read back from the master after
+ *                          a poll; both closed
  *   workload ip            (root) over a raw socket to 127.0.0.1: a packet
  *                          of IP protocol 253, which nothing handles, and
  *                          the first fragment of a UDP datagram whose rest
@@ -73,6 +90,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/ioctl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <dirent.h>
 #include <sys/syscall.h>
@@ -92,7 +112,8 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
 		" getppid N | getppid-sh N CMD | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N |"
-		" udp [PORT] | tcp-refused | tcp PORT | ip | fs DIR | decoders | decoders2\n");
+		" udp [PORT] | sockio | signals | tty | tcp-refused | tcp PORT | ip | fs DIR | decoders |"
+		" decoders2\n");
 	return 2;
 }
 
@@ -315,6 +336,84 @@ static int udp(long from_port)
 		return fail("cannot send and receive on", "127.0.0.1:54321");
 	close(tx);
 	close(rx);
+	return 0;
+}
+
+/* For socket.* tests: sends and receives by message and by file. */
+static int sockio(void)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(54323) };
+	int rx = socket(AF_INET, SOCK_DGRAM, 0), tx = socket(AF_INET, SOCK_DGRAM, 0);
+	int lone = socket(AF_INET, SOCK_DGRAM, 0);
+	char buf[16];
+
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (rx < 0 || tx < 0 || lone < 0 || bind(rx, (struct sockaddr *)&to, sizeof(to)))
+		return fail("cannot bind", "127.0.0.1:54323");
+	if (sendto(tx, "hello", 5, 0, (struct sockaddr *)&to, sizeof(to)) != 5 ||
+	    recv(rx, buf, sizeof(buf), 0) != 5)
+		return fail("cannot send and receive on", "127.0.0.1:54323");
+	if (connect(tx, (struct sockaddr *)&to, sizeof(to)) || write(tx, "abc", 3) != 3 ||
+	    read(rx, buf, sizeof(buf)) != 3)
+		return fail("cannot write and read on", "127.0.0.1:54323");
+	if (send(lone, "x", 1, 0) != -1 || errno != EDESTADDRREQ)
+		return fail("a send with no destination did not fail", "");
+	close(rx);
+	close(tx);
+	close(lone);
+	return 0;
+}
+
+/* For signal.* tests: one of each signal system call, in a known order. */
+static int signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	sigset_t set, old;
+	pid_t me = getpid();
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	if (sigaction(SIGUSR1, &sa, NULL) ||
+	    syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, &old, 8L) ||
+	    syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &set, NULL, 8L) ||
+	    syscall(SYS_rt_sigpending, &set, 8L))
+		return fail("cannot set up", "signals");
+	if (syscall(SYS_kill, (long)me, (long)SIGUSR1) ||
+	    syscall(SYS_tkill, (long)me, (long)SIGUSR1) ||
+	    syscall(SYS_tgkill, (long)me, (long)me, (long)SIGUSR1))
+		return fail("cannot signal", "itself");
+	syscall(SYS_kill, 1L, 0L);
+	return 0;
+}
+
+/* For tty.* tests: one pseudo-terminal pair. */
+static int tty(void)
+{
+	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
+	int master = open("/dev/ptmx", O_RDWR | O_NOCTTY), slave, unlock = 0;
+	unsigned int n;
+	char path[32], buf[16];
+	struct pollfd pfd;
+
+	/* The test VMs mount no devpts: mount one (root) and use its ptmx. */
+	if (master < 0 && errno == ENOENT) {
+		mkdir("/dev/pts", 0755);
+		if (mount("devpts", "/dev/pts", "devpts", 0, "ptmxmode=0666") && errno != EBUSY)
+			return fail("cannot mount devpts on", "/dev/pts");
+		master = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY);
+	}
+	if (master < 0 || ioctl(master, TIOCSPTLCK, &unlock) || ioctl(master, TIOCGPTN, &n))
+		return fail("cannot open and unlock", "/dev/ptmx");
+	snprintf(path, sizeof(path), "/dev/pts/%u", n);
+	slave = open(path, O_RDWR | O_NOCTTY);
+	if (slave < 0)
+		return fail("cannot open", path);
+	pfd = (struct pollfd){ .fd = master, .events = POLLIN };
+	if (ioctl(slave, TIOCSWINSZ, &ws) || write(slave, "hi", 2) != 2 ||
+	    poll(&pfd, 1, 5000) != 1 || read(master, buf, sizeof(buf)) != 2)
+		return fail("cannot write and read", path);
+	close(slave);
+	close(master);
 	return 0;
 }
 
@@ -633,6 +732,12 @@ int main(int argc, char **argv)
 		return udp(0);
 	if (!strcmp(argv[1], "udp") && argc == 3 && !number(argv[2], 65535, &n))
 		return udp(n);
+	if (!strcmp(argv[1], "tty") && argc == 2)
+		return tty();
+	if (!strcmp(argv[1], "signals") && argc == 2)
+		return signals();
+	if (!strcmp(argv[1], "sockio") && argc == 2)
+		return sockio();
 	if (!strcmp(argv[1], "tcp-refused") && argc == 2)
 		return tcp_refused();
 	if (!strcmp(argv[1], "tcp") && argc == 3 && !number(argv[2], 65535, &n) && n)

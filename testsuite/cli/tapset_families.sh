@@ -1,0 +1,43 @@
+# stap -L of the socket.*, signal.* and tty.* aliases: the names and
+# types SystemTap 4.8's -L gives on 6.1 for a sample (its $-variables and
+# its internal __ ones left out), on every kernel with debuginfo; and a
+# .return of an inline-only kernel function is a clear error.
+. "$(dirname "$0")/lib.sh"
+
+kernels=$(debug_kernels)
+[ -n "$kernels" ] || { echo "no kernel debuginfo (/usr/lib/debug/boot/vmlinux-*)"; exit 77; }
+
+for r in $kernels; do
+	expect_rc 0 "$STAP" -r "$r" -L 'socket.sendmsg'
+	is 'socket.sendmsg name:string size:long protocol:long family:long state:long flags:long type:long'
+	expect_rc 0 "$STAP" -r "$r" -L 'socket.read_iter'
+	is 'socket.read_iter name:string _sock:long size:long protocol:long family:long state:long flags:long type:long'
+	expect_rc 0 "$STAP" -r "$r" -L 'socket.create'
+	is 'socket.create name:string protocol:long family:long type:long requester:long'
+	expect_rc 0 "$STAP" -r "$r" -L 'socket.close'
+	is 'socket.close name:string protocol:long family:long state:long flags:long type:long'
+	expect_rc 0 "$STAP" -r "$r" -l 'socket.*.return'
+	is $'socket.close.return\nsocket.create.return\nsocket.read_iter.return\nsocket.recvmsg.return\nsocket.sendmsg.return\nsocket.write_iter.return'
+	expect_rc 0 "$STAP" -r "$r" -L 'signal.checkperm'
+	is 'signal.checkperm name:string sig:long task:long sinfo:long sig_name:string sig_pid:long pid_name:string si_code:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'signal.do_action'
+	is 'signal.do_action name:string sig:long sig_name:string sigact_addr:long oldsigact_addr:long sa_handler:long sa_mask:long'
+	expect_rc 0 "$STAP" -r "$r" -L 'signal.procmask'
+	is 'signal.procmask name:string how:long sigset_addr:long oldsigset_addr:long sigset:long'
+	expect_rc 0 "$STAP" -r "$r" -L 'signal.pending'
+	is 'signal.pending name:string sigset_add:long sigset_size:long'
+	expect_rc 0 "$STAP" -r "$r" -L 'signal.systkill.return'
+	is 'signal.systkill.return name:string retval:long retstr:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'tty.resize'
+	is 'tty.resize name:string old_row:long old_col:long old_ypixel:long old_xpixel:long new_row:long new_col:long new_ypixel:long new_xpixel:long'
+	expect_rc 0 "$STAP" -r "$r" -L 'tty.open'
+	is 'tty.open inode_number:long inode_state:long inode_flags:long file_name:string file_mode:long file_flags:long'
+	expect_rc 0 "$STAP" -r "$r" -L 'tty.write'
+	is 'tty.write buffer:string nr:long file_name:string driver_name:string'
+	expect_rc 0 "$STAP" -r "$r" -l 'tty.*'
+	[ "$(wc -l <<<"$out")" = 11 ] || fail "$r: tty.* is not 11 aliases: $out"
+	# sig_ignored has no out-of-line copy on 6.1 or 6.12.
+	expect_rc 1 "$STAP" -r "$r" -p4 -e 'probe signal.check_ignored.return { println(retstr) }'
+	grep -q "error: no out-of-line copy of 'sig_ignored' to probe the return of" <<<"$out" ||
+		fail "$r: no clear error for signal.check_ignored.return: $out"
+done
