@@ -658,6 +658,16 @@ static int decoders2(void)
 	syscall(SYS_execveat, AT_FDCWD, "/nonexistent", argv, argv, 0x100L);
 	syscall(SYS_mknodat, AT_FDCWD, "/nonexistent/f", (long)(S_IFIFO | 0600), 0L);
 	syscall(SYS_renameat2, AT_FDCWD, "/nonexistent/a", AT_FDCWD, "/nonexistent/b", 1L);
+	/* strings with an address or raw value, buffers typed char * */
+	syscall(SYS_getxattr, "/nonexistent", "user.x", NULL, 0L);
+	syscall(SYS_lsetxattr, "/nonexistent", "user.x", "v", 1L, 1L);
+	syscall(SYS_fremovexattr, 999L, "user.x");
+	syscall(SYS_unlinkat, AT_FDCWD, "/nonexistent/u", 0L);
+	syscall(SYS_renameat, AT_FDCWD, "/nonexistent/a", AT_FDCWD, "/nonexistent/b");
+	syscall(SYS_mkdir, "/nonexistent/d", 0755L);
+	syscall(SYS_shmdt, 0x10000L);
+	syscall(SYS_getsockopt, 999L, 1L, 3L, 0x10000L, 0x10000L);
+	syscall(SYS_acct, "/nonexistent/acct");
 	return 0;
 }
 
