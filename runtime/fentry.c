@@ -103,7 +103,13 @@ struct stp_fentry *_stp_fentry_alloc(unsigned int cap)
 	}
 	fe->cap = cap;
 	fe->ops.func = fentry_handler;
-	fe->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_RECURSION;
+	/*
+	 * No FTRACE_OPS_FL_RECURSION: fentry_handler takes the recursion
+	 * lock itself, so ftrace calls it straight from the trampoline
+	 * rather than through ftrace_ops_assist_func, which would take it
+	 * a second time (Documentation/trace/ftrace-uses.rst).
+	 */
+	fe->ops.flags = FTRACE_OPS_FL_SAVE_REGS;
 	return fe;
 }
 

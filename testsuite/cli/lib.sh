@@ -27,6 +27,25 @@ is() { [ "$out" = "$1" ] || fail "output differs: expected
 $1
 got
 $out"; }
+# drive_ready: print, into a vm_smoke driver script (which sets $wl to
+# the workload), the guest-side function "ready FILE LINE": wait at most
+# 60 s for LINE in FILE, calling getppid() as "warmup" meanwhile.  A
+# module says it is ready from its probe on seeing warmup's call, not
+# from a begin probe: begin probes run before kprobes are registered.
+drive_ready() {
+	cat <<'FN'
+cp "$wl" /tmp/warmup
+ready() {
+	i=0
+	while ! grep -qx "$2" "$1" 2>/dev/null; do
+		i=$((i + 1)); [ $i -gt 600 ] && { echo "not ready: $2"; return 1; }
+		/tmp/warmup getppid 1 >/dev/null
+		sleep 0.1
+	done
+}
+FN
+}
+
 # vm_smoke_dir NAME: cd into a fresh work directory ($work, removed on
 # exit unless KEEP is set) with ./vm_smoke built in it
 # (testsuite/unit/vm_smoke.c), for VM tests that drive staprun through a

@@ -22,15 +22,8 @@ us=$(command -v unshare) || { echo "unshare(1) missing"; exit 77; }
 	echo '#!/bin/sh'
 	echo 'for m; do :; done'
 	echo "sr=$sr wl=$wl us=$us"
+	drive_ready
 	cat <<'DRIVE'
-# Wait (at most 60 s) for the line $2 in file $1.
-ready() {
-	i=0
-	while ! grep -qx "$2" "$1" 2>/dev/null; do
-		i=$((i + 1)); [ $i -gt 600 ] && { echo "not ready: $2"; return 1; }
-		sleep 0.1
-	done
-}
 $us --pid --fork --user --map-user=5 --map-group=7 /bin/sh -c \
 	'while [ ! -e /tmp/go ]; do sleep 0.1; done; exec '"$wl"' getppid 1' & u=$!
 i=0
@@ -48,11 +41,13 @@ $sr -N 999999 "$m" 2>&1; echo "rc=$?"
 DRIVE
 } >drive
 chmod +x drive
-script='probe begin {
-	printf("begin %d %d %d %d\n", ns_pid(), ns_tid(), ns_uid(), ns_egid())
-	println("ready")
-}
+script='global armed
+probe begin { printf("begin %d %d %d %d\n", ns_pid(), ns_tid(), ns_uid(), ns_egid()) }
 probe kernel.function("__do_sys_getppid") {
+	if (execname() == "warmup" && !armed) {
+		armed = 1
+		println("ready")
+	}
 	if (execname() == "workload") {
 		printf("%d %d %d %d %d %d %d %d %d\n", ns_pid(), ns_tid(), ns_ppid(), ns_pgrp(),
 		       ns_sid(), ns_uid(), ns_euid(), ns_gid(), ns_egid())
