@@ -1,4 +1,4 @@
-# stap -L of the socket.*, signal.* and tty.* aliases: the names and
+# stap -L of the socket.*, signal.*, tty.* and generic.* aliases: the names and
 # types SystemTap 4.8's -L gives on 6.1 for a sample (its $-variables and
 # its internal __ ones left out), on every kernel with debuginfo; and a
 # .return of an inline-only kernel function is a clear error.
@@ -36,6 +36,12 @@ for r in $kernels; do
 	is 'tty.write buffer:string nr:long file_name:string driver_name:string'
 	expect_rc 0 "$STAP" -r "$r" -l 'tty.*'
 	[ "$(wc -l <<<"$out")" = 11 ] || fail "$r: tty.* is not 11 aliases: $out"
+	expect_rc 0 "$STAP" -r "$r" -L 'generic.fop.llseek'
+	is 'generic.fop.llseek dev:long devname:string ino:long file:long pathname:string offset:long whence:long whence_str:string maxbyte:long name:string argstr:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'generic.fop.splice_read'
+	is 'generic.fop.splice_read dev:long devname:string ino:long file:long pathname:string dev_major:long dev_minor:long len:long flags:long name:string argstr:string size:long units:string'
+	expect_rc 0 "$STAP" -r "$r" -l 'generic.*.*.return'
+	is $'generic.aop.writepages.return\ngeneric.fop.llseek.return\ngeneric.fop.mmap.return\ngeneric.fop.open.return\ngeneric.fop.read_iter.return\ngeneric.fop.splice_read.return\ngeneric.fop.write_iter.return'
 	# sig_ignored has no out-of-line copy on 6.1 or 6.12.
 	expect_rc 1 "$STAP" -r "$r" -p4 -e 'probe signal.check_ignored.return { println(retstr) }'
 	grep -q "error: no out-of-line copy of 'sig_ignored' to probe the return of" <<<"$out" ||
