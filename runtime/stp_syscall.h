@@ -43,6 +43,27 @@ enum stp_sc_kind {
 	STP_SC_FADVICE,		/* POSIX_FADV_SEQUENTIAL */
 	STP_SC_FALLOC,		/* FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE */
 	STP_SC_FDPAIR,		/* user int[2] (pipe's): [3, 4] */
+	/* Flag words (tapset_syscall.c flag_kinds) */
+	STP_SC_MCL,		/* MCL_CURRENT|MCL_FUTURE */
+	STP_SC_MFD,		/* MFD_CLOEXEC|MFD_ALLOW_SEALING */
+	STP_SC_TFD,		/* TFD_CLOEXEC|TFD_NONBLOCK */
+	STP_SC_TFD_TIMER,	/* TFD_TIMER_ABSTIME */
+	STP_SC_UMOUNT,		/* MNT_DETACH */
+	STP_SC_MSYNC,		/* MS_ASYNC */
+	STP_SC_MREMAP,		/* MREMAP_MAYMOVE */
+	STP_SC_MLOCK,		/* MLOCK_ONFAULT */
+	STP_SC_TIMER_FLAGS,	/* TIMER_ABSTIME */
+	STP_SC_ACCESS_AT,	/* AT_EACCESS|AT_SYMLINK_NOFOLLOW (faccessat2) */
+	STP_SC_RENAME,		/* RENAME_NOREPLACE */
+	/* Selectors (tapset_syscall.c enum_kinds) */
+	STP_SC_RUSAGE,		/* RUSAGE_CHILDREN */
+	STP_SC_ITIMER,		/* ITIMER_PROF */
+	STP_SC_SCHED_POLICY,	/* SCHED_FIFO */
+	STP_SC_IDTYPE,		/* P_PID */
+	STP_SC_PRIO_WHICH,	/* PRIO_PROCESS */
+	STP_SC_MODE,		/* S_IFIFO|0600 */
+	STP_SC_ITIMERSPEC,	/* user struct __kernel_itimerspec: [0.000000,1.500000] */
+	STP_SC_ITIMERVAL,	/* user struct __kernel_old_itimerval: [0.000000,1.500000] */
 };
 
 /* What _stp_sc_sockaddr shows of a user struct sockaddr. */

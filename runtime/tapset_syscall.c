@@ -133,6 +133,69 @@ static const struct stp_sc_flag falloc_flags[] = {
 
 #undef F
 
+/* Flag words by decoder kind: uapi values, which not every header exports. */
+static const struct stp_sc_flag mcl_flags[] = {
+	{ 1, "MCL_CURRENT" }, { 2, "MCL_FUTURE" }, { 4, "MCL_ONFAULT" }, { 0, NULL }
+};
+static const struct stp_sc_flag mfd_flags[] = {
+	{ 1, "MFD_CLOEXEC" }, { 2, "MFD_ALLOW_SEALING" }, { 4, "MFD_HUGETLB" },
+	{ 8, "MFD_NOEXEC_SEAL" }, { 0x10, "MFD_EXEC" }, { 0, NULL }
+};
+static const struct stp_sc_flag tfd_flags[] = {
+	{ O_CLOEXEC, "TFD_CLOEXEC" }, { O_NONBLOCK, "TFD_NONBLOCK" }, { 0, NULL }
+};
+static const struct stp_sc_flag tfd_timer_flags[] = {
+	{ 1, "TFD_TIMER_ABSTIME" }, { 2, "TFD_TIMER_CANCEL_ON_SET" }, { 0, NULL }
+};
+static const struct stp_sc_flag umount_flags[] = {
+	{ 1, "MNT_FORCE" }, { 2, "MNT_DETACH" }, { 4, "MNT_EXPIRE" }, { 8, "UMOUNT_NOFOLLOW" },
+	{ 0, NULL }
+};
+static const struct stp_sc_flag msync_flags[] = {
+	{ 1, "MS_ASYNC" }, { 2, "MS_INVALIDATE" }, { 4, "MS_SYNC" }, { 0, NULL }
+};
+static const struct stp_sc_flag mremap_flags[] = {
+	{ 1, "MREMAP_MAYMOVE" }, { 2, "MREMAP_FIXED" }, { 4, "MREMAP_DONTUNMAP" }, { 0, NULL }
+};
+static const struct stp_sc_flag mlock_flags[] = { { 1, "MLOCK_ONFAULT" }, { 0, NULL } };
+static const struct stp_sc_flag timer_flags[] = { { 1, "TIMER_ABSTIME" }, { 0, NULL } };
+static const struct stp_sc_flag access_at_flags[] = {
+	{ 0x100, "AT_SYMLINK_NOFOLLOW" }, { 0x200, "AT_EACCESS" }, { 0x1000, "AT_EMPTY_PATH" },
+	{ 0, NULL }
+};
+static const struct stp_sc_flag rename_flags[] = {
+	{ 1, "RENAME_NOREPLACE" }, { 2, "RENAME_EXCHANGE" }, { 4, "RENAME_WHITEOUT" }, { 0, NULL }
+};
+
+static const struct { int kind; const struct stp_sc_flag *flags; } flag_kinds[] = {
+	{ STP_SC_MCL, mcl_flags }, { STP_SC_MFD, mfd_flags }, { STP_SC_TFD, tfd_flags },
+	{ STP_SC_TFD_TIMER, tfd_timer_flags }, { STP_SC_UMOUNT, umount_flags },
+	{ STP_SC_MSYNC, msync_flags }, { STP_SC_MREMAP, mremap_flags },
+	{ STP_SC_MLOCK, mlock_flags }, { STP_SC_TIMER_FLAGS, timer_flags },
+	{ STP_SC_ACCESS_AT, access_at_flags }, { STP_SC_RENAME, rename_flags },
+};
+
+/* Selectors by decoder kind: names from value first on. */
+static const char *const rusage_who[] = { "RUSAGE_CHILDREN", "RUSAGE_SELF", "RUSAGE_THREAD" };
+static const char *const itimer_which[] = { "ITIMER_REAL", "ITIMER_VIRTUAL", "ITIMER_PROF" };
+static const char *const sched_policy[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR",
+					    "SCHED_BATCH", "SCHED_ISO", "SCHED_IDLE",
+					    "SCHED_DEADLINE" };
+static const char *const idtype[] = { "P_ALL", "P_PID", "P_PGID", "P_PIDFD" };
+static const char *const prio_which[] = { "PRIO_PROCESS", "PRIO_PGRP", "PRIO_USER" };
+
+static const struct {
+	int kind, first;
+	const char *const *names;
+	size_t n;
+} enum_kinds[] = {
+	{ STP_SC_RUSAGE, -1, rusage_who, ARRAY_SIZE(rusage_who) },
+	{ STP_SC_ITIMER, 0, itimer_which, ARRAY_SIZE(itimer_which) },
+	{ STP_SC_SCHED_POLICY, 0, sched_policy, ARRAY_SIZE(sched_policy) },
+	{ STP_SC_IDTYPE, 0, idtype, ARRAY_SIZE(idtype) },
+	{ STP_SC_PRIO_WHICH, 0, prio_which, ARRAY_SIZE(prio_which) },
+};
+
 /* SystemTap's order: SA_RESTORER after the POSIX flags. */
 static const struct stp_sc_flag sa_flags[] = {
 	{ 0x00000001, "SA_NOCLDSTOP" }, { 0x00000002, "SA_NOCLDWAIT" },
@@ -358,6 +421,7 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 	static const char *const whence[] = { "SEEK_SET", "SEEK_CUR", "SEEK_END",
 					      "SEEK_DATA", "SEEK_HOLE" };
 	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR" };
+	size_t i;
 
 	switch (kind) {
 	case STP_SC_DFD:
@@ -597,7 +661,48 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 			scnprintf(dst, MAXSTRINGLEN, "[%d, %d]", fds[0], fds[1]);
 		return;
 	}
-	default:
-		scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
+	case STP_SC_ITIMERSPEC:
+	case STP_SC_ITIMERVAL: {
+		/* interval, then value; microseconds either way */
+		long long t[4];
+		int div = kind == STP_SC_ITIMERSPEC ? 1000 : 1;
+
+		if (!v)
+			strscpy(dst, "NULL", MAXSTRINGLEN);
+		else if (copy_from_user_nofault(t, (void __user *)(unsigned long)v, sizeof(t)))
+			scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
+		else
+			scnprintf(dst, MAXSTRINGLEN, "[%lld.%06lld,%lld.%06lld]", t[0], t[1] / div,
+				  t[2], t[3] / div);
+		return;
 	}
+	case STP_SC_MODE: {
+		static const char *const type[] = { NULL, "S_IFIFO", "S_IFCHR", NULL, "S_IFDIR",
+						    NULL, "S_IFBLK", NULL, "S_IFREG", NULL,
+						    "S_IFLNK", NULL, "S_IFSOCK" };
+		unsigned int t = ((unsigned int)v & S_IFMT) >> 12;
+
+		if (t && type[t])
+			scnprintf(dst, MAXSTRINGLEN, "%s|%#o", type[t], (unsigned int)v & ~S_IFMT);
+		else
+			scnprintf(dst, MAXSTRINGLEN, "%#o", (unsigned int)v);
+		return;
+	}
+	default:
+		break;
+	}
+	for (i = 0; i < ARRAY_SIZE(flag_kinds); i++)
+		if (flag_kinds[i].kind == kind) {
+			flag_str(dst, (unsigned int)v, flag_kinds[i].flags, NULL);
+			return;
+		}
+	for (i = 0; i < ARRAY_SIZE(enum_kinds); i++)
+		if (enum_kinds[i].kind == kind) {
+			enum_str(dst, v - enum_kinds[i].first, enum_kinds[i].names, enum_kinds[i].n);
+			/* a value outside the table in decimal, as it is */
+			if (dst[0] != enum_kinds[i].names[0][0])
+				scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
+			return;
+		}
+	scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
 }

@@ -32,6 +32,7 @@
  *                          it starts with getppid() as a marker
  *   workload decoders      calls whose arguments SystemTap decodes
  *                          (decoders() below: sockaddrs, flags, commands)
+ *   workload decoders2     more of them (decoders2() below)
  *   workload proc          getppid() as a marker, then fork a child that
  *                          execs this program as "workload exit 3" and
  *                          wait for it; raise SIGUSR1 (caught); read 5
@@ -111,7 +112,8 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
 		" getppid N | getppid-sh N CMD | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N |"
-		" udp [PORT] | sockio | signals | tty | tcp-refused | tcp PORT | ip | fs DIR | decoders\n");
+		" udp [PORT] | sockio | signals | tty | tcp-refused | tcp PORT | ip | fs DIR | decoders |"
+		" decoders2\n");
 	return 2;
 }
 
@@ -619,6 +621,55 @@ static int decoders(void)
 	unlink(un.path);
 	return 0;
 }
+/*
+ * More calls with flag words, commands and selectors SystemTap decodes;
+ * most fail (unmapped 0x10000, /nonexistent): only the arguments matter.
+ */
+static int decoders2(void)
+{
+	struct timespec zero[2] = { { 0, 0 }, { 0, 0 } };
+	struct { long s, us; } itv[2] = { { 0, 0 }, { 0, 0 } };
+	char *argv[] = { "x", NULL };
+	long fd;
+
+	syscall(SYS_mlockall, 1L);	/* MCL_CURRENT */
+	syscall(SYS_munlockall);
+	fd = syscall(SYS_memfd_create, "stp", 3L);	/* MFD_CLOEXEC|MFD_ALLOW_SEALING */
+	syscall(SYS_close, fd);
+	fd = syscall(SYS_timerfd_create, 1L, 02004000L);	/* TFD_CLOEXEC|TFD_NONBLOCK */
+	syscall(SYS_timerfd_settime, fd, 1L, zero, NULL);	/* TFD_TIMER_ABSTIME */
+	syscall(SYS_close, fd);
+	syscall(SYS_unshare, 0L);
+	syscall(SYS_umount2, "/nonexistent", 2L);	/* MNT_DETACH */
+	syscall(SYS_msync, 0x10000L, 4096L, 1L);	/* MS_ASYNC */
+	syscall(SYS_mremap, 0x10000L, 4096L, 8192L, 1L);	/* MREMAP_MAYMOVE */
+	syscall(SYS_mlock2, 0x10000L, 4096L, 1L);	/* MLOCK_ONFAULT */
+	syscall(SYS_getrusage, -1L, NULL);	/* RUSAGE_CHILDREN */
+	syscall(SYS_setitimer, 2L, itv, NULL);	/* ITIMER_PROF, disarmed */
+	syscall(SYS_getitimer, 1L, itv);
+	syscall(SYS_sched_get_priority_max, 1L);	/* SCHED_FIFO */
+	syscall(SYS_sched_get_priority_min, 2L);
+	syscall(SYS_sched_setscheduler, 999999L, 0L, NULL);
+	syscall(SYS_waitid, 1L, 999999L, NULL, 5L, NULL);	/* P_PID, WNOHANG|WEXITED */
+	syscall(SYS_setpriority, 0L, 0L, 0L);	/* PRIO_PROCESS */
+	syscall(SYS_getpriority, 1L, 0L);
+	syscall(SYS_clock_nanosleep, 1L, 1L, zero, NULL);	/* TIMER_ABSTIME */
+	syscall(SYS_faccessat2, AT_FDCWD, "/nonexistent", 0L, 0x200L);	/* AT_EACCESS */
+	syscall(SYS_execveat, AT_FDCWD, "/nonexistent", argv, argv, 0x100L);
+	syscall(SYS_mknodat, AT_FDCWD, "/nonexistent/f", (long)(S_IFIFO | 0600), 0L);
+	syscall(SYS_renameat2, AT_FDCWD, "/nonexistent/a", AT_FDCWD, "/nonexistent/b", 1L);
+	/* strings with an address or raw value, buffers typed char * */
+	syscall(SYS_getxattr, "/nonexistent", "user.x", NULL, 0L);
+	syscall(SYS_lsetxattr, "/nonexistent", "user.x", "v", 1L, 1L);
+	syscall(SYS_fremovexattr, 999L, "user.x");
+	syscall(SYS_unlinkat, AT_FDCWD, "/nonexistent/u", 0L);
+	syscall(SYS_renameat, AT_FDCWD, "/nonexistent/a", AT_FDCWD, "/nonexistent/b");
+	syscall(SYS_mkdir, "/nonexistent/d", 0755L);
+	syscall(SYS_shmdt, 0x10000L);
+	syscall(SYS_getsockopt, 999L, 1L, 3L, 0x10000L, 0x10000L);
+	syscall(SYS_acct, "/nonexistent/acct");
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -685,6 +736,8 @@ int main(int argc, char **argv)
 		return proc();
 	if (!strcmp(argv[1], "decoders") && argc == 2)
 		return decoders();
+	if (!strcmp(argv[1], "decoders2") && argc == 2)
+		return decoders2();
 	if (!strcmp(argv[1], "udp") && argc == 2)
 		return udp(0);
 	if (!strcmp(argv[1], "udp") && argc == 3 && !number(argv[2], 65535, &n))

@@ -170,6 +170,52 @@ static const char *const sc_argnames[][3] = {
 	{ "timer_settime", "new_setting", "value" }, { "timer_settime", "old_setting", "ovalue" },
 	{ "timerfd_gettime", "otmr", "value" }, { "timerfd_settime", "utmr", "value" },
 	{ "timerfd_settime", "otmr", "ovalue" }, { "times", "tbuf", "buf" },
+	/* Found where the alignment stopped at a type (sc_shapes below). */
+	{ "*xattr", "pathname", "path" }, { "fgetxattr", "fd", "filedes" },
+	{ "add_key", "_type", "type" }, { "add_key", "_description", "description" },
+	{ "request_key", "_type", "type" }, { "request_key", "_description", "description" },
+	{ "request_key", "_callout_info", "callout_info" }, { "mq_timed*", "u_msg_ptr", "msg_ptr" },
+	{ "acct", "name", "filename" }, { "name_to_handle_at", "name", "pathname" },
+	{ "inotify_add_watch", "pathname", "path" }, { "statx", "buffer", "buf" },
+};
+
+/*
+ * How SystemTap shows some arguments otherwise than their type says
+ * (call as a glob, kernel name, SC_SH_* bits): a char * that is a
+ * buffer, a void * that is a string, a string that also has its address
+ * (NAME_uaddr) or raw value (NAME:long), or string variables named
+ * NAME_str and NAME_str_unquoted.
+ */
+enum { SC_SH_PTR = 1, SC_SH_STR = 2, SC_SH_UADDR = 4, SC_SH_RAW = 8, SC_SH_SUFFIX = 16 };
+static const struct { const char *call, *arg; int shape; } sc_shapes[] = {
+	{ "shm*", "shmaddr", SC_SH_PTR }, { "mq_timed*", "u_msg_ptr", SC_SH_PTR },
+	{ "[gs]etsockopt", "optval", SC_SH_PTR }, { "*listxattr", "list", SC_SH_PTR },
+	{ "add_key", "_type", SC_SH_PTR }, { "add_key", "_description", SC_SH_PTR },
+	{ "request_key", "_callout_info", SC_SH_PTR },
+	{ "request_key", "_type", SC_SH_STR | SC_SH_UADDR | SC_SH_SUFFIX },
+	{ "request_key", "_description", SC_SH_STR | SC_SH_UADDR | SC_SH_SUFFIX },
+	{ "acct", "name", SC_SH_STR }, { "name_to_handle_at", "name", SC_SH_STR },
+	{ "mount", "data", SC_SH_STR },
+	{ "getxattr", "name", SC_SH_STR | SC_SH_SUFFIX },
+	{ "fgetxattr", "name", SC_SH_STR | SC_SH_SUFFIX },
+	{ "lgetxattr", "name", SC_SH_STR | SC_SH_SUFFIX },
+	{ "removexattr", "name", SC_SH_STR | SC_SH_SUFFIX },
+	{ "[lf]removexattr", "name", SC_SH_STR | SC_SH_UADDR | SC_SH_SUFFIX },
+	{ "*setxattr", "name", SC_SH_STR | SC_SH_UADDR | SC_SH_SUFFIX },
+	{ "l[sl]*xattr", "pathname", SC_SH_UADDR }, { "lremovexattr", "pathname", SC_SH_UADDR },
+	{ "setxattr", "pathname", SC_SH_UADDR }, { "listxattr", "pathname", SC_SH_UADDR },
+	{ "renameat*", "oldname", SC_SH_RAW | SC_SH_SUFFIX },
+	{ "renameat*", "newname", SC_SH_RAW | SC_SH_SUFFIX },
+	{ "symlinkat", "oldname", SC_SH_RAW | SC_SH_SUFFIX },
+	{ "symlinkat", "newname", SC_SH_RAW | SC_SH_SUFFIX },
+	{ "unlinkat", "pathname", SC_SH_RAW | SC_SH_SUFFIX },
+	{ "quotactl", "special", SC_SH_RAW | SC_SH_SUFFIX },
+	{ "mkdir", "pathname", SC_SH_UADDR }, { "unlink", "pathname", SC_SH_UADDR },
+	{ "stat", "filename", SC_SH_UADDR }, { "statx", "filename", SC_SH_UADDR },
+	{ "utime", "filename", SC_SH_UADDR }, { "utimes", "filename", SC_SH_UADDR },
+	{ "utimensat", "filename", SC_SH_UADDR }, { "truncate", "path", SC_SH_UADDR },
+	{ "swapo*", "specialfile", SC_SH_UADDR }, { "mq_unlink", "u_name", SC_SH_UADDR },
+	{ "inotify_add_watch", "pathname", SC_SH_UADDR },
 };
 
 /* Decoders (runtime/stp_syscall.h) by call ("*": any) and argument. */
@@ -215,6 +261,24 @@ static const struct sc_decoder {
 	{ "epoll_create", "flags", STP_SC_EPOLL_FLAGS }, { "epoll_ctl", "op", STP_SC_EPOLL_OP },
 	{ "madvise", "behavior", STP_SC_MADVICE }, { "fadvise64", "advice", STP_SC_FADVICE },
 	{ "fallocate", "mode", STP_SC_FALLOC }, { "pipe", "fildes", STP_SC_FDPAIR },
+	{ "execveat", "dirfd", STP_SC_DFD }, { "execveat", "flags", STP_SC_AT_FLAGS },
+	{ "mlockall", "flags", STP_SC_MCL }, { "memfd_create", "flags", STP_SC_MFD },
+	{ "timerfd_create", "flags", STP_SC_TFD }, { "timerfd_settime", "flags", STP_SC_TFD_TIMER },
+	{ "umount", "flags", STP_SC_UMOUNT }, { "msync", "flags", STP_SC_MSYNC },
+	{ "mremap", "flags", STP_SC_MREMAP }, { "mlock2", "flags", STP_SC_MLOCK },
+	{ "clock_nanosleep", "flags", STP_SC_TIMER_FLAGS },
+	{ "faccessat2", "flags", STP_SC_ACCESS_AT }, { "renameat2", "flags", STP_SC_RENAME },
+	{ "unshare", "unshare_flags", STP_SC_CLONE }, { "getrusage", "who", STP_SC_RUSAGE },
+	{ "setitimer", "which", STP_SC_ITIMER }, { "getitimer", "which", STP_SC_ITIMER },
+	{ "sched_setscheduler", "policy", STP_SC_SCHED_POLICY },
+	{ "sched_get_priority_max", "policy", STP_SC_SCHED_POLICY },
+	{ "sched_get_priority_min", "policy", STP_SC_SCHED_POLICY },
+	{ "waitid", "which", STP_SC_IDTYPE }, { "setpriority", "which", STP_SC_PRIO_WHICH },
+	{ "getpriority", "which", STP_SC_PRIO_WHICH },
+	{ "mknod", "mode", STP_SC_MODE }, { "mknodat", "mode", STP_SC_MODE },
+	{ "timerfd_settime", "utmr", STP_SC_ITIMERSPEC },
+	{ "timer_settime", "new_setting", STP_SC_ITIMERSPEC },
+	{ "setitimer", "value", STP_SC_ITIMERVAL },
 };
 
 /*
@@ -230,7 +294,8 @@ static const char *const sc_sockaddrs[][4] = {
 /* Decoded variables SystemTap names otherwise than NAME_str: call, kernel name, its name. */
 static const char *const sc_strnames[][3] = {
 	{ "sendto", "buff", "buf" }, { "pipe", "flags", "flag_str" },
-	{ "pipe", "fildes", "" },	/* none: argstr shows it */
+	/* none: argstr shows it */
+	{ "pipe", "fildes", "" }, { "getitimer", "which", "" }, { "getpriority", "which", "" },
 };
 
 /* Arguments argstr leaves out, as SystemTap's does (clone's tls). */
@@ -248,6 +313,7 @@ struct sc_arg {
 	int bits;		/* of an integer: 8, 16, 32, 64 */
 	int decoder;		/* STP_SC_* or 0 */
 	const char *str;	/* its decoded (or buffer) variable: NAME_str */
+	int shape;		/* SC_SH_* */
 };
 
 struct sc_call {
@@ -296,8 +362,7 @@ static const char *sc_rename(const char *kname)
 static const char *sc_argname(const char *call, const char *arg)
 {
 	for (size_t i = 0; i < sizeof(sc_argnames) / sizeof(sc_argnames[0]); i++)
-		if ((!strcmp(sc_argnames[i][0], call) || !strcmp(sc_argnames[i][0], "*")) &&
-		    !strcmp(sc_argnames[i][1], arg))
+		if (!fnmatch(sc_argnames[i][0], call, 0) && !strcmp(sc_argnames[i][1], arg))
 			return sc_argnames[i][2];
 	return arg;
 }
@@ -410,6 +475,15 @@ static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *ou
 		a->name = sc_argname(c->name, a->kname);
 		a->str = sc_strname(s, c->name, a->kname, a->name);
 		sc_classify(c->name, type, a);
+		a->shape = 0;
+		for (size_t j = 0; j < sizeof(sc_shapes) / sizeof(sc_shapes[0]); j++)
+			if (!fnmatch(sc_shapes[j].call, c->name, 0) &&
+			    !strcmp(sc_shapes[j].arg, a->kname))
+				a->shape = sc_shapes[j].shape;
+		if (a->shape & SC_SH_PTR)
+			a->cls = SC_POINTER;
+		else if (a->shape & SC_SH_STR)
+			a->cls = SC_STRING;
 		a->decoder = 0;
 		if (a->cls == SC_POINTER) {
 			/* What the caller passes in (a time, a signal set or
@@ -524,11 +598,16 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 		sb_puts(&fmt, i ? ", " : "");
 		switch (a->cls) {
 		case SC_STRING:
-			sb_printf(sb, "\t%s = user_string_quoted(__sc_arg(%d))\n"
-				  "\t%s_unquoted = user_string(__sc_arg(%d), \"\")\n",
-				  a->name, i + 1, a->name, i + 1);
+			if (a->shape & SC_SH_RAW)
+				sb_printf(sb, "\t%s = __sc_arg(%d)\n", a->name, i + 1);
+			if (a->shape & SC_SH_UADDR)
+				sb_printf(sb, "\t%s_uaddr = __sc_arg(%d)\n", a->name, i + 1);
+			sb_printf(sb, "\t%s%s = user_string_quoted(__sc_arg(%d))\n"
+				  "\t%s%s_unquoted = user_string(__sc_arg(%d), \"\")\n",
+				  a->name, a->shape & SC_SH_SUFFIX ? "_str" : "", i + 1,
+				  a->name, a->shape & SC_SH_SUFFIX ? "_str" : "", i + 1);
 			sb_puts(&fmt, "%s");
-			sb_printf(&vals, ", %s", a->name);
+			sb_printf(&vals, ", %s%s", a->name, a->shape & SC_SH_SUFFIX ? "_str" : "");
 			break;
 		case SC_STRV:
 			sb_printf(sb, "\t%s = __sc_strv(__sc_arg(%d))\n", a->name, i + 1);
@@ -572,6 +651,9 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 					  a->decoder, args[0].name, a->name);
 				sb_puts(&fmt, "%s");
 				sb_printf(&vals, ", %s", a->str);
+			} else if (a->decoder && !*a->str) {
+				sb_puts(&fmt, "%s");
+				sb_printf(&vals, ", __sc_decode(%d, %s)", a->decoder, a->name);
 			} else if (a->decoder) {
 				sb_printf(sb, "\t%s = __sc_decode(%d, %s)\n", a->str,
 					  a->decoder, a->name);
