@@ -1,4 +1,4 @@
-# stap -L of the socket.*, signal.*, tty.* and generic.* aliases: the names and
+# stap -L of the socket.*, signal.*, tty.*, generic.* and other aliases: the names and
 # types SystemTap 4.8's -L gives on 6.1 for a sample (its $-variables and
 # its internal __ ones left out), on every kernel with debuginfo; and a
 # .return of an inline-only kernel function is a clear error.
@@ -42,6 +42,18 @@ for r in $kernels; do
 	is 'generic.fop.splice_read dev:long devname:string ino:long file:long pathname:string dev_major:long dev_minor:long len:long flags:long name:string argstr:string size:long units:string'
 	expect_rc 0 "$STAP" -r "$r" -l 'generic.*.*.return'
 	is $'generic.aop.writepages.return\ngeneric.fop.llseek.return\ngeneric.fop.mmap.return\ngeneric.fop.open.return\ngeneric.fop.read_iter.return\ngeneric.fop.splice_read.return\ngeneric.fop.write_iter.return'
+	expect_rc 0 "$STAP" -r "$r" -L 'scheduler.kthread_stop'
+	is 'scheduler.kthread_stop thread_pid:long thread_priority:long name:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'scheduler.process_wait'
+	is 'scheduler.process_wait pid:long name:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'tcp.setsockopt'
+	is 'tcp.setsockopt name:string sock:long family:long level:long optname:long optstr:string optlen:long'
+	expect_rc 0 "$STAP" -r "$r" -L 'tcp.disconnect.return'
+	is 'tcp.disconnect.return name:string ret:long'
+	expect_rc 0 "$STAP" -r "$r" -L 'netdev.open'
+	is 'netdev.open dev_name:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'vm.write_shared'
+	is 'vm.write_shared name:string address:long'
 	# sig_ignored has no out-of-line copy on 6.1 or 6.12.
 	expect_rc 1 "$STAP" -r "$r" -p4 -e 'probe signal.check_ignored.return { println(retstr) }'
 	grep -q "error: no out-of-line copy of 'sig_ignored' to probe the return of" <<<"$out" ||
