@@ -64,6 +64,9 @@ enum stp_sc_kind {
 	STP_SC_MODE,		/* S_IFIFO|0600 */
 	STP_SC_ITIMERSPEC,	/* user struct __kernel_itimerspec: [0.000000,1.500000] */
 	STP_SC_ITIMERVAL,	/* user struct __kernel_old_itimerval: [0.000000,1.500000] */
+	STP_SC_XATTR,		/* XATTR_CREATE */
+	STP_SC_SOCKOPT_LEVEL,	/* SOL_SOCKET */
+	STP_SC_SOCKOPT,		/* SO_TYPE: (level << 32) | optname */
 };
 
 /* What _stp_sc_sockaddr shows of a user struct sockaddr. */

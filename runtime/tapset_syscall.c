@@ -167,7 +167,12 @@ static const struct stp_sc_flag rename_flags[] = {
 	{ 1, "RENAME_NOREPLACE" }, { 2, "RENAME_EXCHANGE" }, { 4, "RENAME_WHITEOUT" }, { 0, NULL }
 };
 
+static const struct stp_sc_flag xattr_flags[] = {
+	{ 1, "XATTR_CREATE" }, { 2, "XATTR_REPLACE" }, { 0, NULL }
+};
+
 static const struct { int kind; const struct stp_sc_flag *flags; } flag_kinds[] = {
+	{ STP_SC_XATTR, xattr_flags },
 	{ STP_SC_MCL, mcl_flags }, { STP_SC_MFD, mfd_flags }, { STP_SC_TFD, tfd_flags },
 	{ STP_SC_TFD_TIMER, tfd_timer_flags }, { STP_SC_UMOUNT, umount_flags },
 	{ STP_SC_MSYNC, msync_flags }, { STP_SC_MREMAP, mremap_flags },
@@ -307,6 +312,40 @@ static void proto_str(char *dst, int64_t v)
 				return;
 			}
 	scnprintf(dst, MAXSTRINGLEN, "%d", proto);
+}
+
+/* A socket option level, or an option: (level << 32) | optname. */
+static void sockopt_str(char *dst, int64_t v, bool level)
+{
+	static const char *const so[] = {
+		NULL, "SO_DEBUG", "SO_REUSEADDR", "SO_TYPE", "SO_ERROR", "SO_DONTROUTE",
+		"SO_BROADCAST", "SO_SNDBUF", "SO_RCVBUF", "SO_KEEPALIVE", "SO_OOBINLINE",
+		"SO_NO_CHECK", "SO_PRIORITY", "SO_LINGER", "SO_BSDCOMPAT", "SO_REUSEPORT",
+		"SO_PASSCRED", "SO_PEERCRED", "SO_RCVLOWAT", "SO_SNDLOWAT",
+	};
+	static const char *const tcp[] = {
+		NULL, "TCP_NODELAY", "TCP_MAXSEG", "TCP_CORK", "TCP_KEEPIDLE", "TCP_KEEPINTVL",
+		"TCP_KEEPCNT", "TCP_SYNCNT", "TCP_LINGER2", "TCP_DEFER_ACCEPT",
+		"TCP_WINDOW_CLAMP", "TCP_INFO", "TCP_QUICKACK",
+	};
+	int lvl = level ? (int)v : (int)(v >> 32), opt = (int)v;
+
+	if (level) {
+		const char *name = lvl == SOL_SOCKET ? "SOL_SOCKET" : lvl == SOL_IP ? "SOL_IP" :
+				   lvl == SOL_TCP ? "SOL_TCP" : lvl == SOL_UDP ? "SOL_UDP" :
+				   lvl == SOL_IPV6 ? "SOL_IPV6" : lvl == SOL_RAW ? "SOL_RAW" : NULL;
+
+		if (name)
+			strscpy(dst, name, MAXSTRINGLEN);
+		else
+			scnprintf(dst, MAXSTRINGLEN, "%d", lvl);
+	} else if (lvl == SOL_SOCKET) {
+		enum_str(dst, opt, so, ARRAY_SIZE(so));
+	} else if (lvl == SOL_TCP) {
+		enum_str(dst, opt, tcp, ARRAY_SIZE(tcp));
+	} else {
+		scnprintf(dst, MAXSTRINGLEN, "%d", opt);
+	}
 }
 
 static void fcntl_str(char *dst, int64_t v)
@@ -676,6 +715,12 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 				  t[2], t[3] / div);
 		return;
 	}
+	case STP_SC_SOCKOPT_LEVEL:
+		sockopt_str(dst, v, true);
+		return;
+	case STP_SC_SOCKOPT:
+		sockopt_str(dst, v, false);
+		return;
 	case STP_SC_MODE: {
 		static const char *const type[] = { NULL, "S_IFIFO", "S_IFCHR", NULL, "S_IFDIR",
 						    NULL, "S_IFBLK", NULL, "S_IFREG", NULL,

@@ -186,7 +186,8 @@ static const char *const sc_argnames[][3] = {
  * (NAME_uaddr) or raw value (NAME:long), or string variables named
  * NAME_str and NAME_str_unquoted.
  */
-enum { SC_SH_PTR = 1, SC_SH_STR = 2, SC_SH_UADDR = 4, SC_SH_RAW = 8, SC_SH_SUFFIX = 16 };
+enum { SC_SH_PTR = 1, SC_SH_STR = 2, SC_SH_UADDR = 4, SC_SH_RAW = 8, SC_SH_SUFFIX = 16,
+       SC_SH_BUF = 32 /* shown as text, as much as its length says */ };
 static const struct { const char *call, *arg; int shape; } sc_shapes[] = {
 	{ "shm*", "shmaddr", SC_SH_PTR }, { "mq_timed*", "u_msg_ptr", SC_SH_PTR },
 	{ "[gs]etsockopt", "optval", SC_SH_PTR }, { "*listxattr", "list", SC_SH_PTR },
@@ -204,6 +205,7 @@ static const struct { const char *call, *arg; int shape; } sc_shapes[] = {
 	{ "*setxattr", "name", SC_SH_STR | SC_SH_UADDR | SC_SH_SUFFIX },
 	{ "l[sl]*xattr", "pathname", SC_SH_UADDR }, { "lremovexattr", "pathname", SC_SH_UADDR },
 	{ "setxattr", "pathname", SC_SH_UADDR }, { "listxattr", "pathname", SC_SH_UADDR },
+	{ "*setxattr", "value", SC_SH_BUF },
 	{ "renameat*", "oldname", SC_SH_RAW | SC_SH_SUFFIX },
 	{ "renameat*", "newname", SC_SH_RAW | SC_SH_SUFFIX },
 	{ "symlinkat", "oldname", SC_SH_RAW | SC_SH_SUFFIX },
@@ -278,7 +280,9 @@ static const struct sc_decoder {
 	{ "mknod", "mode", STP_SC_MODE }, { "mknodat", "mode", STP_SC_MODE },
 	{ "timerfd_settime", "utmr", STP_SC_ITIMERSPEC },
 	{ "timer_settime", "new_setting", STP_SC_ITIMERSPEC },
-	{ "setitimer", "value", STP_SC_ITIMERVAL },
+	{ "setitimer", "value", STP_SC_ITIMERVAL }, { "*setxattr", "flags", STP_SC_XATTR },
+	{ "[gs]etsockopt", "level", STP_SC_SOCKOPT_LEVEL },
+	{ "[gs]etsockopt", "optname", STP_SC_SOCKOPT },
 };
 
 /*
@@ -370,8 +374,7 @@ static const char *sc_argname(const char *call, const char *arg)
 static int sc_decoder(const char *call, const char *arg)
 {
 	for (size_t i = 0; i < sizeof(sc_decoders) / sizeof(sc_decoders[0]); i++)
-		if ((!strcmp(sc_decoders[i].call, call) || !strcmp(sc_decoders[i].call, "*")) &&
-		    !strcmp(sc_decoders[i].arg, arg))
+		if (!fnmatch(sc_decoders[i].call, call, 0) && !strcmp(sc_decoders[i].arg, arg))
 			return sc_decoders[i].kind;
 	return 0;
 }
@@ -616,7 +619,7 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 			break;
 		case SC_POINTER:
 			sb_printf(sb, "\t%s_uaddr = __sc_arg(%d)\n", a->name, i + 1);
-			len = writes ? sc_buf_len(args, n, i) : -1;
+			len = writes || (a->shape & SC_SH_BUF) ? sc_buf_len(args, n, i) : -1;
 			sa = sc_sockaddr(c->name, a->kname);
 			if (sa && (len = sc_arg_index(args, n, sa[2])) >= 0) {
 				/* After the length, which comes later: see below. */
@@ -645,10 +648,12 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 			sb_printf(sb, "\t%s = ", a->name);
 			sc_value(sb, a, i);
 			sb_puts(sb, "\n");
-			if (a->decoder == STP_SC_SOCK_PROTO) {
-				/* Which protocols there are depends on the family. */
+			if (a->decoder == STP_SC_SOCK_PROTO || a->decoder == STP_SC_SOCKOPT) {
+				/* Which protocols (options) there are depends on the
+				 * family, the first argument (the level, the one before). */
 				sb_printf(sb, "\t%s = __sc_decode(%d, (%s << 32) | %s)\n", a->str,
-					  a->decoder, args[0].name, a->name);
+					  a->decoder, args[a->decoder == STP_SC_SOCKOPT ? i - 1 : 0].name,
+					  a->name);
 				sb_puts(&fmt, "%s");
 				sb_printf(&vals, ", %s", a->str);
 			} else if (a->decoder && !*a->str) {

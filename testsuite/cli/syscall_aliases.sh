@@ -26,6 +26,9 @@ for r in $kernels; do
 	# buffer is buf, pipe2's flags flag_str; socket's protocol by family.
 	expect_rc 0 "$STAP" -r "$r" -L 'syscall.sendto'
 	is 'syscall.sendto name:string s:long buf_uaddr:long len:long flags:long flags_str:string to_uaddr:long tolen:long buf:string to_str:string argstr:string'
+	# Shapes of string arguments as SystemTap's (sc_shapes).
+	expect_rc 0 "$STAP" -r "$r" -L 'syscall.renameat'
+	is 'syscall.renameat name:string olddfd:long olddfd_str:string oldname:long oldname_str:string oldname_str_unquoted:string newdfd:long newdfd_str:string newname:long newname_str:string newname_str_unquoted:string argstr:string'
 	expect_rc 0 "$STAP" -r "$r" -L 'syscall.socket'
 	is 'syscall.socket name:string family:long family_str:string type:long type_str:string protocol:long protocol_str:string argstr:string'
 	expect_rc 0 "$STAP" -r "$r" -L 'syscall.access'
