@@ -74,6 +74,8 @@
  *                          slave's window set to 24x80, "hi" written to
  *                          the slave and read back from the master after
  *                          a poll; both closed
+ *   workload vio           writev(2) of 3+4 bytes to /dev/null, then
+ *                          readv(2) of 2+5 bytes from /dev/zero
  *   workload ip            (root) over a raw socket to 127.0.0.1: a packet
  *                          of IP protocol 253, which nothing handles, and
  *                          the first fragment of a UDP datagram whose rest
@@ -90,6 +92,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <sys/mount.h>
 #include <sys/ioctl.h>
 #include <poll.h>
@@ -112,7 +115,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
 		" getppid N | getppid-sh N CMD | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N |"
-		" udp [PORT] | sockio | signals | tty | tcp-refused | tcp PORT | ip | fs DIR | decoders |"
+		" udp [PORT] | sockio | signals | tty | vio | tcp-refused | tcp PORT | ip | fs DIR | decoders |"
 		" decoders2\n");
 	return 2;
 }
@@ -414,6 +417,20 @@ static int tty(void)
 		return fail("cannot write and read", path);
 	close(slave);
 	close(master);
+	return 0;
+}
+
+/* For vfs.readv/writev tests: one vectored write and read. */
+static int vio(void)
+{
+	char a[8] = "abc", b[8] = "defg";
+	struct iovec w[2] = { { a, 3 }, { b, 4 } }, r[2] = { { a, 2 }, { b, 5 } };
+	int out = open("/dev/null", O_WRONLY), in = open("/dev/zero", O_RDONLY);
+
+	if (out < 0 || in < 0 || writev(out, w, 2) != 7 || readv(in, r, 2) != 7)
+		return fail("cannot writev and readv", "/dev/null, /dev/zero");
+	close(out);
+	close(in);
 	return 0;
 }
 
@@ -742,6 +759,8 @@ int main(int argc, char **argv)
 		return udp(0);
 	if (!strcmp(argv[1], "udp") && argc == 3 && !number(argv[2], 65535, &n))
 		return udp(n);
+	if (!strcmp(argv[1], "vio") && argc == 2)
+		return vio();
 	if (!strcmp(argv[1], "tty") && argc == 2)
 		return tty();
 	if (!strcmp(argv[1], "signals") && argc == 2)

@@ -54,6 +54,8 @@ for r in $kernels; do
 	is 'netdev.open dev_name:string'
 	expect_rc 0 "$STAP" -r "$r" -L 'vm.write_shared'
 	is 'vm.write_shared name:string address:long'
+	expect_rc 0 "$STAP" -r "$r" -L 'vfs.writev'
+	is 'vfs.writev file:long pathname:string dev:long devname:string ino:long pos:long vlen:long vec:long bytes_to_write:long name:string argstr:string'
 	# sig_ignored has no out-of-line copy on 6.1 or 6.12.
 	expect_rc 1 "$STAP" -r "$r" -p4 -e 'probe signal.check_ignored.return { println(retstr) }'
 	grep -q "error: no out-of-line copy of 'sig_ignored' to probe the return of" <<<"$out" ||
