@@ -177,6 +177,15 @@ static const char *const sc_argnames[][3] = {
 	{ "request_key", "_callout_info", "callout_info" }, { "mq_timed*", "u_msg_ptr", "msg_ptr" },
 	{ "acct", "name", "filename" }, { "name_to_handle_at", "name", "pathname" },
 	{ "inotify_add_watch", "pathname", "path" }, { "statx", "buffer", "buf" },
+	{ "mkdirat", "dfd", "dirfd" }, { "futimesat", "dfd", "dirfd" },
+	{ "futimesat", "utimes", "tvp" }, { "utimes", "utimes", "tvp" },
+	{ "utimensat", "utimes", "tsp" }, { "utime", "times", "buf" },
+	{ "rt_tgsigqueueinfo", "pid", "tid" }, { "capget", "dataptr", "data" },
+	{ "clone", "newsp", "stack_start" }, { "clone", "parent_tidptr", "parent_tid" },
+	{ "clone", "child_tidptr", "child_tid" }, { "pselect6", "inp", "readfds" },
+	{ "pselect6", "outp", "writefds" }, { "pselect6", "exp", "exceptfds" },
+	{ "pselect6", "tsp", "timeout" }, { "pselect6", "sig", "sigmask" },
+	{ "vmsplice", "uiov", "iov" },
 };
 
 /*
@@ -217,7 +226,15 @@ static const struct { const char *call, *arg; int shape; } sc_shapes[] = {
 	{ "utime", "filename", SC_SH_UADDR }, { "utimes", "filename", SC_SH_UADDR },
 	{ "utimensat", "filename", SC_SH_UADDR }, { "truncate", "path", SC_SH_UADDR },
 	{ "swapo*", "specialfile", SC_SH_UADDR }, { "mq_unlink", "u_name", SC_SH_UADDR },
-	{ "inotify_add_watch", "pathname", SC_SH_UADDR },
+	{ "inotify_add_watch", "pathname", SC_SH_UADDR }, { "futimesat", "filename", SC_SH_UADDR },
+	{ "cap[gs]et", "header", SC_SH_PTR }, { "cap[gs]et", "data*", SC_SH_PTR },
+	/* pointers SystemTap names NAME, not NAME_uaddr */
+	{ "ppoll", "tsp", SC_SH_RAW }, { "ppoll", "sigmask", SC_SH_RAW },
+	{ "pselect6", "[ioe]*p", SC_SH_RAW }, { "pselect6", "tsp", SC_SH_RAW },
+	{ "pselect6", "sig", SC_SH_RAW }, { "*_pages", "*nodes", SC_SH_RAW },
+	{ "move_pages", "pages", SC_SH_RAW }, { "move_pages", "status", SC_SH_RAW },
+	{ "splice", "off_*", SC_SH_RAW }, { "copy_file_range", "off_*", SC_SH_RAW },
+	{ "vmsplice", "uiov", SC_SH_RAW },
 };
 
 /* Decoders (runtime/stp_syscall.h) by call ("*": any) and argument. */
@@ -317,6 +334,7 @@ struct sc_arg {
 	int bits;		/* of an integer: 8, 16, 32, 64 */
 	int decoder;		/* STP_SC_* or 0 */
 	const char *str;	/* its decoded (or buffer) variable: NAME_str */
+	const char *uaddr;	/* a pointer's variable: NAME_uaddr, or NAME (SC_SH_RAW) */
 	int shape;		/* SC_SH_* */
 };
 
@@ -481,8 +499,16 @@ static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *ou
 		a->shape = 0;
 		for (size_t j = 0; j < sizeof(sc_shapes) / sizeof(sc_shapes[0]); j++)
 			if (!fnmatch(sc_shapes[j].call, c->name, 0) &&
-			    !strcmp(sc_shapes[j].arg, a->kname))
+			    !fnmatch(sc_shapes[j].arg, a->kname, 0))
 				a->shape = sc_shapes[j].shape;
+		if (a->shape & SC_SH_RAW && a->cls == SC_POINTER) {
+			a->uaddr = a->name;
+		} else {
+			char *u = xasprintf("%s_uaddr", a->name);
+
+			a->uaddr = arena_strdup(&s->arena, u);
+			free(u);
+		}
 		if (a->shape & SC_SH_PTR)
 			a->cls = SC_POINTER;
 		else if (a->shape & SC_SH_STR)
@@ -549,15 +575,15 @@ static void sc_sockaddr_vars(struct strbuf *sb, struct strbuf *vals, const struc
 					     "ipv6_scope_id" };
 
 	if (!prefix) {
-		sb_printf(sb, "\t%s = __sc_sockaddr(%s_uaddr, %s, %d)\n", a->str, a->name, len,
+		sb_printf(sb, "\t%s = __sc_sockaddr(%s, %s, %d)\n", a->str, a->uaddr, len,
 			  STP_SC_SA_ALL);
 		sb_printf(vals, ", %s", a->str);
 		return;
 	}
 	for (int p = STP_SC_SA_AF; p <= STP_SC_SA_SCOPE_ID; p++)
-		sb_printf(sb, "\t%s_%s = __sc_sockaddr(%s_uaddr, %s, %d)\n", prefix, parts[p],
-			  a->name, len, p);
-	sb_printf(vals, ", __sc_sockaddr(%s_uaddr, %s, %d)", a->name, len, STP_SC_SA_ALL);
+		sb_printf(sb, "\t%s_%s = __sc_sockaddr(%s, %s, %d)\n", prefix, parts[p],
+			  a->uaddr, len, p);
+	sb_printf(vals, ", __sc_sockaddr(%s, %s, %d)", a->uaddr, len, STP_SC_SA_ALL);
 }
 
 /* .nr()'s argument: the number, else the name for __NR_<name> (no build tree). */
@@ -618,7 +644,7 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 			sb_printf(&vals, ", %s", a->name);
 			break;
 		case SC_POINTER:
-			sb_printf(sb, "\t%s_uaddr = __sc_arg(%d)\n", a->name, i + 1);
+			sb_printf(sb, "\t%s = __sc_arg(%d)\n", a->uaddr, i + 1);
 			len = writes || (a->shape & SC_SH_BUF) ? sc_buf_len(args, n, i) : -1;
 			sa = sc_sockaddr(c->name, a->kname);
 			if (sa && (len = sc_arg_index(args, n, sa[2])) >= 0) {
@@ -627,21 +653,21 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 				sb_puts(&fmt, "%s");
 			} else if (a->decoder && !*a->str) {
 				sb_puts(&fmt, "%s");
-				sb_printf(&vals, ", __sc_decode(%d, %s_uaddr)", a->decoder, a->name);
+				sb_printf(&vals, ", __sc_decode(%d, %s)", a->decoder, a->uaddr);
 			} else if (a->decoder) {
-				sb_printf(sb, "\t%s = __sc_decode(%d, %s_uaddr)\n", a->str,
-					  a->decoder, a->name);
+				sb_printf(sb, "\t%s = __sc_decode(%d, %s)\n", a->str,
+					  a->decoder, a->uaddr);
 				sb_puts(&fmt, "%s");
 				sb_printf(&vals, ", %s", a->str);
 			} else if (len >= 0) {
 				/* After the length, which comes later: see below. */
-				sb_printf(&late, "\t%s = __sc_buf(%s_uaddr, %s)\n",
-					  a->str, a->name, args[len].name);
+				sb_printf(&late, "\t%s = __sc_buf(%s, %s)\n",
+					  a->str, a->uaddr, args[len].name);
 				sb_puts(&fmt, "%s");
 				sb_printf(&vals, ", %s", a->str);
 			} else {
 				sb_puts(&fmt, "%p");
-				sb_printf(&vals, ", %s_uaddr", a->name);
+				sb_printf(&vals, ", %s", a->uaddr);
 			}
 			break;
 		default:

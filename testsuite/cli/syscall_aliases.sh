@@ -29,6 +29,8 @@ for r in $kernels; do
 	# Shapes of string arguments as SystemTap's (sc_shapes).
 	expect_rc 0 "$STAP" -r "$r" -L 'syscall.renameat'
 	is 'syscall.renameat name:string olddfd:long olddfd_str:string oldname:long oldname_str:string oldname_str_unquoted:string newdfd:long newdfd_str:string newname:long newname_str:string newname_str_unquoted:string argstr:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'syscall.ppoll'
+	is 'syscall.ppoll name:string fds_uaddr:long nfds:long tsp:long tsp_str:string sigmask:long sigsetsize:long argstr:string'
 	expect_rc 0 "$STAP" -r "$r" -L 'syscall.socket'
 	is 'syscall.socket name:string family:long family_str:string type:long type_str:string protocol:long protocol_str:string argstr:string'
 	expect_rc 0 "$STAP" -r "$r" -L 'syscall.access'
