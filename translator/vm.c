@@ -45,6 +45,8 @@
 
 #define VM_CACHE_VERSION "1"	/* bump when the base archive layout changes */
 #define VM_POLL_MS 30
+/* After "Kernel panic", how long QEMU gets to reboot (end) by itself. */
+#define VM_PANIC_GRACE_MS 5000
 
 enum { CH_CONSOLE, CH_OUT, CH_ERR, CH_CTL, CH_MAX };
 static const char *const chan_file[CH_MAX] = {
@@ -807,6 +809,7 @@ struct vm {
 	int int_sent;		/* asked the guest to stop the job */
 	int killed;		/* stopped QEMU because of a signal */
 	long t0, t_boot;
+	long t_panic;		/* when the console said "Kernel panic" */
 	const char *dmesg;	/* in ch[CH_CTL], ends at vm->end */
 	const char *running;	/* the job that started but never ended */
 };
@@ -1168,6 +1171,18 @@ static void vm_wait(struct vm *vm)
 		}
 		if (vm_now_ms() >= deadline) {
 			vm->res->timed_out = 1;
+			vm_kill(vm);
+			break;
+		}
+		/*
+		 * panic=-1 reboots and -no-reboot ends QEMU, but a PREEMPT_RT
+		 * guest can hang in the restart after its panic: nothing else
+		 * comes, so do not wait for the timeout.
+		 */
+		if (!vm->t_panic && vm->ch[CH_CONSOLE].data.buf &&
+		    strstr(vm->ch[CH_CONSOLE].data.buf, "Kernel panic - not syncing"))
+			vm->t_panic = vm_now_ms();
+		if (vm->t_panic && vm_now_ms() - vm->t_panic >= VM_PANIC_GRACE_MS) {
 			vm_kill(vm);
 			break;
 		}
