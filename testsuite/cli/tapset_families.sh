@@ -56,6 +56,10 @@ for r in $kernels; do
 	is 'vm.write_shared name:string address:long'
 	expect_rc 0 "$STAP" -r "$r" -L 'vfs.writev'
 	is 'vfs.writev file:long pathname:string dev:long devname:string ino:long pos:long vlen:long vec:long bytes_to_write:long name:string argstr:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'ioscheduler.elv_add_request.tp'
+	is 'ioscheduler.elv_add_request.tp name:string q:long elevator_name:string rq:long disk_major:long disk_minor:long rq_flags:long'
+	expect_rc 0 "$STAP" -r "$r" -L 'signal.send_sig_queue'
+	is 'signal.send_sig_queue name:string sigqueue_addr:long sig:long sig_name:string sig_pid:long pid_name:string'
 	# sig_ignored has no out-of-line copy on 6.1 or 6.12.
 	expect_rc 1 "$STAP" -r "$r" -p4 -e 'probe signal.check_ignored.return { println(retstr) }'
 	grep -q "error: no out-of-line copy of 'sig_ignored' to probe the return of" <<<"$out" ||
