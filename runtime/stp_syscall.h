@@ -67,6 +67,13 @@ enum stp_sc_kind {
 	STP_SC_XATTR,		/* XATTR_CREATE */
 	STP_SC_SOCKOPT_LEVEL,	/* SOL_SOCKET */
 	STP_SC_SOCKOPT,		/* SO_TYPE: (level << 32) | optname */
+	STP_SC_BPF_CMD,		/* BPF_MAP_CREATE */
+	STP_SC_IPC_CMD,		/* IPC_RMID */
+	STP_SC_IPC_FLAGS,	/* IPC_CREAT|IPC_EXCL|0600 */
+	STP_SC_IPC_KEY,		/* IPC_PRIVATE */
+	STP_SC_SPLICE,		/* SPLICE_F_MOVE|SPLICE_F_NONBLOCK */
+	STP_SC_SYNC_RANGE,	/* SYNC_FILE_RANGE_WRITE */
+	STP_SC_DELMOD,		/* O_TRUNC|O_NONBLOCK (delete_module) */
 };
 
 /* What _stp_sc_sockaddr shows of a user struct sockaddr. */

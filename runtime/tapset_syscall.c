@@ -171,8 +171,21 @@ static const struct stp_sc_flag xattr_flags[] = {
 	{ 1, "XATTR_CREATE" }, { 2, "XATTR_REPLACE" }, { 0, NULL }
 };
 
+static const struct stp_sc_flag splice_flags[] = {
+	{ 1, "SPLICE_F_MOVE" }, { 2, "SPLICE_F_NONBLOCK" }, { 4, "SPLICE_F_MORE" },
+	{ 8, "SPLICE_F_GIFT" }, { 0, NULL }
+};
+static const struct stp_sc_flag sync_range_flags[] = {
+	{ 1, "SYNC_FILE_RANGE_WAIT_BEFORE" }, { 2, "SYNC_FILE_RANGE_WRITE" },
+	{ 4, "SYNC_FILE_RANGE_WAIT_AFTER" }, { 0, NULL }
+};
+static const struct stp_sc_flag delmod_flags[] = {
+	{ O_TRUNC, "O_TRUNC" }, { O_NONBLOCK, "O_NONBLOCK" }, { 0, NULL }
+};
+
 static const struct { int kind; const struct stp_sc_flag *flags; } flag_kinds[] = {
-	{ STP_SC_XATTR, xattr_flags },
+	{ STP_SC_XATTR, xattr_flags }, { STP_SC_SPLICE, splice_flags },
+	{ STP_SC_SYNC_RANGE, sync_range_flags }, { STP_SC_DELMOD, delmod_flags },
 	{ STP_SC_MCL, mcl_flags }, { STP_SC_MFD, mfd_flags }, { STP_SC_TFD, tfd_flags },
 	{ STP_SC_TFD_TIMER, tfd_timer_flags }, { STP_SC_UMOUNT, umount_flags },
 	{ STP_SC_MSYNC, msync_flags }, { STP_SC_MREMAP, mremap_flags },
@@ -189,11 +202,27 @@ static const char *const sched_policy[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_
 static const char *const idtype[] = { "P_ALL", "P_PID", "P_PGID", "P_PIDFD" };
 static const char *const prio_which[] = { "PRIO_PROCESS", "PRIO_PGRP", "PRIO_USER" };
 
+static const char *const bpf_cmd[] = {
+	"BPF_MAP_CREATE", "BPF_MAP_LOOKUP_ELEM", "BPF_MAP_UPDATE_ELEM", "BPF_MAP_DELETE_ELEM",
+	"BPF_MAP_GET_NEXT_KEY", "BPF_PROG_LOAD", "BPF_OBJ_PIN", "BPF_OBJ_GET",
+	"BPF_PROG_ATTACH", "BPF_PROG_DETACH", "BPF_PROG_TEST_RUN", "BPF_PROG_GET_NEXT_ID",
+	"BPF_MAP_GET_NEXT_ID", "BPF_PROG_GET_FD_BY_ID", "BPF_MAP_GET_FD_BY_ID",
+	"BPF_OBJ_GET_INFO_BY_FD", "BPF_PROG_QUERY", "BPF_RAW_TRACEPOINT_OPEN", "BPF_BTF_LOAD",
+	"BPF_BTF_GET_FD_BY_ID", "BPF_TASK_FD_QUERY", "BPF_MAP_LOOKUP_AND_DELETE_ELEM",
+	"BPF_MAP_FREEZE", "BPF_BTF_GET_NEXT_ID", "BPF_MAP_LOOKUP_BATCH",
+	"BPF_MAP_LOOKUP_AND_DELETE_BATCH", "BPF_MAP_UPDATE_BATCH", "BPF_MAP_DELETE_BATCH",
+	"BPF_LINK_CREATE", "BPF_LINK_UPDATE", "BPF_LINK_GET_FD_BY_ID", "BPF_LINK_GET_NEXT_ID",
+	"BPF_ENABLE_STATS", "BPF_ITER_CREATE", "BPF_LINK_DETACH", "BPF_PROG_BIND_MAP",
+};
+static const char *const ipc_cmd[] = { "IPC_RMID", "IPC_SET", "IPC_STAT", "IPC_INFO" };
+
 static const struct {
 	int kind, first;
 	const char *const *names;
 	size_t n;
 } enum_kinds[] = {
+	{ STP_SC_BPF_CMD, 0, bpf_cmd, ARRAY_SIZE(bpf_cmd) },
+	{ STP_SC_IPC_CMD, 0, ipc_cmd, ARRAY_SIZE(ipc_cmd) },
 	{ STP_SC_RUSAGE, -1, rusage_who, ARRAY_SIZE(rusage_who) },
 	{ STP_SC_ITIMER, 0, itimer_which, ARRAY_SIZE(itimer_which) },
 	{ STP_SC_SCHED_POLICY, 0, sched_policy, ARRAY_SIZE(sched_policy) },
@@ -715,6 +744,26 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 				  t[2], t[3] / div);
 		return;
 	}
+	case STP_SC_IPC_FLAGS: {
+		static const struct stp_sc_flag ipc_flags[] = {
+			{ 01000, "IPC_CREAT" }, { 02000, "IPC_EXCL" }, { 04000, "IPC_NOWAIT" },
+			{ 0, NULL }
+		};
+		size_t len;
+
+		/* the flags, then the permission bits */
+		flag_str(dst, (unsigned int)v & ~0777, ipc_flags, NULL);
+		len = (v & ~0777) ? strlen(dst) : 0;
+		scnprintf(dst + len, MAXSTRINGLEN - len, "%s%#o", len ? "|" : "",
+			  (unsigned int)v & 0777);
+		return;
+	}
+	case STP_SC_IPC_KEY:
+		if (!v)
+			strscpy(dst, "IPC_PRIVATE", MAXSTRINGLEN);
+		else
+			scnprintf(dst, MAXSTRINGLEN, "%d", (int)v);
+		return;
 	case STP_SC_SOCKOPT_LEVEL:
 		sockopt_str(dst, v, true);
 		return;

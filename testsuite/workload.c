@@ -685,6 +685,18 @@ static int decoders2(void)
 	syscall(SYS_shmdt, 0x10000L);
 	syscall(SYS_getsockopt, 999L, 1L, 3L, 0x10000L, 0x10000L);
 	syscall(SYS_acct, "/nonexistent/acct");
+	/* commands and IPC flags; none of them creates anything */
+	syscall(SYS_bpf, 0L, NULL, 0L);
+	syscall(SYS_shmget, 0x1234L, 4096L, 02000L | 0600L);	/* IPC_EXCL, no IPC_CREAT */
+	syscall(SYS_msgget, 0x1234L, 02000L | 0600L);
+	syscall(SYS_semget, 0L, 0L, 01000L | 0600L);	/* IPC_PRIVATE, 0 semaphores */
+	syscall(SYS_shmctl, 999999L, 2L, NULL);	/* IPC_STAT */
+	syscall(SYS_msgctl, 999999L, 0L, NULL);	/* IPC_RMID */
+	syscall(SYS_splice, 999L, NULL, 998L, NULL, 4096L, 3L);	/* SPLICE_F_MOVE|NONBLOCK */
+	syscall(SYS_vmsplice, 999L, NULL, 0L, 8L);	/* SPLICE_F_GIFT */
+	syscall(SYS_sync_file_range, 999L, 0L, 0L, 3L);
+	syscall(SYS_setns, 999L, 0x40000000L);	/* CLONE_NEWNET */
+	syscall(SYS_delete_module, "stp_nonexistent", 04000L);	/* O_NONBLOCK */
 	return 0;
 }
 

@@ -299,7 +299,13 @@ static const struct sc_decoder {
 	{ "timer_settime", "new_setting", STP_SC_ITIMERSPEC },
 	{ "setitimer", "value", STP_SC_ITIMERVAL }, { "*setxattr", "flags", STP_SC_XATTR },
 	{ "[gs]etsockopt", "level", STP_SC_SOCKOPT_LEVEL },
-	{ "[gs]etsockopt", "optname", STP_SC_SOCKOPT },
+	{ "[gs]etsockopt", "optname", STP_SC_SOCKOPT }, { "bpf", "cmd", STP_SC_BPF_CMD },
+	{ "shmctl", "cmd", STP_SC_IPC_CMD }, { "msgctl", "cmd", STP_SC_IPC_CMD },
+	{ "shmget", "shmflg", STP_SC_IPC_FLAGS }, { "msgget", "msgflg", STP_SC_IPC_FLAGS },
+	{ "semget", "semflg", STP_SC_IPC_FLAGS }, { "msgget", "key", STP_SC_IPC_KEY },
+	{ "semget", "key", STP_SC_IPC_KEY },
+	{ "*splice", "flags", STP_SC_SPLICE }, { "sync_file_range", "flags", STP_SC_SYNC_RANGE },
+	{ "setns", "nstype", STP_SC_CLONE }, { "delete_module", "flags", STP_SC_DELMOD },
 };
 
 /*
