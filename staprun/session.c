@@ -413,6 +413,16 @@ static int watch_target(struct session *s)
 			s->exit_wanted = true;
 		}
 	}
+	/*
+	 * What the module said before the command ended (a probe's
+	 * warning in its last moments) comes before "Child process
+	 * exited": read the control channel once more first.
+	 */
+	if (target_gone(t)) {
+		ret = read_ctl(s);
+		if (ret)
+			return ret;
+	}
 	if (target_reap(t)) {
 		s->exit_wanted = true;
 		if (t->failed)

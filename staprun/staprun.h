@@ -36,6 +36,8 @@ int target_fork(struct target *t, const char *cmd);
 /* Let the held child exec; -errno (message printed) if it could not. */
 int target_release(struct target *t);
 /* Reap the child if it exited (warns about a failure); true once it has. */
+/* The command has ended (not reaped yet: target_reap() says how). */
+bool target_gone(const struct target *t);
 bool target_reap(struct target *t);
 /*
  * Last call: a child never released exits without running; one that runs

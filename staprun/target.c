@@ -195,6 +195,15 @@ static void report_exit(struct target *t, int status)
 		util_err("-c: %d exited with status 0", (int)t->pid);
 }
 
+bool target_gone(const struct target *t)
+{
+	siginfo_t si = { 0 };
+
+	if (!t->pid || t->exited)
+		return t->exited;
+	return !waitid(P_PID, t->pid, &si, WEXITED | WNOHANG | WNOWAIT) && si.si_pid == t->pid;
+}
+
 bool target_reap(struct target *t)
 {
 	int status;
