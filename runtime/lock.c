@@ -19,7 +19,7 @@
 #include "stp_internal.h"
 
 /* Every CPU's lock, in CPU order (the same order for every writer). */
-static bool try_all_cpus(raw_spinlock_t __percpu *l)
+bool _stp_trylock_all_cpus(raw_spinlock_t __percpu *l)
 {
 	int cpu, undo;
 
@@ -36,29 +36,12 @@ static bool try_all_cpus(raw_spinlock_t __percpu *l)
 	return true;
 }
 
-static bool try_one(const struct stp_lock_req *r)
-{
-	if (r->pcpu)
-		return r->write ? try_all_cpus(r->pcpu) :
-			raw_spin_trylock(this_cpu_ptr(r->pcpu));
-	return r->write ? write_trylock(r->lock) : read_trylock(r->lock);
-}
-
-static void release_one(const struct stp_lock_req *r)
+void _stp_unlock_all_cpus(raw_spinlock_t __percpu *l)
 {
 	int cpu;
 
-	if (r->pcpu && r->write) {
-		for_each_possible_cpu(cpu)
-			raw_spin_unlock(per_cpu_ptr(r->pcpu, cpu));
-	} else if (r->pcpu) {
-		/* Interrupts are off: still the CPU that took it. */
-		raw_spin_unlock(this_cpu_ptr(r->pcpu));
-	} else if (r->write) {
-		write_unlock(r->lock);
-	} else {
-		read_unlock(r->lock);
-	}
+	for_each_possible_cpu(cpu)
+		raw_spin_unlock(per_cpu_ptr(l, cpu));
 }
 
 /* Tries of one lock per TRYLOCKDELAY microseconds of waiting. */
@@ -70,29 +53,24 @@ static bool wait_one(const struct stp_lock_req *r)
 
 	while (tries--) {
 		ndelay(1000 / STP_TRIES_PER_US);
-		if (try_one(r))
+		if (_stp_trylock_req(r))
 			return true;
 	}
 	return false;
 }
 
-bool _stp_lock_globals(const struct stp_lock_req *reqs, int n)
+/*
+ * _stp_lock_globals (stp_map.h) found reqs[i] taken: wait for it, then
+ * take the rest, waiting for each in turn.
+ */
+bool _stp_lock_globals_wait(const struct stp_lock_req *reqs, int n, int i)
 {
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (likely(try_one(&reqs[i])) || wait_one(&reqs[i]))
+	for (; i < n; i++) {
+		if (likely(_stp_trylock_req(&reqs[i])) || wait_one(&reqs[i]))
 			continue;
 		_stp_unlock_globals(reqs, i);
 		_stp_count_skip();
 		return false;
 	}
 	return true;
-}
-
-void _stp_unlock_globals(const struct stp_lock_req *reqs, int n)
-{
-	/* Reverse order of taking, the usual discipline. */
-	while (n-- > 0)
-		release_one(&reqs[n]);
 }

@@ -176,7 +176,43 @@ struct stp_lock_req {
  * release what was taken, count a skipped probe and return false: the
  * hit does not run.  Called with interrupts off (probe context).
  */
-bool _stp_lock_globals(const struct stp_lock_req *reqs, int n);
+bool _stp_lock_globals_wait(const struct stp_lock_req *reqs, int n, int i);
+bool _stp_trylock_all_cpus(raw_spinlock_t __percpu *l);
+void _stp_unlock_all_cpus(raw_spinlock_t __percpu *l);
+
+static __always_inline bool _stp_trylock_req(const struct stp_lock_req *r)
+{
+	if (r->pcpu)
+		return r->write ? _stp_trylock_all_cpus(r->pcpu) :
+			raw_spin_trylock(this_cpu_ptr(r->pcpu));
+	return r->write ? write_trylock(r->lock) : read_trylock(r->lock);
+}
+
+static __always_inline void _stp_unlock_req(const struct stp_lock_req *r)
+{
+	if (r->pcpu && r->write)
+		_stp_unlock_all_cpus(r->pcpu);
+	else if (r->pcpu)	/* interrupts are off: still the CPU that took it */
+		raw_spin_unlock(this_cpu_ptr(r->pcpu));
+	else if (r->write)
+		write_unlock(r->lock);
+	else
+		read_unlock(r->lock);
+}
+
+/*
+ * Inline, so that a probe's own constant table folds into a trylock per
+ * lock; only a lock that is not free at once goes out of line to wait.
+ */
+static __always_inline bool _stp_lock_globals(const struct stp_lock_req *reqs, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (unlikely(!_stp_trylock_req(&reqs[i])))
+			return _stp_lock_globals_wait(reqs, n, i);
+	return true;
+}
 /*
  * A per-CPU counter's value is the sum of its slots.  With every CPU's
  * lock held, move the sum into this CPU's slot, which then reads and
@@ -193,6 +229,11 @@ static inline void _stp_pcpu_fold(int64_t __percpu *v)
 	}
 	*this_cpu_ptr(v) = sum;
 }
-void _stp_unlock_globals(const struct stp_lock_req *reqs, int n);
+/* Reverse order of taking, the usual discipline. */
+static __always_inline void _stp_unlock_globals(const struct stp_lock_req *reqs, int n)
+{
+	while (n-- > 0)
+		_stp_unlock_req(&reqs[n]);
+}
 
 #endif /* STP_MAP_H */

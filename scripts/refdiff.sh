@@ -47,7 +47,7 @@ shift $((OPTIND - 1))
 [ -x "$ref" ] || { echo "refdiff: no reference at $ref (set REFERENCE_STAP)" >&2; exit 2; }
 [ -x "$top/stap" ] || { echo "refdiff: stap is not built: run make" >&2; exit 2; }
 if [ -z "$rel" ]; then
-	rel=$(ls -d /lib/modules/6.1.*/build 2>/dev/null | sed 's#/lib/modules/##; s#/build##' | sort -V | tail -1)
+	rel=$(ls -d /lib/modules/6.1.*/build 2>/dev/null | sed 's#/lib/modules/##; s#/build##' | grep -v -- -rt- | sort -V | tail -1)
 	[ -n "$rel" ] || { echo "refdiff: no 6.1 kernel with headers (run ./bootstrap.sh)" >&2; exit 2; }
 fi
 # The programs run/ tests start (make check builds them; run.sh skips a
