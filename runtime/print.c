@@ -49,6 +49,21 @@ void _stp_print_n(struct stp_context *c, const char *s, size_t len)
 	}
 }
 
+void _stp_print_lld(struct stp_context *c, long long v)
+{
+	char buf[24];	/* "-9223372036854775808" */
+	char *p = buf + sizeof(buf);
+	unsigned long long u = v < 0 ? -(unsigned long long)v : v;
+
+	do {
+		*--p = '0' + u % 10;
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	_stp_print_n(c, p, buf + sizeof(buf) - p);
+}
+
 void _stp_print(struct stp_context *c, const char *s)
 {
 	_stp_print_n(c, s, strlen(s));

@@ -117,6 +117,8 @@ void _stp_print(struct stp_context *c, const char *s);
 void _stp_switch_file(struct stp_context *c);
 void _stp_print_n(struct stp_context *c, const char *s, size_t len);
 void _stp_print_char(struct stp_context *c, char ch);
+/* printf's plain %d, without vsnprintf: the translator's fast path. */
+void _stp_print_lld(struct stp_context *c, long long v);
 __printf(2, 3) void _stp_printf(struct stp_context *c, const char *fmt, ...);
 
 /*

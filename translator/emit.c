@@ -349,6 +349,65 @@ static void format_call(struct emitter *E, struct node *n, struct strbuf *fmt,
 	}
 }
 
+/* Only plain %d/%i/%s: no flags, width or precision. */
+static bool plain_printf(const struct fmt *f)
+{
+	for (int i = 0; i < f->n; i++) {
+		const struct fmt_conv *cv = &f->convs[i];
+
+		if (cv->conv && (!strchr("dis", cv->conv) || cv->flags[0] ||
+				 cv->width != -1 || cv->prec != -1))
+			return false;
+	}
+	return true;
+}
+
+/* Literal text of a format, its doubled '%' made single again. */
+static void print_literal(struct emitter *E, const char *lit)
+{
+	struct strbuf t = STRBUF_INIT, q = STRBUF_INIT;
+
+	for (; *lit; lit++) {
+		sb_putc(&t, *lit);
+		if (lit[0] == '%' && lit[1] == '%')
+			lit++;
+	}
+	if (t.len) {
+		emit_c_string(&q, sb_str(&t), (int)t.len);
+		emit_line(E, "_stp_print_n(c, %s, %zu);", sb_str(&q), t.len);
+	}
+	sb_free(&t);
+	sb_free(&q);
+}
+
+/*
+ * A hot probe's printf("%d\n", ...) costs mostly vsnprintf's parsing of
+ * its format: with plain conversions, print the pieces directly.  Every
+ * operand is evaluated first, as for one _stp_printf call, so an error in
+ * a later one still prints nothing of the call.
+ */
+static void emit_plain_printf(struct emitter *E, struct node *n)
+{
+	const struct fmt *f = n->fmt;
+	const char **vals = arena_alloc(&E->s->arena, f->n * sizeof(*vals));
+	struct node *a = n->args->next;
+	int i;
+
+	for (i = 0; i < f->n; i++) {
+		if (!f->convs[i].conv)
+			continue;
+		vals[i] = arg_value(E, a);
+		a = a->next;
+	}
+	for (i = 0; i < f->n; i++) {
+		print_literal(E, f->convs[i].lit);
+		if (f->convs[i].conv == 's')
+			emit_line(E, "_stp_print(c, %s);", vals[i]);
+		else if (f->convs[i].conv)
+			emit_line(E, "_stp_print_lld(c, (long long)%s);", vals[i]);
+	}
+}
+
 static const char *builtin_call(struct emitter *E, struct node *n)
 {
 	struct strbuf fmt = STRBUF_INIT, args = STRBUF_INIT;
@@ -357,6 +416,11 @@ static const char *builtin_call(struct emitter *E, struct node *n)
 
 	switch (n->builtin) {
 	case BI_PRINTF:
+		if (plain_printf(n->fmt)) {
+			emit_plain_printf(E, n);
+			goto done;
+		}
+		/* fall through */
 	case BI_SPRINTF:
 		format_call(E, n, &fmt, &args);
 		if (n->fmt->has_binary) {
