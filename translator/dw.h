@@ -50,7 +50,7 @@
 #include <gelf.h>
 
 /* Bump when the database layout or its contents' meaning changes. */
-#define DW_SCHEMA_VERSION 4
+#define DW_SCHEMA_VERSION 5
 
 struct dw_kernel;
 
@@ -182,7 +182,7 @@ char *dw_hex(const unsigned char *b, int n);
 /*
  * A module's DWARF, indexed once per module build (keyed by the GNU
  * build-id of its debug file) into the same cache directory as the
- * kernel's:  .../stap-ng/dwarf/mod-<build-id>.db.  Modules are ET_REL
+ * kernel's:  .../stap-ng/dwarf/mod-<build-id>.v<N>.db.  Modules are ET_REL
  * objects: libdwfl (dwfl_report_offline) lays their sections out and
  * applies their relocations, so the addresses indexed are offsets in
  * that layout, meaningful only relative to a symbol: probes go on
@@ -225,7 +225,7 @@ Dwarf *dw_module_dwarf(struct dw_module *m, Dwarf_CFI **cfi);
 
 /*
  * A user-space executable or shared library as a dw_module (same index
- * layout and queries, cached as .../user-<build-id>-{dwarf,symtab}.db).
+ * layout and queries, cached as .../user-<build-id>-{dwarf,symtab}.v<N>.db).
  * Its DWARF is the file's own or what libdwfl finds for it (build-id or
  * .gnu_debuglink under /usr/lib/debug); without any, the index holds the
  * symbol table's functions (no file, line or variables), at their entry.
@@ -310,24 +310,5 @@ typedef int (*dw_elf_sym_fn)(const char *name, const GElf_Sym *sym, void *arg);
 int dw_elf_symbols(Elf *elf, dw_elf_sym_fn fn, void *arg);
 /* The same for the first section of type (SHT_SYMTAB, SHT_DYNSYM). */
 int dw_elf_symbols_of(Elf *elf, int type, dw_elf_sym_fn fn, void *arg);
-
-/*
- * For the index readers (dwarf.c, dwarf_mod.c): prepare sql with a
- * pattern bound as ?1 name, ?2 file (NULL: any), ?3-?4 line range;
- * 0 or -EIO (reported).  dw_col_text: a text column, "" for NULL.
- */
-struct sqlite3;
-struct sqlite3_stmt;
-int dw_db_prepare(struct sqlite3 *db, const char *db_path, const char *sql,
-		  const struct dw_pattern *p, struct sqlite3_stmt **st);
-const char *dw_col_text(struct sqlite3_stmt *st, int i);
-/*
- * Step st to its end, calling row(st, fn, arg) on each row; finalizes st.
- * Returns what dw_lookup_functions does: the number of rows, a row's
- * non-zero return, or -EIO (reported, naming db_path).
- */
-typedef int (*dw_row_fn)(struct sqlite3_stmt *st, void *fn, void *arg);
-int dw_db_run(const char *db_path, struct sqlite3_stmt *st, dw_row_fn row, void *fn,
-	      void *arg);
 
 #endif /* DW_H */

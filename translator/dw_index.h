@@ -1,6 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The kernel index builder (dwarf_index.c, dwi_ prefix), for dwarf.c.
+ * The DWARF index's internals: its database (dwarf_db.c, dwdb_ prefix),
+ * one schema and one reader for kernel, module and user files; and the
+ * kernel's index builder (dwarf_index.c, dwi_ prefix), for dwarf.c.
+ */
+#ifndef DW_INDEX_H
+#define DW_INDEX_H
+#include <gelf.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dw.h"
+
+/* ---- the database (dwarf_db.c) ---- */
+
+/* The tables (dwdb_schema) and, created after the rows, their indexes. */
+extern const char *const dwdb_schema;
+extern const char *const dwdb_indexes;
+/* An index of schema DW_SCHEMA_VERSION at path, read-only, or NULL. */
+sqlite3 *dwdb_open(const char *path);
+/* A meta value (malloc'ed), or NULL. */
+char *dwdb_meta(sqlite3 *db, const char *key);
+/*
+ * The queries behind dw_list_functions, dw_lookup_functions and
+ * dw_module_statements, on one index (db_path names it in errors):
+ * dw.h's order and return convention.
+ */
+int dwdb_funcs(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_func_fn fn,
+	       void *arg);
+int dwdb_sites(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_site_fn fn,
+	       void *arg);
+int dwdb_stmts(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_stmt_fn fn,
+	       void *arg);
+
+/*
+ * ---- the kernel's builder (dwarf_index.c) ----
  *
  * Two ways to build the same database (dw.h describes its contents):
  *   - dwi_build_file: every function of the vmlinux, into the cache file
@@ -10,12 +45,6 @@
  *     such a function are walked, see dwarf_index.c).  Queries on it for
  *     that name answer exactly as they would on the whole index.
  */
-#ifndef DW_INDEX_H
-#define DW_INDEX_H
-#include <gelf.h>
-#include <sqlite3.h>
-#include <stdbool.h>
-#include <stdint.h>
 
 /* A function symbol of the vmlinux's ELF symbol table. */
 struct dwi_sym {

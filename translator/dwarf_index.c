@@ -761,25 +761,6 @@ static int ord_cmp(const void *a, const void *b)
 	return c;
 }
 
-static const char *const schema_sql =
-	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-	"CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL);"
-	"CREATE TABLE symbols(id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-	" addr INTEGER NOT NULL);"
-	/* one row per (name, decl file, decl line) */
-	"CREATE TABLE funcs(id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-	" file INTEGER NOT NULL, line INTEGER NOT NULL,"
-	" n_outofline INTEGER NOT NULL, n_inlined INTEGER NOT NULL,"
-	" vars TEXT NOT NULL, ret TEXT NOT NULL, nparams INTEGER NOT NULL);"
-	/* one row per out-of-line or inlined copy; addresses as int64 */
-	"CREATE TABLE sites(func INTEGER NOT NULL, inlined INTEGER NOT NULL,"
-	" entry_pc INTEGER NOT NULL, probe_pc INTEGER NOT NULL,"
-	" cu INTEGER NOT NULL, sym INTEGER, sym_offset INTEGER, die INTEGER NOT NULL);";
-static const char *const index_sql =
-	"CREATE INDEX funcs_by_name ON funcs(name);"
-	"CREATE INDEX funcs_by_file ON funcs(file);"
-	"CREATE INDEX sites_by_func ON sites(func);";
-
 static int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
 	char *msg = NULL;
@@ -813,7 +794,7 @@ static int write_db(sqlite3 *db, struct merge *m, struct worker *ws, int nw,
 
 	if (db_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 		    "PRAGMA page_size=8192; BEGIN;", err, errlen) ||
-	    db_exec(db, schema_sql, err, errlen))
+	    db_exec(db, dwdb_schema, err, errlen))
 		goto out;
 
 	sqlite3_prepare_v2(db, "INSERT INTO meta VALUES(?,?)", -1, &st, NULL);
@@ -897,7 +878,7 @@ static int write_db(sqlite3 *db, struct merge *m, struct worker *ws, int nw,
 		sqlite3_stmt *ss;
 		uint32_t nextsym = 1;
 
-		sqlite3_prepare_v2(db, "INSERT INTO symbols VALUES(?,?,?)", -1, &ss, NULL);
+		sqlite3_prepare_v2(db, "INSERT INTO symbols(id, name, addr) VALUES(?,?,?)", -1, &ss, NULL);
 		sqlite3_prepare_v2(db, "INSERT INTO sites VALUES(?,?,?,?,?,?,?,?)", -1, &st, NULL);
 		for (size_t i = 0; i < nall; i++) {
 			const struct rec *r = all[i];
@@ -936,7 +917,7 @@ static int write_db(sqlite3 *db, struct merge *m, struct worker *ws, int nw,
 		}
 		sqlite3_finalize(ss);
 	}
-	if (db_exec(db, index_sql, err, errlen) || db_exec(db, "COMMIT", err, errlen))
+	if (db_exec(db, dwdb_indexes, err, errlen) || db_exec(db, "COMMIT", err, errlen))
 		goto out;
 	ret = 0;
 out:

@@ -90,9 +90,7 @@ int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stm
 #include <unistd.h>
 
 #include "../common/util.h"
-
-/* Bump when the module database layout or its meaning changes. */
-#define DWM_SCHEMA_VERSION 5
+#include "dw_index.h"
 
 struct dw_module {
 	struct dw_module *next;	/* dwm_open_list */
@@ -391,8 +389,11 @@ struct builder {
 	struct dw_module *m;
 	sqlite3 *db;
 	sqlite3_stmt *ins_func, *get_func, *ins_site, *ins_stmt, *upd_count;
+	sqlite3_stmt *ins_file, *get_file, *ins_sym;
 	struct msym *syms;
 	size_t nsyms;
+	int64_t *symids;	/* syms[i]'s row in symbols, 0: not written yet */
+	int64_t cu;		/* the current CU's name in files */
 	const char *comp_dir;	/* of the current CU */
 	bool optimized;		/* user files: the CU was built with -O1 or more */
 	/* the current CU's line table, sorted by address */
@@ -449,14 +450,32 @@ static uint64_t prologue_end(struct builder *b, uint64_t entry, uint64_t end)
 	return second ? second : entry;
 }
 
+/* The row of file name in files, added if new. */
+static int64_t file_id(struct builder *b, const char *name)
+{
+	int64_t id = -1;
+
+	sqlite3_bind_text(b->get_file, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(b->get_file) == SQLITE_ROW)
+		id = sqlite3_column_int64(b->get_file, 0);
+	sqlite3_reset(b->get_file);
+	if (id >= 0)
+		return id;
+	sqlite3_bind_text(b->ins_file, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(b->ins_file) != SQLITE_DONE)
+		b->err = -EIO;
+	sqlite3_reset(b->ins_file);
+	return sqlite3_last_insert_rowid(b->db);
+}
+
 /* The id of function (name, file, line), its variables taken at pc if new. */
-static int64_t func_id(struct builder *b, const char *name, const char *file, int line,
+static int64_t func_id(struct builder *b, const char *name, int64_t file, int line,
 		       Dwarf_Die *die, uint64_t pc)
 {
 	int64_t id = -1;
 
 	sqlite3_bind_text(b->get_func, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(b->get_func, 2, file, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(b->get_func, 2, file);
 	sqlite3_bind_int(b->get_func, 3, line);
 	if (sqlite3_step(b->get_func) == SQLITE_ROW)
 		id = sqlite3_column_int64(b->get_func, 0);
@@ -468,7 +487,7 @@ static int64_t func_id(struct builder *b, const char *name, const char *file, in
 		char *ret = NULL, *vars = die ? dw_die_vars(die, pc, &nparams, &ret) : NULL;
 
 		sqlite3_bind_text(b->ins_func, 1, name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(b->ins_func, 2, file, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(b->ins_func, 2, file);
 		sqlite3_bind_int(b->ins_func, 3, line);
 		sqlite3_bind_text(b->ins_func, 4, vars ? vars : "", -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int(b->ins_func, 5, nparams);
@@ -482,18 +501,28 @@ static int64_t func_id(struct builder *b, const char *name, const char *file, in
 	return sqlite3_last_insert_rowid(b->db);
 }
 
+/* Bind the symbol holding pc and the offset into it (columns col, col + 1). */
 static void bind_sym(struct builder *b, sqlite3_stmt *st, int col, uint64_t pc)
 {
 	const struct msym *s = sym_at(b->syms, b->nsyms, pc + b->m->bias);
+	size_t i = s ? (size_t)(s - b->syms) : 0;
 
-	if (s) {
-		sqlite3_bind_text(st, col, s->name, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, col + 1, (int64_t)(pc + b->m->bias - s->addr));
-		sqlite3_bind_text(st, col + 2, s->section, -1, SQLITE_STATIC);
-	} else {
-		for (int i = 0; i < 3; i++)
-			sqlite3_bind_null(st, col + i);
+	if (!s) {
+		sqlite3_bind_null(st, col);
+		sqlite3_bind_null(st, col + 1);
+		return;
 	}
+	if (!b->symids[i]) {
+		sqlite3_bind_text(b->ins_sym, 1, s->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(b->ins_sym, 2, (int64_t)s->addr);
+		sqlite3_bind_text(b->ins_sym, 3, s->section, -1, SQLITE_STATIC);
+		if (sqlite3_step(b->ins_sym) != SQLITE_DONE)
+			b->err = -EIO;
+		sqlite3_reset(b->ins_sym);
+		b->symids[i] = sqlite3_last_insert_rowid(b->db);
+	}
+	sqlite3_bind_int64(st, col, b->symids[i]);
+	sqlite3_bind_int64(st, col + 1, (int64_t)(pc + b->m->bias - s->addr));
 }
 
 /* The statements of out-of-line copy die (function fid), one per line. */
@@ -524,12 +553,12 @@ static void add_statements(struct builder *b, Dwarf_Die *die, int64_t fid, uint6
 			/* Rows are by address: the first insert of a line is its lowest. */
 			file = source_name(b->comp_dir, f);
 			sqlite3_bind_int64(b->ins_stmt, 1, fid);
-			sqlite3_bind_text(b->ins_stmt, 2, file, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_int64(b->ins_stmt, 2, file_id(b, file));
 			sqlite3_bind_int(b->ins_stmt, 3, line);
 			sqlite3_bind_int64(b->ins_stmt, 4, (int64_t)a);
 			bind_sym(b, b->ins_stmt, 5, a);
-			sqlite3_bind_int64(b->ins_stmt, 8, (int64_t)dwarf_dieoffset(die));
-			sqlite3_bind_int64(b->ins_stmt, 9, (int64_t)entry);
+			sqlite3_bind_int64(b->ins_stmt, 7, (int64_t)dwarf_dieoffset(die));
+			sqlite3_bind_int64(b->ins_stmt, 8, (int64_t)entry);
 			if (sqlite3_step(b->ins_stmt) != SQLITE_DONE)
 				b->err = -EIO;
 			sqlite3_reset(b->ins_stmt);
@@ -569,12 +598,13 @@ static void add_copy(void *arg, Dwarf_Die *die, bool inlined)
 		}
 		b->entries[b->nentries++] = entry + b->m->bias;
 	}
-	fid = func_id(b, name, file, line, die, probe);
+	fid = func_id(b, name, file_id(b, file), line, die, probe);
 	sqlite3_bind_int64(b->ins_site, 1, fid);
 	sqlite3_bind_int(b->ins_site, 2, inlined);
 	sqlite3_bind_int64(b->ins_site, 3, (int64_t)entry);
 	sqlite3_bind_int64(b->ins_site, 4, (int64_t)probe);
-	bind_sym(b, b->ins_site, 5, probe);
+	sqlite3_bind_int64(b->ins_site, 5, b->cu);
+	bind_sym(b, b->ins_site, 6, probe);
 	sqlite3_bind_int64(b->ins_site, 8, (int64_t)dwarf_dieoffset(die));
 	if (sqlite3_step(b->ins_site) != SQLITE_DONE)
 		b->err = -EIO;
@@ -614,15 +644,15 @@ static void add_symbols(struct builder *b)
 	 * a weak alias of __strtol) is that function under its name too.
 	 */
 	if (b->nentries &&
-	    (sqlite3_exec(b->db, "CREATE INDEX sites_by_entry ON sites(entry_pc)", NULL, NULL,
+	    (sqlite3_exec(b->db, "CREATE INDEX work_entries ON sites(entry_pc)", NULL, NULL,
 			  NULL) != SQLITE_OK ||
 	     prep(b, "INSERT OR IGNORE INTO funcs(name, file, line, vars, nparams, ret)"
 		  " SELECT ?1, f.file, f.line, f.vars, f.nparams, f.ret FROM funcs f"
 		  " JOIN sites s ON s.func = f.id WHERE s.entry_pc = ?2 AND s.inlined = 0"
 		  " AND NOT EXISTS (SELECT 1 FROM funcs g JOIN sites t ON t.func = g.id"
 		  " WHERE t.entry_pc = ?2 AND g.name = ?1) LIMIT 1", &alias_func) ||
-	     prep(b, "INSERT INTO sites SELECT ?1, 0, s.entry_pc, s.probe_pc, s.sym,"
-		  " s.sym_offset, s.section, s.die FROM sites s WHERE s.entry_pc = ?2"
+	     prep(b, "INSERT INTO sites SELECT ?1, 0, s.entry_pc, s.probe_pc, s.cu, s.sym,"
+		  " s.sym_offset, s.die FROM sites s WHERE s.entry_pc = ?2"
 		  " AND s.inlined = 0 AND s.func != ?1 LIMIT 1", &alias_site)))
 		b->err = -EIO;
 	for (size_t i = 0; i < b->nsyms && !b->err; i++) {
@@ -652,12 +682,13 @@ static void add_symbols(struct builder *b)
 			sqlite3_reset(b->upd_count);
 			continue;
 		}
-		fid = func_id(b, y->name, "", 0, NULL, pc);
+		fid = func_id(b, y->name, file_id(b, ""), 0, NULL, pc);
 		sqlite3_bind_int64(b->ins_site, 1, fid);
 		sqlite3_bind_int(b->ins_site, 2, 0);
 		sqlite3_bind_int64(b->ins_site, 3, (int64_t)pc);
 		sqlite3_bind_int64(b->ins_site, 4, (int64_t)pc);
-		bind_sym(b, b->ins_site, 5, pc);
+		sqlite3_bind_int64(b->ins_site, 5, file_id(b, ""));
+		bind_sym(b, b->ins_site, 6, pc);
 		sqlite3_bind_int64(b->ins_site, 8, 0);
 		if (sqlite3_step(b->ins_site) != SQLITE_DONE)
 			b->err = -EIO;
@@ -671,19 +702,31 @@ static void add_symbols(struct builder *b)
 	sqlite3_finalize(alias_site);
 }
 
-static const char *const dwm_schema =
-	"PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"
-	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-	"CREATE TABLE funcs(id INTEGER PRIMARY KEY, name TEXT NOT NULL, file TEXT NOT NULL,"
-	" line INTEGER NOT NULL, vars TEXT NOT NULL, nparams INTEGER NOT NULL,"
-	" ret TEXT NOT NULL, n_outofline INTEGER NOT NULL DEFAULT 0,"
-	" n_inlined INTEGER NOT NULL DEFAULT 0, UNIQUE(name, file, line));"
-	"CREATE TABLE sites(func INTEGER NOT NULL, inlined INTEGER NOT NULL,"
-	" entry_pc INTEGER NOT NULL, probe_pc INTEGER NOT NULL, sym TEXT, sym_offset INTEGER,"
-	" section TEXT, die INTEGER NOT NULL);"
-	"CREATE TABLE stmts(func INTEGER NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL,"
-	" pc INTEGER NOT NULL, sym TEXT, sym_offset INTEGER, section TEXT,"
-	" die INTEGER NOT NULL, entry_pc INTEGER NOT NULL, UNIQUE(func, file, line));";
+/*
+ * Working indexes for the walk (files, functions and statements are added
+ * once each), dropped before the shared ones (dwdb_indexes) are made.
+ */
+static const char *const dwm_work_indexes =
+	"CREATE UNIQUE INDEX work_files ON files(path);"
+	"CREATE UNIQUE INDEX work_funcs ON funcs(name, file, line);"
+	"CREATE UNIQUE INDEX work_stmts ON stmts(func, file, line);";
+
+/*
+ * The end of the walk: the working indexes go, and functions are
+ * renumbered in (name, file, line) order, as the schema wants (dwarf_db.c).
+ */
+static const char *const dwm_finish =
+	"DROP INDEX work_files; DROP INDEX work_funcs; DROP INDEX work_stmts;"
+	"DROP INDEX IF EXISTS work_entries;"
+	"CREATE TEMP TABLE fmap(new INTEGER PRIMARY KEY, old INTEGER NOT NULL UNIQUE);"
+	"INSERT INTO fmap(old) SELECT f.id FROM funcs f JOIN files fl ON fl.id = f.file"
+	" ORDER BY f.name, fl.path, f.line;"
+	/* negative first: no id is taken twice on the way */
+	"UPDATE funcs SET id = -(SELECT new FROM fmap WHERE old = funcs.id);"
+	"UPDATE funcs SET id = -id;"
+	"UPDATE sites SET func = (SELECT new FROM fmap WHERE old = sites.func);"
+	"UPDATE stmts SET func = (SELECT new FROM fmap WHERE old = stmts.func);"
+	"DROP TABLE fmap;";
 
 /*
  * Does a CU's DW_AT_producer ("GNU C17 12.2.0 -mtune=generic -g -O0 -O2")
@@ -722,25 +765,38 @@ static int build_index(struct dw_module *m, const char *build_id, char **err)
 
 	unlink(tmp);
 	if (sqlite3_open(tmp, &b.db) != SQLITE_OK ||
-	    sqlite3_exec(b.db, dwm_schema, NULL, NULL, &msg) != SQLITE_OK)
+	    sqlite3_exec(b.db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;", NULL,
+			 NULL, &msg) != SQLITE_OK ||
+	    sqlite3_exec(b.db, dwdb_schema, NULL, NULL, &msg) != SQLITE_OK ||
+	    sqlite3_exec(b.db, dwm_work_indexes, NULL, NULL, &msg) != SQLITE_OK)
 		goto out;
 	if (prep(&b, "INSERT INTO funcs(name, file, line, vars, nparams, ret) VALUES(?,?,?,?,?,?)", &b.ins_func) ||
 	    prep(&b, "SELECT id FROM funcs WHERE name = ? AND file = ? AND line = ?",
 		 &b.get_func) ||
+	    prep(&b, "INSERT INTO files(path) VALUES(?)", &b.ins_file) ||
+	    prep(&b, "SELECT id FROM files WHERE path = ?", &b.get_file) ||
+	    prep(&b, "INSERT INTO symbols(name, addr, section) VALUES(?,?,?)", &b.ins_sym) ||
 	    prep(&b, "INSERT INTO sites VALUES(?,?,?,?,?,?,?,?)", &b.ins_site) ||
-	    prep(&b, "INSERT OR IGNORE INTO stmts VALUES(?,?,?,?,?,?,?,?,?)", &b.ins_stmt) ||
+	    prep(&b, "INSERT OR IGNORE INTO stmts VALUES(?,?,?,?,?,?,?,?)", &b.ins_stmt) ||
 	    prep(&b, "UPDATE funcs SET n_inlined = n_inlined + ?1,"
 		 " n_outofline = n_outofline + 1 - ?1 WHERE id = ?2", &b.upd_count) ||
 	    prep(&b, "INSERT INTO meta VALUES(?,?)", &meta))
 		goto out;
 	b.syms = read_symbols(m->mod, &b.nsyms);
+	b.symids = xcalloc(b.nsyms + 1, sizeof(*b.symids));
 	while (m->dbg && dwarf_nextcu(m->dbg, off, &next, &hsize, NULL, NULL, NULL) == 0 &&
 	       !b.err) {
 		Dwarf_Die cu;
 		Dwarf_Attribute a;
 
 		if (dwarf_offdie(m->dbg, off + hsize, &cu)) {
+			const char *n = dwarf_diename(&cu);
+			char *cuname;
+
 			b.comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
+			cuname = source_name(b.comp_dir, n ? n : "?");
+			b.cu = file_id(&b, cuname);
+			free(cuname);
 			b.optimized = m->user &&
 				      optimized(dwarf_formstring(dwarf_attr(&cu, DW_AT_producer, &a)));
 			if (dwarf_getsrclines(&cu, &b.lines, &b.nlines) != 0)
@@ -760,7 +816,7 @@ static int build_index(struct dw_module *m, const char *build_id, char **err)
 			{ "build_id", build_id },
 		};
 
-		snprintf(v, sizeof(v), "%d", DWM_SCHEMA_VERSION);
+		snprintf(v, sizeof(v), "%d", DW_SCHEMA_VERSION);
 		for (size_t i = 0; i < ARRAY_SIZE(kv); i++) {
 			sqlite3_bind_text(meta, 1, kv[i][0], -1, SQLITE_STATIC);
 			sqlite3_bind_text(meta, 2, kv[i][1], -1, SQLITE_STATIC);
@@ -768,9 +824,9 @@ static int build_index(struct dw_module *m, const char *build_id, char **err)
 			sqlite3_reset(meta);
 		}
 	}
-	if (sqlite3_exec(b.db, "CREATE INDEX funcs_by_name ON funcs(name);"
-			 "CREATE INDEX sites_by_func ON sites(func); COMMIT;",
-			 NULL, NULL, &msg) != SQLITE_OK)
+	if (sqlite3_exec(b.db, dwm_finish, NULL, NULL, &msg) != SQLITE_OK ||
+	    sqlite3_exec(b.db, dwdb_indexes, NULL, NULL, &msg) != SQLITE_OK ||
+	    sqlite3_exec(b.db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK)
 		goto out;
 	ret = 0;
 out:
@@ -783,11 +839,15 @@ out:
 	sqlite3_finalize(b.ins_site);
 	sqlite3_finalize(b.ins_stmt);
 	sqlite3_finalize(b.upd_count);
+	sqlite3_finalize(b.ins_file);
+	sqlite3_finalize(b.get_file);
+	sqlite3_finalize(b.ins_sym);
 	sqlite3_finalize(meta);
 	sqlite3_close(b.db);
 	for (size_t i = 0; i < b.nsyms; i++)
 		free(b.syms[i].owned);
 	free(b.syms);
+	free(b.symids);
 	free(b.entries);
 	if (!ret && rename(tmp, m->db_path) < 0) {
 		*err = xasprintf("dwarf: cannot create %s: %s", m->db_path, strerror(errno));
@@ -799,31 +859,6 @@ out:
 }
 
 /* ---- opening ---- */
-
-static sqlite3 *db_open_valid(const char *path)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st;
-	int version = -1;
-
-	if (access(path, R_OK) < 0)
-		return NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		sqlite3_close(db);
-		return NULL;
-	}
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema_version'", -1,
-			       &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			version = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
-	}
-	if (version != DWM_SCHEMA_VERSION) {
-		sqlite3_close(db);
-		return NULL;
-	}
-	return db;
-}
 
 /*
  * The cache key: the debug file's build-id, or for a file without one
@@ -878,12 +913,13 @@ static struct dw_module *open_index(struct dw_module *m, const char *prefix, cha
 				 strerror(errno));
 		goto fail;
 	}
-	m->db_path = xasprintf("%s/%s-%s.db", dir, prefix, key);
-	m->db = db_open_valid(m->db_path);
+	/* The schema in the name, as the kernel's: trees of different versions share it. */
+	m->db_path = xasprintf("%s/%s-%s.v%d.db", dir, prefix, key, DW_SCHEMA_VERSION);
+	m->db = dwdb_open(m->db_path);
 	if (!m->db) {
 		if (build_index(m, key, err) < 0)
 			goto fail;
-		m->db = db_open_valid(m->db_path);
+		m->db = dwdb_open(m->db_path);
 		if (!m->db) {
 			*err = xasprintf("dwarf: cannot open the new index %s", m->db_path);
 			goto fail;
@@ -1072,111 +1108,22 @@ Dwarf *dw_module_dwarf(struct dw_module *m, Dwarf_CFI **cfi)
 	return m->dbg;
 }
 
-/* ---- queries ---- */
-
-/* ?1 name, ?2 file, ?3-?4 lines; F is the table whose file and line count. */
-#define DWM_WHERE(F) \
-	" WHERE f.name GLOB ?1" \
-	" AND (?2 IS NULL OR " F ".file GLOB ?2 OR " F ".file GLOB '*/' || ?2)" \
-	" AND (?3 = 0 OR " F ".line BETWEEN ?3 AND ?4)"
-
-static int prepare(struct dw_module *m, const char *sql, const struct dw_pattern *p,
-		   sqlite3_stmt **st)
-{
-	return dw_db_prepare(m->db, m->db_path, sql, p, st);
-}
-
-#define col_text dw_col_text
-
-/* Step st, calling row(st, fn, arg) per row; dw.h's return convention. */
-static int site_row(sqlite3_stmt *st, void *fn, void *arg)
-{
-	struct dw_site s = {
-		.name = col_text(st, 0),
-		.file = col_text(st, 1),
-		.line = sqlite3_column_int(st, 2),
-		.cu = col_text(st, 1),
-		.inline_only = sqlite3_column_int(st, 3) == 0,
-		.inlined = sqlite3_column_int(st, 4),
-		.entry_pc = (uint64_t)sqlite3_column_int64(st, 5),
-		.probe_pc = (uint64_t)sqlite3_column_int64(st, 6),
-		.symbol = (const char *)sqlite3_column_text(st, 7),
-		.sym_offset = (uint64_t)sqlite3_column_int64(st, 8),
-		.section = (const char *)sqlite3_column_text(st, 9),
-		.vars = col_text(st, 10),
-		.die_off = (uint64_t)sqlite3_column_int64(st, 11),
-	};
-
-	return ((dw_site_fn)fn)(&s, arg);
-}
+/* ---- queries (dwarf_db.c) ---- */
 
 int dw_module_functions(struct dw_module *m, const struct dw_pattern *p, dw_site_fn fn,
 			void *arg)
 {
-	sqlite3_stmt *st;
-	int ret = prepare(m, "SELECT f.name, f.file, f.line, f.n_outofline, s.inlined,"
-			  " s.entry_pc, s.probe_pc, s.sym, s.sym_offset, s.section, f.vars, s.die"
-			  " FROM funcs f JOIN sites s ON s.func = f.id" DWM_WHERE("f")
-			  " ORDER BY f.name, f.file, f.line, s.probe_pc", p, &st);
-
-	return ret < 0 ? ret : dw_db_run(m->db_path, st, site_row, (void *)fn, arg);
-}
-
-static int func_row(sqlite3_stmt *st, void *fn, void *arg)
-{
-	struct dw_func f = {
-		.name = col_text(st, 0),
-		.file = col_text(st, 1),
-		.line = sqlite3_column_int(st, 2),
-		.n_outofline = sqlite3_column_int(st, 3),
-		.n_inlined = sqlite3_column_int(st, 4),
-		.vars = col_text(st, 5),
-		.nparams = sqlite3_column_int(st, 6),
-		.ret = col_text(st, 7),
-	};
-
-	f.inline_only = f.n_outofline == 0;
-	return ((dw_func_fn)fn)(&f, arg);
+	return dwdb_sites(m->db, m->db_path, p, fn, arg);
 }
 
 int dw_module_list(struct dw_module *m, const struct dw_pattern *p, dw_func_fn fn, void *arg)
 {
-	sqlite3_stmt *st;
-	int ret = prepare(m, "SELECT f.name, f.file, f.line, f.n_outofline, f.n_inlined, f.vars,"
-			  " f.nparams, f.ret FROM funcs f" DWM_WHERE("f") " ORDER BY f.name, f.file, f.line",
-			  p, &st);
-
-	return ret < 0 ? ret : dw_db_run(m->db_path, st, func_row, (void *)fn, arg);
-}
-
-static int stmt_row(sqlite3_stmt *st, void *fn, void *arg)
-{
-	struct dw_stmt s = {
-		.func = col_text(st, 0),
-		.decl_file = col_text(st, 1),
-		.decl_line = sqlite3_column_int(st, 2),
-		.file = col_text(st, 3),
-		.line = sqlite3_column_int(st, 4),
-		.pc = (uint64_t)sqlite3_column_int64(st, 5),
-		.symbol = (const char *)sqlite3_column_text(st, 6),
-		.sym_offset = (uint64_t)sqlite3_column_int64(st, 7),
-		.section = (const char *)sqlite3_column_text(st, 8),
-		.die_off = (uint64_t)sqlite3_column_int64(st, 9),
-		.entry_pc = (uint64_t)sqlite3_column_int64(st, 10),
-	};
-
-	return ((dw_stmt_fn)fn)(&s, arg);
+	return dwdb_funcs(m->db, m->db_path, p, fn, arg);
 }
 
 int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stmt_fn fn,
 			 void *arg)
 {
-	sqlite3_stmt *st;
-	int ret = prepare(m, "SELECT f.name, f.file, f.line, t.file, t.line, t.pc, t.sym,"
-			  " t.sym_offset, t.section, t.die, t.entry_pc"
-			  " FROM funcs f JOIN stmts t ON t.func = f.id" DWM_WHERE("t")
-			  " ORDER BY f.name, t.file, t.line, t.pc", p, &st);
-
-	return ret < 0 ? ret : dw_db_run(m->db_path, st, stmt_row, (void *)fn, arg);
+	return dwdb_stmts(m->db, m->db_path, p, fn, arg);
 }
 #endif /* HAVE_SQLITE3 */
