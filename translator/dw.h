@@ -158,21 +158,6 @@ int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p,
 int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p,
 		      dw_func_fn fn, void *arg);
 
-/*
- * For dwarf_mod.c, which indexes modules by the same rules: a function
- * DIE's variables in -L format with a location at pc (malloc'ed, as
- * struct dw_func's vars, nparams and ret), and the entry pc of a copy
- * with the end of the address range holding it (-1 if it has no code).
- */
-char *dw_die_vars(Dwarf_Die *fn, uint64_t pc, int *nparams, char **ret);
-int dw_die_entry(Dwarf_Die *die, uint64_t *entry, uint64_t *end);
-/*
- * Call fn on every copy of a function under die (a compile unit):
- * subprograms with code (inlined false) and inlined copies (true), at any
- * depth, parents before children.
- */
-typedef void (*dw_copy_fn)(void *arg, Dwarf_Die *die, bool inlined);
-void dw_walk_copies(Dwarf_Die *die, dw_copy_fn fn, void *arg);
 /* The index cache directory (malloc'ed); n bytes as lowercase hex. */
 char *dw_cache_dir(void);
 char *dw_hex(const unsigned char *b, int n);
