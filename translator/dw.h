@@ -252,6 +252,25 @@ typedef int (*dw_stmt_fn)(const struct dw_stmt *st, void *arg);
 int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stmt_fn fn,
 			 void *arg);
 
+/* ---- address spaces ---- */
+
+/*
+ * Where an object's link-time (DWARF) addresses are at run time, for the
+ * code that reads its globals (tvar.c): the kernel is moved by KASLR (a
+ * link-time address + the offset the module measures against _printk);
+ * a module's sections are placed when it loads (its probes go on
+ * SYMBOL + offset, and its data's address is not known to the generated
+ * code); a user file is mapped by each process (its probes go on inode +
+ * file offset, and a global is at its link-time address + the load bias
+ * the probe hit shows).  NONE: not known, as for a module.
+ */
+enum dw_space_kind { DW_SPACE_NONE, DW_SPACE_KERNEL, DW_SPACE_MODULE, DW_SPACE_USER };
+struct dw_space {
+	enum dw_space_kind kind;
+	const char *name;	/* "kernel", the module's name, the user file's path */
+	uint64_t link_printk;	/* KERNEL: the link-time _printk (dw_printk) */
+};
+
 /* ---- tracepoints, symbols and type names (kernel.trace, kernel.statement) ---- */
 
 /*
