@@ -3,8 +3,9 @@
  * The translator's one internal header: source files, tokens, the AST,
  * the session that carries one translation, and each pass's entry point.
  *
- * Prefixes: lex_ (lex.c), parse_ (parse.c), sem_ (sem.c), emit_ (emit.c),
- * build_ (build.c), run_ (run.c), diag_ (diag.c), probe families pf_.
+ * Prefixes: lex_ (lex.c), parse_ (parse.c), sem_ (sem.c), elide_ (elide.c),
+ * emit_ (emit.c), build_ (build.c), run_ (run.c), diag_ (diag.c), probe
+ * families pf_.
  */
 #ifndef STAP_H
 #define STAP_H
@@ -368,6 +369,7 @@ struct symbol {
 	struct srcloc type_loc;	/* where the type was decided */
 	struct global *global;	/* SYM_GLOBAL */
 	bool read, written;
+	bool unassigned_reported;	/* locals: "never assigned" said once */
 	bool value_read;	/* globals: value used after elision (else autoprinted) */
 	bool is_array;		/* indexed anywhere (arity > 0) */
 	bool pcpu_counter;	/* globals: a number kept per CPU (emit_map.c) */
@@ -521,6 +523,10 @@ const char *type_name(enum type t);
 /* Pass 2: load tapsets, resolve probes, functions, globals, types. */
 int sem_elaborate(struct session *s);
 void sem_print(struct session *s, struct strbuf *sb);	/* -p2 listing */
+/* After pass 2 (elide.c): drop dead stores and effect-free statements (not -u). */
+void elide_dead_stores(struct session *s);
+/* Mark the globals whose value the program reads (symbol.value_read). */
+void elide_find_value_reads(struct session *s);
 
 /* Pass 3: generate the module's C into s->c_code. */
 /* Each -G NAME=VALUE names a settable global and fits its type; 0 or -1. */
