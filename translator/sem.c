@@ -1747,6 +1747,7 @@ static void no_such_probe(struct sem *S, struct probe_point *pt)
 	/* The whole point against every alias name and family. */
 	for (k = 0; k < pf_nfamilies; k++)
 		vec_push(&names, (void *)pf_families[k]->name);
+	pf_form_texts(s, pt, &names);
 	for (k = 0; k < S->aliases.len; k++) {
 		struct probe *a = S->aliases.items[k];
 

@@ -194,3 +194,35 @@ int pf_form_points(struct session *s, const struct probe_point *pt, struct vec *
 	vec_free(&seen);
 	return out->len;
 }
+
+void pf_form_texts(struct session *s, const struct probe_point *pt, struct vec *out)
+{
+	int n = 0;
+
+	for (const struct pp_comp *u = pt->comps; u; u = u->next)
+		n++;
+	load_forms();
+	for (int i = 0; i < all_forms.len; i++) {
+		const struct form *fm = all_forms.items[i];
+		const struct pp_comp *u = pt->comps;
+		struct strbuf sb = STRBUF_INIT;
+
+		if (fm->n != n)
+			continue;
+		for (int k = 0; k < n; k++, u = u->next) {
+			const struct form_comp *c = &fm->c[k];
+
+			sb_printf(&sb, "%s%s", k ? "." : "", c->name);
+			if (c->arg == FA_NONE || (c->arg == FA_OPTIONAL && !u->arg))
+				continue;
+			sb_putc(&sb, '(');
+			if (u->arg)
+				ast_print_expr(&sb, u->arg);
+			else
+				sb_puts(&sb, c->type == 'N' ? "N" : "\"...\"");
+			sb_putc(&sb, ')');
+		}
+		vec_push(out, arena_strdup(&s->arena, sb_str(&sb)));
+		sb_free(&sb);
+	}
+}

@@ -89,6 +89,12 @@ const char *pf_string_arg(struct session *s, const struct pp_comp *c, const char
  * Returns how many.
  */
 int pf_form_points(struct session *s, const struct probe_point *pt, struct vec *out);
+/*
+ * For "did you mean": each family form of as many components as pt,
+ * written out with pt's arguments where it takes one
+ * (kernel.function("vfs_read") for kernel.functoin("vfs_read")).
+ */
+void pf_form_texts(struct session *s, const struct probe_point *pt, struct vec *out);
 /* The point's component names joined with '.', arguments included. */
 char *pf_point_text(struct session *s, const struct probe_point *pt);
 /*
