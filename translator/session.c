@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "stap.h"
@@ -284,6 +285,32 @@ out:
 	return ok;
 }
 
+/*
+ * Every library change leaves an index behind: those not rewritten for a
+ * week go when a new one is written (one still in use is made again).
+ */
+static void prune_indexes(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	time_t old = time(NULL) - 7 * 24 * 3600;
+
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char *p;
+		struct stat st;
+
+		if (len < 4 || strcmp(e->d_name + len - 4, ".idx"))
+			continue;
+		p = xasprintf("%s/%s", dir, e->d_name);
+		if (stat(p, &st) == 0 && st.st_mtime < old)
+			unlink(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* Scan every file (lexing only), and write the index at path; 0 or -1. */
 static int build_index(struct session *s, const char *path)
 {
@@ -308,6 +335,7 @@ static int build_index(struct session *s, const char *path)
 		dir = xstrdup(path);
 		tmp = xasprintf("%s.%d", path, (int)getpid());
 		*strrchr(dir, '/') = '\0';
+		prune_indexes(dir);
 		if (mkdir_p(dir, 0755) == 0 &&
 		    (write_file(tmp, rec.buf, rec.len) < 0 || rename(tmp, path) < 0))
 			unlink(tmp);

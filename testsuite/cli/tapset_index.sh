@@ -29,12 +29,15 @@ expect_rc 0 "$STAP" -p2 -e 'probe zz_other { zz_arr[1] = 1 }'
 grep -qx 'zz_arr:long' <<<"$out" || fail "zz_arr is not a global: $out"
 
 # A global added to the file is a global at once: a stale index would
-# leave it a local of the probe.
+# leave it a local of the probe.  Writing the new index removes those
+# not rewritten for a week.
+touch -d '10 days ago' "$tmp/cache/stap-ng/tapsets/old.idx"
 echo 'global zz_late = 5' >>"$tmp/lib/zz_test.stp"
 expect_rc 0 "$STAP" -p2 -e 'probe begin { println(zz_late) }'
 grep -qx 'zz_late:long' <<<"$out" || fail "zz_late is not a global: $out"
 [ "$(ls "$tmp/cache/stap-ng/tapsets/" | grep -c '\.idx$')" = 2 ] ||
 	fail "the changed library was not indexed again: $(ls "$tmp/cache/stap-ng/tapsets")"
+[ ! -e "$tmp/cache/stap-ng/tapsets/old.idx" ] || fail "a week-old index was kept"
 
 # Names to suggest come from the whole library.
 expect_rc 1 "$STAP" -p2 -e 'probe begin { println(zz_onee()) }'
