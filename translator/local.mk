@@ -13,7 +13,7 @@ stap_SOURCES = \
 	translator/sdt.c translator/sdt.h translator/plt.c translator/plt.h \
 	translator/syms.c translator/syms.h translator/lines.c translator/ucfi.c translator/usyms.c translator/dump.c \
 	translator/tvar.c translator/tvar.h \
-	translator/probes/probes.h translator/probes/probes.c \
+	translator/probes/probes.h translator/probes/probes.c translator/probes/forms.c \
 	translator/probes/begin_end.c translator/probes/timer.c \
 	translator/probes/dwarf_func.c translator/probes/kprobe.c \
 	translator/probes/dwarf_mod.c \

@@ -38,10 +38,22 @@ static const struct builtin_info builtins[] = {
 	{ "error", BI_ERROR, TY_VOID, 1, 1 },
 };
 
+/* One of the things a name stands for, in the order they were added. */
+struct chain {
+	void *item;
+	int idx;		/* aliases: the index in sem.aliases */
+	struct chain *next;
+};
+
 struct sem {
 	struct session *s;
 	struct vec globals;	/* struct symbol * */
 	struct vec funcs;	/* struct func *, every defined one */
+	/* By name, so that big programs and libraries resolve in linear time. */
+	struct strmap global_names;	/* name -> struct chain * of symbols */
+	struct strmap func_names;	/* name -> struct chain * of funcs */
+	struct strmap alias_first;	/* an alias name's first component -> chain */
+	struct chain *alias_wild;	/* aliases with a wildcard first component */
 	struct vec *locals;	/* the current body's frame */
 	struct func *func;	/* the current function, or NULL in a probe */
 	bool changed;		/* a type was decided in this pass */
@@ -72,6 +84,22 @@ static struct symbol *new_symbol(struct sem *S, enum sym_kind kind,
 	return sym;
 }
 
+/* Add item to key's chain in m, last (once per idx if idx >= 0). */
+static void chain_add(struct sem *S, struct strmap *m, const char *key, void *item,
+		      int idx)
+{
+	struct chain **tail = m ? (struct chain **)strmap_put(m, key) : &S->alias_wild;
+	struct chain *c;
+
+	for (; *tail; tail = &(*tail)->next)
+		if (idx >= 0 && (*tail)->idx == idx)
+			return;
+	c = arena_alloc(&S->s->arena, sizeof(*c));
+	c->item = item;
+	c->idx = idx;
+	*tail = c;
+}
+
 static struct symbol *find_in(struct vec *v, const char *name)
 {
 	int i;
@@ -97,14 +125,13 @@ static struct func *find_func_from(struct sem *S, const char *name,
 				   const struct srcfile *from, int nargs)
 {
 	struct func *pub = NULL;
-	int i;
 
 	if (from && from->owner)
 		from = from->owner;
-	for (i = 0; i < S->funcs.len; i++) {
-		struct func *f = S->funcs.items[i];
+	for (struct chain *c = strmap_get(&S->func_names, name); c; c = c->next) {
+		struct func *f = c->item;
 
-		if (strcmp(f->name, name) || (nargs >= 0 && f->nparams != nargs))
+		if (nargs >= 0 && f->nparams != nargs)
 			continue;
 		if (f->is_private && f->file == from)
 			return f;
@@ -112,6 +139,33 @@ static struct func *find_func_from(struct sem *S, const char *name,
 			pub = pub ? pub : f;
 	}
 	return pub;
+}
+
+static void add_globals(struct sem *S, struct program *prog);
+static void add_funcs(struct sem *S, struct program *prog);
+static void add_aliases(struct sem *S, struct program *prog);
+
+/*
+ * Parse and add the library files that may define name as kind (see
+ * session_need_tapsets; kind 0: every file left).  How many were added.
+ */
+static int lib_need(struct sem *S, char kind, const char *name)
+{
+	struct vec added = VEC_INIT;
+	int i, n;
+
+	session_need_tapsets(S->s, kind, name, &added);
+	for (i = 0; i < added.len; i++)
+		desugar_program(S->s, added.items[i]);
+	for (i = 0; i < added.len; i++) {
+		add_globals(S, added.items[i]);
+		add_funcs(S, added.items[i]);
+	}
+	for (i = 0; i < added.len; i++)
+		add_aliases(S, added.items[i]);
+	n = added.len;
+	vec_free(&added);
+	return n;
 }
 
 static struct func *find_func(struct sem *S, const char *name, int nargs)
@@ -126,11 +180,11 @@ static struct symbol *find_global(struct sem *S, const char *name,
 
 	if (from && from->owner)
 		from = from->owner;
-	for (int i = 0; i < S->globals.len; i++) {
-		struct symbol *g = S->globals.items[i];
+	if (!strmap_get(&S->global_names, name))
+		lib_need(S, 'g', name);
+	for (struct chain *c = strmap_get(&S->global_names, name); c; c = c->next) {
+		struct symbol *g = c->item;
 
-		if (strcmp(g->name, name))
-			continue;
 		if (g->global->is_private && g->global->file == from)
 			return g;
 		if (!g->global->is_private)
@@ -455,12 +509,17 @@ static enum type call(struct sem *S, struct node *n)
 
 	struct func *f = find_func_from(S, n->str, n->loc.file, nargs);
 
+	if (!f && lib_need(S, 'f', n->str))
+		f = find_func_from(S, n->str, n->loc.file, nargs);
 	/* Functions of the generated syscall library load it (syscall_name). */
 	if (!f && !S->sc_loaded && sc_defines(n->str)) {
 		if (load_syscalls(S, &n->loc) < 0)
 			return n->type = TY_UNKNOWN;
 		f = find_func_from(S, n->str, n->loc.file, nargs);
 	}
+	/* Not in the library's index: every file (and every name to suggest). */
+	if (!f && lib_need(S, 0, NULL))
+		f = find_func_from(S, n->str, n->loc.file, nargs);
 
 	/* No overload takes nargs: name one that exists, for the message. */
 	if (!f)
@@ -1359,7 +1418,8 @@ static void add_globals(struct sem *S, struct program *prog)
 	struct global *g;
 
 	for (g = prog->globals; g; g = g->next) {
-		struct symbol *old = find_in(&S->globals, g->name), *sym;
+		struct chain *same = strmap_get(&S->global_names, g->name);
+		struct symbol *old = same ? same->item : NULL, *sym;
 
 		/* Private names of different files do not collide. */
 		if (old && (g->is_private || old->global->is_private) &&
@@ -1384,6 +1444,7 @@ static void add_globals(struct sem *S, struct program *prog)
 			sym->type_loc = g->init->loc;
 		}
 		vec_push(&S->globals, sym);
+		chain_add(S, &S->global_names, g->name, sym, -1);
 	}
 }
 
@@ -1430,13 +1491,56 @@ static void add_funcs(struct sem *S, struct program *prog)
 		}
 		f->id = S->funcs.len;
 		vec_push(&S->funcs, f);
+		chain_add(S, &S->func_names, f->name, f, -1);
 	}
+}
+
+static bool is_glob(const char *name)
+{
+	return strpbrk(name, "*?[") != NULL;
 }
 
 static void add_aliases(struct sem *S, struct program *prog)
 {
-	for (struct probe *a = prog->aliases; a; a = a->next)
+	for (struct probe *a = prog->aliases; a; a = a->next) {
+		for (struct probe_point *nm = a->alias_names; nm; nm = nm->next) {
+			const char *first = nm->comps->name;
+
+			chain_add(S, is_glob(first) ? NULL : &S->alias_first, first, a,
+				  S->aliases.len);
+		}
 		vec_push(&S->aliases, a);
+	}
+}
+
+/*
+ * The aliases that may match pt, in definition order: those filed under
+ * its first component and those whose first component is a wildcard;
+ * every alias if pt's own first component is a wildcard.
+ */
+static void alias_candidates(struct sem *S, const struct probe_point *pt, struct vec *out)
+{
+	const struct chain *x, *w;
+
+	if (pt->comps)
+		lib_need(S, 'a', pt->comps->name);
+	w = S->alias_wild;
+	if (!pt->comps || is_glob(pt->comps->name)) {
+		for (int i = 0; i < S->aliases.len; i++)
+			vec_push(out, S->aliases.items[i]);
+		return;
+	}
+	/* Merge the two chains, both in index order. */
+	for (x = strmap_get(&S->alias_first, pt->comps->name); x || w;) {
+		const struct chain **take = !w || (x && x->idx < w->idx) ? &x : &w;
+
+		if (out->len && out->items[out->len - 1] == (*take)->item) {
+			*take = (*take)->next;	/* on both chains */
+			continue;
+		}
+		vec_push(out, (*take)->item);
+		*take = (*take)->next;
+	}
 }
 
 /*
@@ -1643,6 +1747,7 @@ static void no_such_probe(struct sem *S, struct probe_point *pt)
 	/* The whole point against every alias name and family. */
 	for (k = 0; k < pf_nfamilies; k++)
 		vec_push(&names, (void *)pf_families[k]->name);
+	pf_form_texts(s, pt, &names);
 	for (k = 0; k < S->aliases.len; k++) {
 		struct probe *a = S->aliases.items[k];
 
@@ -1668,6 +1773,9 @@ static void no_such_probe(struct sem *S, struct probe_point *pt)
  */
 static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt,
 			 struct node *body, int depth);
+static bool has_glob_name(const struct probe_point *pt);
+static int resolve_family(struct sem *S, struct probe *pr, struct probe_point *pt,
+			  struct node *body);
 
 /*
  * The probes of alias a, which pt names as name (then suffix): each of
@@ -1697,8 +1805,12 @@ static int use_alias(struct sem *S, struct probe *pr, struct probe_point *pt,
 	}
 
 	for (struct probe_point *q = a->points; q; q = q->next) {
-		int n = resolve_point(S, pr, suffix ? with_suffix(S, q, suffix) : q,
-				      b, depth + 1);
+		struct probe_point *qs = suffix ? with_suffix(S, q, suffix) : q;
+		int n = resolve_point(S, pr, qs, b, depth + 1);
+
+		/* Not in the library's index: every file, and again. */
+		if (n == 0 && !q->optional && lib_need(S, 0, NULL))
+			n = resolve_point(S, pr, qs, b, depth + 1);
 
 		if (n < 0)
 			return -1;
@@ -1732,7 +1844,8 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 			 struct node *body, int depth)
 {
 	struct session *s = S->s;
-	int matched = 0, i, r = 0;
+	struct vec cands = VEC_INIT;
+	int matched = 0, first_glob, i;
 
 	if (depth > 16) {
 		diag_error(s, &pt->loc, "probe alias expansion is too deep (a loop of aliases?)");
@@ -1740,14 +1853,31 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 	}
 	if (depth == 0)
 		S->pn = NULL;	/* not an alias, unless use_alias says */
-	/* The system call aliases exist once a point asks for them. */
-	if (!S->sc_loaded && pt->comps && sc_wanted(pt->comps->name) &&
-	    load_syscalls(S, &pt->loc) < 0)
-		return -1;
-	/* Whole names first; an alias suffix only where none matches. */
-	for (int round = 0; round < 2 && !matched; round++) {
-		for (i = 0; i < S->aliases.len; i++) {
-			struct probe *a = S->aliases.items[i];
+	/*
+	 * The system call aliases exist once a point asks for them; one
+	 * whose first component is a wildcard (*.profile) may not mean them:
+	 * then a kernel without them (no DWARF) is no error.
+	 */
+	first_glob = pt->comps && is_glob(pt->comps->name);
+	if (!S->sc_loaded && pt->comps && sc_wanted(pt->comps->name)) {
+		int r;
+
+		s->diag_quiet += first_glob;
+		r = load_syscalls(S, &pt->loc);
+		s->diag_quiet -= first_glob;
+		if (r < 0 && !first_glob)
+			return -1;
+		S->sc_loaded = r == 0;	/* else a later syscall.NAME says why */
+	}
+	alias_candidates(S, pt, &cands);
+	/*
+	 * Whole names first; an alias suffix only where none matches, and
+	 * only after a first component written out (*.profile is not every
+	 * one-component alias with .profile after it).
+	 */
+	for (int round = 0; round < 2 - first_glob && !matched; round++) {
+		for (i = 0; i < cands.len; i++) {
+			struct probe *a = cands.items[i];
 			struct probe_point *name;
 			struct pp_comp *suffix = NULL;
 			int here;
@@ -1758,14 +1888,52 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 			if (!name)
 				continue;
 			here = use_alias(S, pr, pt, a, name, suffix, body, depth);
-			if (here < 0)
+			if (here < 0) {
+				vec_free(&cands);
 				return -1;
+			}
 			matched += here;
 		}
 	}
-	if (matched || (S->aliases.len && pt->comps && strchr(pt->comps->name, '*')))
-		return matched;
+	vec_free(&cands);
+	/*
+	 * A wildcard stands for every alias and every family form it
+	 * matches (process.* is process.begin, process.end, ...); a plain
+	 * name for an alias, else for what a family makes of it.
+	 */
+	if (has_glob_name(pt)) {
+		struct vec forms = VEC_INIT;
 
+		pf_form_points(s, pt, &forms);
+		for (i = 0; i < forms.len; i++) {
+			int n = resolve_family(S, pr, forms.items[i], body);
+
+			if (n < 0) {
+				vec_free(&forms);
+				return -1;
+			}
+			matched += n;
+		}
+		vec_free(&forms);
+		return matched;
+	}
+	return matched ? matched : resolve_family(S, pr, pt, body);
+}
+
+static bool has_glob_name(const struct probe_point *pt)
+{
+	for (const struct pp_comp *c = pt->comps; c; c = c->next)
+		if (is_glob(c->name))
+			return true;
+	return false;
+}
+
+/* Point pt as the family that claims it sees it; as resolve_point. */
+static int resolve_family(struct sem *S, struct probe *pr, struct probe_point *pt,
+			  struct node *body)
+{
+	struct session *s = S->s;
+	int i, r = 0;
 	struct resolved_probe *rp = arena_alloc(&s->arena, sizeof(*rp));
 
 	rp->point = pt;
@@ -1815,6 +1983,9 @@ static void resolve_probes(struct sem *S, struct program *prog)
 		for (pt = pr->points; pt; pt = pt->next) {
 			int n = resolve_point(S, pr, pt, pr->body, 0);
 
+			/* Not in the library's index: every file, and again. */
+			if (n == 0 && !pt->optional && lib_need(S, 0, NULL))
+				n = resolve_point(S, pr, pt, pr->body, 0);
 			if (n == 0 && !pt->optional)
 				no_such_probe(S, pt);
 			/* "!": the first point that resolves is enough. */
@@ -1874,21 +2045,28 @@ static void warn_unassigned(struct sem *S)
 static void check_bodies(struct sem *S)
 {
 	struct session *s = S->s;
-	int i;
+	/* Each handler's first probe (a handler's id is its index). */
+	int nfirst = s->handlers.len, i;
+	struct resolved_probe **first = xcalloc((size_t)nfirst + 1, sizeof(*first));
 
+	for (i = s->probes.len - 1; i >= 0; i--) {
+		struct resolved_probe *rp = s->probes.items[i];
+		int id = rp->probe->id;
+
+		if (id >= 0 && id < nfirst && s->handlers.items[id] == rp->probe)
+			first[id] = rp;
+	}
 	for (i = 0; i < s->handlers.len; i++) {
 		struct probe *pr = s->handlers.items[i];
 
 		S->locals = &pr->locals;
 		S->func = NULL;
-		S->rp = pr->tv_rp;
-		for (int j = 0; !S->rp && j < s->probes.len; j++)
-			if (((struct resolved_probe *)s->probes.items[j])->probe == pr)
-				S->rp = s->probes.items[j];
+		S->rp = pr->tv_rp ? pr->tv_rp : i < nfirst ? first[i] : NULL;
 		stmt(S, pr->body);
 		warn_unassigned(S);
 		S->rp = NULL;
 	}
+	free(first);
 	for (i = 0; i < S->funcs.len; i++) {
 		struct func *f = S->funcs.items[i];
 
@@ -1982,6 +2160,9 @@ out:
 	vec_free(&S.globals);
 	vec_free(&S.funcs);
 	vec_free(&S.aliases);
+	strmap_free(&S.global_names);
+	strmap_free(&S.func_names);
+	strmap_free(&S.alias_first);
 	vec_free(&S.iterating);
 	return s->errors ? -1 : 0;
 }

@@ -15,6 +15,7 @@
 #include "util.h"
 
 struct session;
+struct tapset_lib;
 struct node;
 struct rx_prog;
 struct tv_code;
@@ -445,6 +446,7 @@ struct session {
 	struct srcfile *user_file;
 	struct program user;	/* the user's script */
 	struct vec tapset_files;	/* parsed tapset programs */
+	struct tapset_lib *lib;	/* session.c: the library files, parsed on demand */
 	/* resolved program: what is emitted */
 	struct vec probes;	/* struct resolved_probe *, one per point */
 	struct vec handlers;	/* struct probe *: bodies to emit */
@@ -484,8 +486,23 @@ struct resolved_probe {
 
 /* ---- passes ---- */
 
-/* session.c: the tapset library (0 or -1), and freeing it all. */
+/* session.c: the tapset library, all parsed now (0 or -1), and freeing it all. */
 int session_load_tapsets(struct session *s);
+/*
+ * Or the library's index only (0 or -1): pass 2 then parses the files
+ * that may define a name (session_need_tapsets) as it meets the name.
+ */
+int session_index_tapsets(struct session *s);
+/*
+ * Parse the library files not parsed yet that may define name, as kind
+ * 'f' (a function), 'g' (a global) or 'a' (an alias whose first
+ * component is name, or matches it if name is a wildcard); kind 0: every
+ * file.  Each program parsed is pushed onto s->tapset_files and added.
+ * 0, or -1 if one did not parse (diagnostics printed).
+ */
+int session_need_tapsets(struct session *s, char kind, const char *name, struct vec *added);
+/* The number of library files, parsed or not. */
+int session_tapset_count(struct session *s);
 void session_free(struct session *s);
 
 /* Pass 1: parse the user's script. 0 or -1 (diagnostics printed). */

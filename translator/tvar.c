@@ -623,10 +623,10 @@ static bool find_cb(struct tv *t, Dwarf_Die *var, void *arg)
 	return true;
 }
 
+/* Every name, for "did you mean" (no cap: the near one may be the last). */
 struct names {
 	struct strbuf sb;
-	const char *cands[256];
-	int n;
+	struct vec cands;	/* const char * */
 };
 
 static bool names_cb(struct tv *t, Dwarf_Die *var, void *arg)
@@ -634,8 +634,7 @@ static bool names_cb(struct tv *t, Dwarf_Die *var, void *arg)
 	struct names *nm = arg;
 	const char *n = die_name(var);
 
-	if (nm->n < 256)
-		nm->cands[nm->n++] = n;
+	vec_push(&nm->cands, (void *)n);
 	sb_printf(&nm->sb, "%s$%s", nm->sb.len ? " " : "", n);
 	return false;
 }
@@ -707,8 +706,7 @@ static void no_such_var(struct tv *t, const char *name)
 
 	if (!t->sc->has_fn) {
 		for (int i = 0; i < t->sc->nargs; i++) {
-			if (nm.n < 256)
-				nm.cands[nm.n++] = t->sc->args[i].name;
+			vec_push(&nm.cands, (void *)t->sc->args[i].name);
 			sb_printf(&nm.sb, "%s$%s", i ? " " : "", t->sc->args[i].name);
 		}
 		fail(t, "no target variable '$%s' here", name);
@@ -720,12 +718,13 @@ static void no_such_var(struct tv *t, const char *name)
 		     t->sc->pc,
 		     t->sc->is_return ? " (a .return probe sees parameters and globals only)" : "");
 	}
-	near = diag_closest(name, nm.cands, nm.n);
+	near = diag_closest(name, (const char *const *)nm.cands.items, nm.cands.len);
 	if (near)
 		hint(t, "did you mean '$%s'?", near);
 	else if (nm.sb.len)
 		hint(t, "variables here: %s", sb_str(&nm.sb));
 	sb_free(&nm.sb);
+	vec_free(&nm.cands);
 }
 
 /* ---- values ---- */
@@ -983,8 +982,7 @@ static void member_names(Dwarf_Die *su, struct names *nm, int depth)
 			continue;
 		n = die_name(&m);
 		if (n) {
-			if (nm->n < 256)
-				nm->cands[nm->n++] = n;
+			vec_push(&nm->cands, (void *)n);
 			sb_printf(&nm->sb, "%s%s", nm->sb.len ? " " : "", n);
 		} else if (type_of(&m, &mt) && peel(&mt, &mt)) {
 			member_names(&mt, nm, depth + 1);
@@ -1064,12 +1062,13 @@ static int member(struct tv *t, struct tval *v, const char *name)
 
 		member_names(&su, &nm, 0);
 		fail(t, "'%s' has no member '%s'", tname(t, v), name);
-		near = diag_closest(name, nm.cands, nm.n);
+		near = diag_closest(name, (const char *const *)nm.cands.items, nm.cands.len);
 		if (near)
 			hint(t, "did you mean '->%s'?", near);
 		else if (nm.sb.len)
 			hint(t, "its members: %s", sb_str(&nm.sb));
 		sb_free(&nm.sb);
+		vec_free(&nm.cands);
 		return -1;
 	}
 	if (v->kind != TVK_MEM) {

@@ -677,6 +677,9 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_dwarf_func = {
 	.name = "kernel",
+	.forms = (const char *const[]){
+		"kernel.function(S)[.call|.inline|.return[.maxactive(N)]|.label(S)]",
+		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_dwarf,
 	.expand = expand_dwarf,

@@ -648,6 +648,10 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_dwarf_mod = {
 	.name = "module",
+	.forms = (const char *const[]){
+		"module(S).function(S)[.call|.inline|.return[.maxactive(N)]]",
+		"module(S).statement(S)",
+		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_module,
 	.expand = expand_module,

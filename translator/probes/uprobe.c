@@ -1222,6 +1222,12 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_uprobe = {
 	.name = "process",
+	.forms = (const char *const[]){
+		"process[(S|N)][.library(S)].{function(S)[.call|.inline|.return]|"
+		"statement(S)|mark(S)|provider(S).mark(S)|plt(S)[.return]}",
+		"process(S|N)[.library(S)].plt[.return]",
+		"process[(S|N)].statement(N)",
+		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_process,
 	.expand = expand_process,
