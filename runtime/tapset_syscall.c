@@ -183,7 +183,115 @@ static const struct stp_sc_flag delmod_flags[] = {
 	{ O_TRUNC, "O_TRUNC" }, { O_NONBLOCK, "O_NONBLOCK" }, { 0, NULL }
 };
 
+static const struct stp_sc_flag fan_init_flags[] = {
+	{ 0x1, "FAN_CLOEXEC" }, { 0x2, "FAN_NONBLOCK" }, { 0x4, "FAN_CLASS_CONTENT" },
+	{ 0x8, "FAN_CLASS_PRE_CONTENT" }, { 0x10, "FAN_UNLIMITED_QUEUE" },
+	{ 0x20, "FAN_UNLIMITED_MARKS" }, { 0x40, "FAN_ENABLE_AUDIT" }, { 0x80, "FAN_REPORT_PIDFD" },
+	{ 0x100, "FAN_REPORT_TID" }, { 0x200, "FAN_REPORT_FID" }, { 0x400, "FAN_REPORT_DIR_FID" },
+	{ 0x800, "FAN_REPORT_NAME" }, { 0x1000, "FAN_REPORT_TARGET_FID" }, { 0, NULL }
+};
+static const struct stp_sc_flag fan_mark_flags[] = {
+	{ 0x1, "FAN_MARK_ADD" }, { 0x2, "FAN_MARK_REMOVE" }, { 0x4, "FAN_MARK_DONT_FOLLOW" },
+	{ 0x8, "FAN_MARK_ONLYDIR" }, { 0x10, "FAN_MARK_MOUNT" }, { 0x20, "FAN_MARK_IGNORED_MASK" },
+	{ 0x40, "FAN_MARK_IGNORED_SURV_MODIFY" }, { 0x80, "FAN_MARK_FLUSH" },
+	{ 0x100, "FAN_MARK_FILESYSTEM" }, { 0x200, "FAN_MARK_EVICTABLE" },
+	{ 0x400, "FAN_MARK_IGNORE" }, { 0, NULL }
+};
+static const struct stp_sc_flag fan_mask_flags[] = {
+	{ 0x1, "FAN_ACCESS" }, { 0x2, "FAN_MODIFY" }, { 0x4, "FAN_ATTRIB" },
+	{ 0x8, "FAN_CLOSE_WRITE" }, { 0x10, "FAN_CLOSE_NOWRITE" }, { 0x20, "FAN_OPEN" },
+	{ 0x40, "FAN_MOVED_FROM" }, { 0x80, "FAN_MOVED_TO" }, { 0x100, "FAN_CREATE" },
+	{ 0x200, "FAN_DELETE" }, { 0x400, "FAN_DELETE_SELF" }, { 0x800, "FAN_MOVE_SELF" },
+	{ 0x1000, "FAN_OPEN_EXEC" }, { 0x4000, "FAN_Q_OVERFLOW" }, { 0x8000, "FAN_FS_ERROR" },
+	{ 0x10000, "FAN_OPEN_PERM" }, { 0x20000, "FAN_ACCESS_PERM" },
+	{ 0x40000, "FAN_OPEN_EXEC_PERM" }, { 0x08000000, "FAN_EVENT_ON_CHILD" },
+	{ 0x10000000, "FAN_RENAME" }, { 0x40000000, "FAN_ONDIR" }, { 0, NULL }
+};
+static const struct stp_sc_flag inotify_flags[] = {
+	{ 0x1, "IN_ACCESS" }, { 0x2, "IN_MODIFY" }, { 0x4, "IN_ATTRIB" },
+	{ 0x8, "IN_CLOSE_WRITE" }, { 0x10, "IN_CLOSE_NOWRITE" }, { 0x20, "IN_OPEN" },
+	{ 0x40, "IN_MOVED_FROM" }, { 0x80, "IN_MOVED_TO" }, { 0x100, "IN_CREATE" },
+	{ 0x200, "IN_DELETE" }, { 0x400, "IN_DELETE_SELF" }, { 0x800, "IN_MOVE_SELF" },
+	{ 0x2000, "IN_UNMOUNT" }, { 0x4000, "IN_Q_OVERFLOW" }, { 0x8000, "IN_IGNORED" },
+	{ 0x01000000, "IN_ONLYDIR" }, { 0x02000000, "IN_DONT_FOLLOW" },
+	{ 0x04000000, "IN_EXCL_UNLINK" }, { 0x10000000, "IN_MASK_CREATE" },
+	{ 0x20000000, "IN_MASK_ADD" }, { 0x40000000, "IN_ISDIR" }, { 0x80000000, "IN_ONESHOT" },
+	{ 0, NULL }
+};
+static const struct stp_sc_flag modinit_flags[] = {
+	{ 1, "MODULE_INIT_IGNORE_MODVERSIONS" }, { 2, "MODULE_INIT_IGNORE_VERMAGIC" },
+	{ 4, "MODULE_INIT_COMPRESSED_FILE" }, { 0, NULL }
+};
+static const struct stp_sc_flag mpol_flags[] = {
+	{ 1, "MPOL_F_NODE" }, { 2, "MPOL_F_ADDR" }, { 4, "MPOL_F_MEMS_ALLOWED" }, { 0, NULL }
+};
+static const struct stp_sc_flag mpol_mf_flags[] = {
+	{ 1, "MPOL_MF_STRICT" }, { 2, "MPOL_MF_MOVE" }, { 4, "MPOL_MF_MOVE_ALL" }, { 0, NULL }
+};
+static const struct stp_sc_flag mount_flags[] = {
+	{ 1, "MS_RDONLY" }, { 2, "MS_NOSUID" }, { 4, "MS_NODEV" }, { 8, "MS_NOEXEC" },
+	{ 16, "MS_SYNCHRONOUS" }, { 32, "MS_REMOUNT" }, { 64, "MS_MANDLOCK" },
+	{ 128, "MS_DIRSYNC" }, { 256, "MS_NOSYMFOLLOW" }, { 1024, "MS_NOATIME" },
+	{ 2048, "MS_NODIRATIME" }, { 4096, "MS_BIND" }, { 8192, "MS_MOVE" }, { 16384, "MS_REC" },
+	{ 32768, "MS_SILENT" }, { 1 << 16, "MS_POSIXACL" }, { 1 << 17, "MS_UNBINDABLE" },
+	{ 1 << 18, "MS_PRIVATE" }, { 1 << 19, "MS_SLAVE" }, { 1 << 20, "MS_SHARED" },
+	{ 1 << 21, "MS_RELATIME" }, { 1 << 22, "MS_KERNMOUNT" }, { 1 << 23, "MS_I_VERSION" },
+	{ 1 << 24, "MS_STRICTATIME" }, { 1 << 25, "MS_LAZYTIME" }, { 0, NULL }
+};
+static const struct stp_sc_flag msgflg_flags[] = {
+	{ 04000, "IPC_NOWAIT" }, { 010000, "MSG_NOERROR" }, { 020000, "MSG_EXCEPT" },
+	{ 040000, "MSG_COPY" }, { 0, NULL }
+};
+static const struct stp_sc_flag shmat_flags[] = {
+	{ 010000, "SHM_RDONLY" }, { 020000, "SHM_RND" }, { 040000, "SHM_REMAP" },
+	{ 0100000, "SHM_EXEC" }, { 0, NULL }
+};
+static const struct stp_sc_flag perf_flags[] = {
+	{ 1, "PERF_FLAG_FD_NO_GROUP" }, { 2, "PERF_FLAG_FD_OUTPUT" }, { 4, "PERF_FLAG_PID_CGROUP" },
+	{ 8, "PERF_FLAG_FD_CLOEXEC" }, { 0, NULL }
+};
+static const struct stp_sc_flag pkey_flags[] = {
+	{ 1, "PKEY_DISABLE_ACCESS" }, { 2, "PKEY_DISABLE_WRITE" }, { 0, NULL }
+};
+static const struct stp_sc_flag rwf_flags[] = {
+	{ 1, "RWF_HIPRI" }, { 2, "RWF_DSYNC" }, { 4, "RWF_SYNC" }, { 8, "RWF_NOWAIT" },
+	{ 16, "RWF_APPEND" }, { 0, NULL }
+};
+static const struct stp_sc_flag seccomp_flags[] = {
+	{ 1, "SECCOMP_FILTER_FLAG_TSYNC" }, { 2, "SECCOMP_FILTER_FLAG_LOG" },
+	{ 4, "SECCOMP_FILTER_FLAG_SPEC_ALLOW" }, { 8, "SECCOMP_FILTER_FLAG_NEW_LISTENER" },
+	{ 16, "SECCOMP_FILTER_FLAG_TSYNC_ESRCH" }, { 32, "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV" },
+	{ 0, NULL }
+};
+static const struct stp_sc_flag kexec_file_flags[] = {
+	{ 1, "KEXEC_FILE_UNLOAD" }, { 2, "KEXEC_FILE_ON_CRASH" }, { 4, "KEXEC_FILE_NO_INITRAMFS" },
+	{ 0, NULL }
+};
+static const struct stp_sc_flag kexec_flags[] = {
+	{ 1, "KEXEC_ON_CRASH" }, { 2, "KEXEC_PRESERVE_CONTEXT" }, { 0, NULL }
+};
+static const struct stp_sc_flag statx_flags[] = {
+	{ 0x1, "STATX_TYPE" }, { 0x2, "STATX_MODE" }, { 0x4, "STATX_NLINK" }, { 0x8, "STATX_UID" },
+	{ 0x10, "STATX_GID" }, { 0x20, "STATX_ATIME" }, { 0x40, "STATX_MTIME" },
+	{ 0x80, "STATX_CTIME" }, { 0x100, "STATX_INO" }, { 0x200, "STATX_SIZE" },
+	{ 0x400, "STATX_BLOCKS" }, { 0x800, "STATX_BTIME" }, { 0x1000, "STATX_MNT_ID" },
+	{ 0x2000, "STATX_DIOALIGN" }, { 0, NULL }
+};
+static const struct stp_sc_flag uffd_flags[] = {
+	{ O_CLOEXEC, "O_CLOEXEC" }, { O_NONBLOCK, "O_NONBLOCK" }, { 1, "UFFD_USER_MODE_ONLY" },
+	{ 0, NULL }
+};
+
 static const struct { int kind; const struct stp_sc_flag *flags; } flag_kinds[] = {
+	{ STP_SC_FAN_INIT, fan_init_flags }, { STP_SC_FAN_MARK, fan_mark_flags },
+	{ STP_SC_FAN_MASK, fan_mask_flags }, { STP_SC_INOTIFY_MASK, inotify_flags },
+	{ STP_SC_MODINIT, modinit_flags }, { STP_SC_MPOL_FLAGS, mpol_flags },
+	{ STP_SC_MPOL_MF, mpol_mf_flags }, { STP_SC_MOUNT, mount_flags },
+	{ STP_SC_MSGFLG, msgflg_flags }, { STP_SC_SHMAT, shmat_flags }, { STP_SC_PERF, perf_flags },
+	{ STP_SC_PKEY, pkey_flags }, { STP_SC_RWF, rwf_flags },
+	{ STP_SC_SECCOMP_FLAGS, seccomp_flags }, { STP_SC_KEXEC_FILE, kexec_file_flags },
+	{ STP_SC_KEXEC, kexec_flags }, { STP_SC_STATX_MASK, statx_flags },
+	{ STP_SC_UFFD, uffd_flags },
 	{ STP_SC_XATTR, xattr_flags }, { STP_SC_SPLICE, splice_flags },
 	{ STP_SC_SYNC_RANGE, sync_range_flags }, { STP_SC_DELMOD, delmod_flags },
 	{ STP_SC_MCL, mcl_flags }, { STP_SC_MFD, mfd_flags }, { STP_SC_TFD, tfd_flags },
@@ -215,6 +323,19 @@ static const char *const bpf_cmd[] = {
 	"BPF_ENABLE_STATS", "BPF_ITER_CREATE", "BPF_LINK_DETACH", "BPF_PROG_BIND_MAP",
 };
 static const char *const ipc_cmd[] = { "IPC_RMID", "IPC_SET", "IPC_STAT", "IPC_INFO" };
+static const char *const sem_cmd[] = {
+	"IPC_RMID", "IPC_SET", "IPC_STAT", "IPC_INFO", NULL, NULL, NULL, NULL, NULL, NULL,
+	NULL, "GETPID", "GETVAL", "GETALL", "GETNCNT", "GETZCNT", "SETVAL", "SETALL",
+	"SEM_STAT", "SEM_INFO", "SEM_STAT_ANY",
+};
+static const char *const ioprio_who[] = { "IOPRIO_WHO_PROCESS", "IOPRIO_WHO_PGRP",
+					  "IOPRIO_WHO_USER" };
+static const char *const kcmp_type[] = { "KCMP_FILE", "KCMP_VM", "KCMP_FILES", "KCMP_FS",
+					 "KCMP_SIGHAND", "KCMP_IO", "KCMP_SYSVSEM",
+					 "KCMP_EPOLL_TFD" };
+static const char *const seccomp_op[] = { "SECCOMP_SET_MODE_STRICT", "SECCOMP_SET_MODE_FILTER",
+					  "SECCOMP_GET_ACTION_AVAIL",
+					  "SECCOMP_GET_NOTIF_SIZES" };
 
 static const struct {
 	int kind, first;
@@ -223,6 +344,10 @@ static const struct {
 } enum_kinds[] = {
 	{ STP_SC_BPF_CMD, 0, bpf_cmd, ARRAY_SIZE(bpf_cmd) },
 	{ STP_SC_IPC_CMD, 0, ipc_cmd, ARRAY_SIZE(ipc_cmd) },
+	{ STP_SC_SEM_CMD, 0, sem_cmd, ARRAY_SIZE(sem_cmd) },
+	{ STP_SC_IOPRIO_WHO, 1, ioprio_who, ARRAY_SIZE(ioprio_who) },
+	{ STP_SC_KCMP, 0, kcmp_type, ARRAY_SIZE(kcmp_type) },
+	{ STP_SC_SECCOMP_OP, 0, seccomp_op, ARRAY_SIZE(seccomp_op) },
 	{ STP_SC_RUSAGE, -1, rusage_who, ARRAY_SIZE(rusage_who) },
 	{ STP_SC_ITIMER, 0, itimer_which, ARRAY_SIZE(itimer_which) },
 	{ STP_SC_SCHED_POLICY, 0, sched_policy, ARRAY_SIZE(sched_policy) },
@@ -482,6 +607,221 @@ void _stp_sc_sockaddr(char *dst, unsigned long uaddr, int64_t len, int part)
 			  sa.un.sun_path);
 	else
 		scnprintf(dst, MAXSTRINGLEN, "{%s}", af);
+}
+
+/* Selectors with flags or parts beside the name; false if kind is not one. */
+static bool sc_special_str(char *dst, int kind, int64_t v)
+{
+	static const char *const mpol_mode[] = { "MPOL_DEFAULT", "MPOL_PREFERRED", "MPOL_BIND",
+						 "MPOL_INTERLEAVE", "MPOL_LOCAL",
+						 "MPOL_PREFERRED_MANY" };
+	static const struct stp_sc_flag mpol_mode_flags[] = {
+		{ 1 << 15, "MPOL_F_STATIC_NODES" }, { 1 << 14, "MPOL_F_RELATIVE_NODES" },
+		{ 1 << 13, "MPOL_F_NUMA_BALANCING" }, { 0, NULL }
+	};
+	static const char *const ioprio_class[] = { "IOPRIO_CLASS_NONE", "IOPRIO_CLASS_RT",
+						    "IOPRIO_CLASS_BE", "IOPRIO_CLASS_IDLE" };
+	static const struct { int64_t v; const char *name; } named[] = {
+		{ 0xfee1dead, "LINUX_REBOOT_MAGIC1" }, { 672274793, "LINUX_REBOOT_MAGIC2" },
+		{ 85072278, "LINUX_REBOOT_MAGIC2A" }, { 369367448, "LINUX_REBOOT_MAGIC2B" },
+		{ 537993216, "LINUX_REBOOT_MAGIC2C" },
+	};
+	static const struct { unsigned int v; const char *name; } reboot_cmd[] = {
+		{ 0x01234567, "LINUX_REBOOT_CMD_RESTART" }, { 0xCDEF0123, "LINUX_REBOOT_CMD_HALT" },
+		{ 0x89ABCDEF, "LINUX_REBOOT_CMD_CAD_ON" }, { 0x00000000, "LINUX_REBOOT_CMD_CAD_OFF" },
+		{ 0x4321FEDC, "LINUX_REBOOT_CMD_POWER_OFF" },
+		{ 0xA1B2C3D4, "LINUX_REBOOT_CMD_RESTART2" },
+		{ 0xD000FCE2, "LINUX_REBOOT_CMD_SW_SUSPEND" }, { 0x45584543, "LINUX_REBOOT_CMD_KEXEC" },
+	};
+	static const char *const membarrier[] = {
+		"MEMBARRIER_CMD_GLOBAL", "MEMBARRIER_CMD_GLOBAL_EXPEDITED",
+		"MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED", "MEMBARRIER_CMD_PRIVATE_EXPEDITED",
+		"MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED",
+		"MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE",
+		"MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE",
+		"MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ",
+		"MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ",
+	};
+	static const char *const qcmd[] = { NULL, "Q_SYNC", "Q_QUOTAON", "Q_QUOTAOFF",
+					    "Q_GETFMT", "Q_GETINFO", "Q_SETINFO", "Q_GETQUOTA",
+					    "Q_SETQUOTA", "Q_GETNEXTQUOTA" };
+	static const char *const qtype[] = { "USRQUOTA", "GRPQUOTA", "PRJQUOTA" };
+	char part[64];
+	size_t len, i;
+
+	switch (kind) {
+	case STP_SC_MPOL_MODE:
+		enum_str(part, v & 0xfff, mpol_mode, ARRAY_SIZE(mpol_mode));
+		flag_str(dst, v & ~0xfffULL, mpol_mode_flags, part);
+		return true;
+	case STP_SC_IOPRIO:
+		/* class << 13 | data */
+		enum_str(part, (v >> 13) & 7, ioprio_class, ARRAY_SIZE(ioprio_class));
+		scnprintf(dst, MAXSTRINGLEN, "%s|%lld", part, (long long)(v & 0x1fff));
+		return true;
+	case STP_SC_MEMBARRIER:
+		if (!v) {
+			strscpy(dst, "MEMBARRIER_CMD_QUERY", MAXSTRINGLEN);
+			return true;
+		}
+		for (i = 0; i < ARRAY_SIZE(membarrier); i++)
+			if (v == 1LL << i) {
+				strscpy(dst, membarrier[i], MAXSTRINGLEN);
+				return true;
+			}
+		scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
+		return true;
+	case STP_SC_QUOTACTL: {
+		/* QCMD(cmd, type): cmd << 8 | type, cmd 0x8000NN (Q_NN) */
+		unsigned int cmd = (unsigned int)v >> 8;
+
+		if ((cmd & ~0xffu) == 0x800000 && (cmd & 0xff) < ARRAY_SIZE(qcmd) &&
+		    qcmd[cmd & 0xff])
+			strscpy(part, qcmd[cmd & 0xff], sizeof(part));
+		else
+			scnprintf(part, sizeof(part), "0x%x", cmd);
+		len = scnprintf(dst, MAXSTRINGLEN, "%s|", part);
+		enum_str(dst + len, v & 0xff, qtype, ARRAY_SIZE(qtype));
+		return true;
+	}
+	case STP_SC_REBOOT_MAGIC:
+		for (i = 0; i < ARRAY_SIZE(named); i++)
+			if ((unsigned int)v == named[i].v) {
+				strscpy(dst, named[i].name, MAXSTRINGLEN);
+				return true;
+			}
+		scnprintf(dst, MAXSTRINGLEN, "%#llx", (unsigned long long)(unsigned int)v);
+		return true;
+	case STP_SC_REBOOT_CMD:
+		for (i = 0; i < ARRAY_SIZE(reboot_cmd); i++)
+			if ((unsigned int)v == reboot_cmd[i].v) {
+				strscpy(dst, reboot_cmd[i].name, MAXSTRINGLEN);
+				return true;
+			}
+		scnprintf(dst, MAXSTRINGLEN, "%#llx", (unsigned long long)(unsigned int)v);
+		return true;
+	case STP_SC_SWAPON: {
+		static const struct stp_sc_flag swap_flags[] = {
+			{ 0x10000, "SWAP_FLAG_DISCARD" }, { 0x20000, "SWAP_FLAG_DISCARD_ONCE" },
+			{ 0x40000, "SWAP_FLAG_DISCARD_PAGES" }, { 0, NULL }
+		};
+
+		/* SWAP_FLAG_PREFER with its priority, then the others */
+		len = 0;
+		if (v & 0x8000)
+			len = scnprintf(dst, MAXSTRINGLEN, "SWAP_FLAG_PREFER|%lld",
+					(long long)(v & 0x7fff));
+		if (!(v & ~0xffffULL) && len)
+			return true;
+		flag_str(dst + len + !!len, v & ~0xffffULL, swap_flags, NULL);
+		if (len)
+			dst[len] = '|';
+		return true;
+	}
+	}
+	return false;
+}
+
+/* A timespec or timeval at t as argstr shows it: [s.fraction], digits decimals. */
+static size_t sc_time_str(char *dst, size_t size, const long long *t, int digits)
+{
+	return scnprintf(dst, size, "[%lld.%0*lld]", t[0], digits, t[1]);
+}
+
+/* Structs read from user memory (STP_SC_TIMEVAL on): NULL, the address if unreadable. */
+static void sc_struct_str(char *dst, int kind, int64_t v)
+{
+	static const size_t sizes[] = {
+		[STP_SC_TIMEVAL - STP_SC_TIMEVAL] = 16, [STP_SC_TIMEVAL2 - STP_SC_TIMEVAL] = 32,
+		[STP_SC_TIMEZONE - STP_SC_TIMEVAL] = 8, [STP_SC_UTIMBUF - STP_SC_TIMEVAL] = 16,
+		[STP_SC_RLIMIT_VAL - STP_SC_TIMEVAL] = 16,
+		[STP_SC_SCHED_ATTR - STP_SC_TIMEVAL] = 56, [STP_SC_SYSINFO - STP_SC_TIMEVAL] = 112,
+		[STP_SC_TMS - STP_SC_TIMEVAL] = 32, [STP_SC_TIMEX - STP_SC_TIMEVAL] = 208,
+		[STP_SC_STACK - STP_SC_TIMEVAL] = 24, [STP_SC_SIGINFO - STP_SC_TIMEVAL] = 128,
+	};
+	union {
+		long long l[26];
+		int i[52];
+		unsigned char b[208];
+	} u;
+	size_t size, len;
+
+	if (kind - STP_SC_TIMEVAL >= (int)ARRAY_SIZE(sizes)) {
+		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
+		return;
+	}
+	size = sizes[kind - STP_SC_TIMEVAL];
+	if (!v) {
+		strscpy(dst, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	memset(&u, 0, sizeof(u));
+	if (copy_from_user_nofault(&u, (void __user *)(unsigned long)v, size)) {
+		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
+		return;
+	}
+	switch (kind) {
+	case STP_SC_TIMEVAL:
+		sc_time_str(dst, MAXSTRINGLEN, u.l, 6);
+		return;
+	case STP_SC_TIMEVAL2:
+		len = sc_time_str(dst, MAXSTRINGLEN, u.l, 6);
+		sc_time_str(dst + len, MAXSTRINGLEN - len, u.l + 2, 6);
+		return;
+	case STP_SC_TIMEZONE:
+		scnprintf(dst, MAXSTRINGLEN, "[%d, %d]", u.i[0], u.i[1]);
+		return;
+	case STP_SC_UTIMBUF:
+		scnprintf(dst, MAXSTRINGLEN, "[%lld, %lld]", u.l[0], u.l[1]);
+		return;
+	case STP_SC_RLIMIT_VAL:
+		scnprintf(dst, MAXSTRINGLEN, "[%lld,%lld]", u.l[0], u.l[1]);
+		return;
+	case STP_SC_SCHED_ATTR: {
+		/* size, policy (u32), flags (u64), nice (s32), priority (u32), runtime,
+		 * deadline, period (u64) */
+		unsigned long long flags, rt[3];
+		char pol[32];
+
+		memcpy(&flags, u.b + 8, 8);
+		memcpy(rt, u.b + 24, 24);
+		enum_str(pol, u.i[1], sched_policy, ARRAY_SIZE(sched_policy));
+		scnprintf(dst, MAXSTRINGLEN, "{size=%u, sched_policy=%s, sched_flags=0x%llx, "
+			  "sched_nice=%d, sched_priority=%u, sched_runtime=%llu, "
+			  "sched_deadline=%llu, sched_period=%llu}", u.i[0], pol, flags,
+			  u.i[4], u.i[5], rt[0], rt[1], rt[2]);
+		return;
+	}
+	case STP_SC_SYSINFO:
+		scnprintf(dst, MAXSTRINGLEN, "{uptime=%lld, loads=[%llu, %llu, %llu], "
+			  "totalram=%llu, freeram=%llu, sharedram=%llu, bufferram=%llu, "
+			  "totalswap=%llu, freeswap=%llu, procs=%u}", u.l[0], u.l[1], u.l[2],
+			  u.l[3], u.l[4], u.l[5], u.l[6], u.l[7], u.l[8], u.l[9],
+			  (unsigned int)(u.l[10] & 0xffff));
+		return;
+	case STP_SC_TMS:
+		scnprintf(dst, MAXSTRINGLEN, "{tms_utime=%lld, tms_stime=%lld, tms_cutime=%lld, "
+			  "tms_cstime=%lld}", u.l[0], u.l[1], u.l[2], u.l[3]);
+		return;
+	case STP_SC_TIMEX:
+		/* modes (u32, padded), offset, freq, maxerror, esterror, status (s32) */
+		scnprintf(dst, MAXSTRINGLEN, "{modes=%u, offset=%lld, freq=%lld, maxerror=%lld, "
+			  "esterror=%lld, status=%d}", u.i[0], u.l[1], u.l[2], u.l[3], u.l[4],
+			  u.i[10]);
+		return;
+	case STP_SC_STACK:
+		scnprintf(dst, MAXSTRINGLEN, "{ss_sp=0x%llx, ss_flags=%d, ss_size=%lld}",
+			  u.l[0], u.i[2], u.l[2]);
+		return;
+	case STP_SC_SIGINFO: {
+		char sig[32];
+
+		_stp_sc_decode(sig, STP_SC_SIGNAL, u.i[0]);
+		scnprintf(dst, MAXSTRINGLEN, "{si_signo=%s, si_errno=%d, si_code=%d}", sig,
+			  u.i[1], u.i[2]);
+		return;
+	}
+	}
 }
 
 void _stp_sc_decode(char *dst, int kind, int64_t v)
@@ -783,6 +1123,12 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 		return;
 	}
 	default:
+		if (kind >= STP_SC_TIMEVAL) {
+			sc_struct_str(dst, kind, v);
+			return;
+		}
+		if (sc_special_str(dst, kind, v))
+			return;
 		break;
 	}
 	for (i = 0; i < ARRAY_SIZE(flag_kinds); i++)
@@ -792,9 +1138,12 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 		}
 	for (i = 0; i < ARRAY_SIZE(enum_kinds); i++)
 		if (enum_kinds[i].kind == kind) {
-			enum_str(dst, v - enum_kinds[i].first, enum_kinds[i].names, enum_kinds[i].n);
+			int64_t k = v - enum_kinds[i].first;
+
 			/* a value outside the table in decimal, as it is */
-			if (dst[0] != enum_kinds[i].names[0][0])
+			if (k >= 0 && (uint64_t)k < enum_kinds[i].n && enum_kinds[i].names[k])
+				strscpy(dst, enum_kinds[i].names[k], MAXSTRINGLEN);
+			else
 				scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
 			return;
 		}

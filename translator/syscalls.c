@@ -185,7 +185,30 @@ static const char *const sc_argnames[][3] = {
 	{ "clone", "child_tidptr", "child_tid" }, { "pselect6", "inp", "readfds" },
 	{ "pselect6", "outp", "writefds" }, { "pselect6", "exp", "exceptfds" },
 	{ "pselect6", "tsp", "timeout" }, { "pselect6", "sig", "sigmask" },
-	{ "vmsplice", "uiov", "iov" },
+	{ "vmsplice", "uiov", "iov" }, { "getrandom", "ubuf", "buf" },
+	{ "p*v2", "vec", "vector" }, { "p*v2", "vlen", "count" },
+	{ "lookup_dcookie", "cookie64", "cookie" }, { "lookup_dcookie", "buf", "buffer" },
+};
+
+/*
+ * Variables SystemTap has beside the arguments, by the kernel's name of
+ * the call: those of the other call of a renamed pair (syscall.pipe is
+ * pipe and pipe2), values read through a pointer, its spellings.
+ */
+static const char *const sc_extras[][2] = {
+	{ "pipe", "flags = 0\n\tflag_str = \"\"" },
+	{ "pipe*", "pipe0 = __sc_arg(1) ? user_int(__sc_arg(1)) : 0\n"
+		   "\tpipe1 = __sc_arg(1) ? user_int(__sc_arg(1) + 4) : 0" },
+	{ "dup2", "flags = 0\n\tflags_str = \"0x0\"" },
+	{ "epoll_create", "flags = 0" }, { "epoll_create1", "size = 0" },
+	{ "eventfd", "flags = 0\n\tflags_str = \"0x0\"" }, { "inotify_init", "flags = 0" },
+	{ "signalfd", "flags = 0" },
+	{ "utime", "actime = __sc_arg(2) ? user_long(__sc_arg(2)) : 0\n"
+		   "\tmodtime = __sc_arg(2) ? user_long(__sc_arg(2) + 8) : 0" },
+	{ "mq_open", "name_uaddr = __sc_arg(1)\n\tfilename = u_name\n"
+		     "\tfilename_unquoted = u_name_unquoted" },
+	{ "mkdirat", "pahtname_unquoted = pathname_unquoted" },
+	{ "preadv*", "offset = __sc_arg(4)" }, { "pwritev*", "offset = __sc_arg(4)" },
 };
 
 /*
@@ -306,6 +329,37 @@ static const struct sc_decoder {
 	{ "semget", "key", STP_SC_IPC_KEY },
 	{ "*splice", "flags", STP_SC_SPLICE }, { "sync_file_range", "flags", STP_SC_SYNC_RANGE },
 	{ "setns", "nstype", STP_SC_CLONE }, { "delete_module", "flags", STP_SC_DELMOD },
+	{ "fanotify_init", "flags", STP_SC_FAN_INIT },
+	{ "fanotify_init", "event_f_flags", STP_SC_OPEN_FLAGS },
+	{ "fanotify_mark", "flags", STP_SC_FAN_MARK }, { "fanotify_mark", "mask", STP_SC_FAN_MASK },
+	{ "inotify_add_watch", "mask", STP_SC_INOTIFY_MASK },
+	{ "finit_module", "flags", STP_SC_MODINIT }, { "get_mempolicy", "flags", STP_SC_MPOL_FLAGS },
+	{ "set_mempolicy", "mode", STP_SC_MPOL_MODE }, { "mbind", "mode", STP_SC_MPOL_MODE },
+	{ "mbind", "flags", STP_SC_MPOL_MF }, { "move_pages", "flags", STP_SC_MPOL_MF },
+	{ "ioprio_[gs]et", "which", STP_SC_IOPRIO_WHO }, { "ioprio_set", "ioprio", STP_SC_IOPRIO },
+	{ "kcmp", "type", STP_SC_KCMP }, { "membarrier", "cmd", STP_SC_MEMBARRIER },
+	{ "mount", "flags", STP_SC_MOUNT }, { "mq_open", "oflag", STP_SC_OPEN_FLAGS },
+	{ "msg[sr][nc][dv]", "msgflg", STP_SC_MSGFLG }, { "semctl", "cmd", STP_SC_SEM_CMD },
+	{ "shmat", "shmflg", STP_SC_SHMAT }, { "name_to_handle_at", "flag", STP_SC_AT_FLAGS },
+	{ "perf_event_open", "flags", STP_SC_PERF }, { "pkey_alloc", "init_val", STP_SC_PKEY },
+	{ "p*v2", "flags", STP_SC_RWF }, { "quotactl", "cmd", STP_SC_QUOTACTL },
+	{ "reboot", "magic1", STP_SC_REBOOT_MAGIC }, { "reboot", "magic2", STP_SC_REBOOT_MAGIC },
+	{ "reboot", "cmd", STP_SC_REBOOT_CMD }, { "remap_file_pages", "prot", STP_SC_PROT },
+	{ "remap_file_pages", "flags", STP_SC_MMAP_FLAGS }, { "seccomp", "op", STP_SC_SECCOMP_OP },
+	{ "seccomp", "flags", STP_SC_SECCOMP_FLAGS }, { "swapon", "swap_flags", STP_SC_SWAPON },
+	{ "userfaultfd", "flags", STP_SC_UFFD }, { "memfd_secret", "flags", STP_SC_UFFD },
+	{ "kexec_file_load", "flags", STP_SC_KEXEC_FILE }, { "kexec_load", "flags", STP_SC_KEXEC },
+	{ "statx", "mask", STP_SC_STATX_MASK }, { "fadvise64", "advice", STP_SC_FADVICE },
+	/* structs the caller passes in */
+	{ "clock_settime", "tp", STP_SC_TIMESPEC }, { "settimeofday", "tv", STP_SC_TIMEVAL },
+	{ "settimeofday", "tz", STP_SC_TIMEZONE }, { "utime", "times", STP_SC_UTIMBUF },
+	{ "utimes", "utimes", STP_SC_TIMEVAL2 }, { "futimesat", "utimes", STP_SC_TIMEVAL2 },
+	{ "select", "tvp", STP_SC_TIMEVAL }, { "sigaltstack", "uss", STP_SC_STACK },
+	{ "rt_*sigqueueinfo", "uinfo", STP_SC_SIGINFO }, { "rt_sigtimedwait", "uthese", STP_SC_SIGSET },
+	{ "rt_sigtimedwait", "uinfo", STP_SC_SIGINFO }, { "sched_[gs]etattr", "uattr", STP_SC_SCHED_ATTR },
+	{ "sysinfo", "info", STP_SC_SYSINFO }, { "times", "tbuf", STP_SC_TMS },
+	{ "adjtimex", "txc_p", STP_SC_TIMEX }, { "clock_adjtime", "utx", STP_SC_TIMEX },
+	{ "prlimit64", "new_rlim", STP_SC_RLIMIT_VAL }, { "setrlimit", "rlim", STP_SC_RLIMIT_VAL },
 };
 
 /*
@@ -321,6 +375,10 @@ static const char *const sc_sockaddrs[][4] = {
 /* Decoded variables SystemTap names otherwise than NAME_str: call, kernel name, its name. */
 static const char *const sc_strnames[][3] = {
 	{ "sendto", "buff", "buf" }, { "pipe", "flags", "flag_str" },
+	{ "clock_settime", "tp", "tp_uaddr_str" }, { "utimes", "utimes", "tvp_uaddr_str" },
+	{ "rt_sigqueueinfo", "uinfo", "siginfo_str" }, { "clock_adjtime", "utx", "tx_uaddr_str" },
+	{ "io_getevents", "timeout", "timestr" }, { "semctl", "cmd", "cmdstr" },
+	{ "utime", "times", "" },
 	/* none: argstr shows it */
 	{ "pipe", "fildes", "" }, { "getitimer", "which", "" }, { "getpriority", "which", "" },
 };
@@ -712,6 +770,9 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 	}
 	sb_puts(sb, sb_str(&late));
 	sb_free(&late);
+	for (size_t e = 0; e < sizeof(sc_extras) / sizeof(sc_extras[0]); e++)
+		if (!fnmatch(sc_extras[e][0], c->kname, 0))
+			sb_printf(sb, "\t%s\n", sc_extras[e][1]);
 	/* open's mode means something only when it creates (O_CREAT, O_TMPFILE). */
 	if (n > 1 && args[n - 1].cls == SC_OCTAL && args[n - 2].decoder == STP_SC_OPEN_FLAGS) {
 		const char *f = sb_str(&fmt), *v = sb_str(&vals);
@@ -832,6 +893,124 @@ static int sc_read_table(struct session *s, struct sc_collect *k)
 	return n;
 }
 
+/*
+ * One C parameter declaration of syscalls.h ("const char __user *filename")
+ * as the DWARF index writes it: "$filename:char const*" into *sb.  The
+ * integer spellings are DWARF's ("unsigned long" is "long unsigned int").
+ */
+static void sc_c_param(struct strbuf *sb, const char *decl, size_t n)
+{
+	static const char *const ints[][2] = {
+		{ "unsigned long", "long unsigned int" }, { "unsigned", "unsigned int" },
+		{ "long", "long int" }, { "unsigned long long", "long long unsigned int" },
+		{ "long long", "long long int" }, { "short", "short int" },
+		{ "unsigned short", "short unsigned int" }, { "unsigned char", "unsigned char" },
+	};
+	struct strbuf base = STRBUF_INIT, ptr = STRBUF_INIT;
+	char word[64], last[64] = "";
+	bool konst = false, stars = false;
+	size_t i = 0;
+
+	while (i < n) {
+		size_t j = i;
+
+		if (decl[i] == ' ' || decl[i] == '\t' || decl[i] == '\n') {
+			i++;
+			continue;
+		}
+		if (decl[i] == '*') {
+			/* the last word was a type word, not the name */
+			if (*last) {
+				sb_printf(&base, "%s%s", base.len ? " " : "", last);
+				*last = '\0';
+			}
+			sb_puts(&ptr, "*");
+			stars = true;
+			i++;
+			continue;
+		}
+		while (j < n && decl[j] != ' ' && decl[j] != '\t' && decl[j] != '\n' && decl[j] != '*')
+			j++;
+		snprintf(word, sizeof(word), "%.*s", (int)(j - i), decl + i);
+		i = j;
+		if (!strcmp(word, "__user"))
+			continue;
+		if (!strcmp(word, "const")) {
+			if (stars)
+				sb_puts(&ptr, " const");
+			else
+				konst = true;
+			continue;
+		}
+		if (*last && !stars)
+			sb_printf(&base, "%s%s", base.len ? " " : "", last);
+		snprintf(last, sizeof(last), "%s", word);
+	}
+	const char *b = base.len ? sb_str(&base) : "int";
+
+	for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
+		if (!strcmp(ints[k][0], b))
+			b = ints[k][1];
+	sb_printf(sb, "%s$%s:%s%s%s", sb->len ? " " : "", *last ? last : "arg", b,
+		  konst ? " const" : "", ptr.len ? sb_str(&ptr) : "");
+	sb_free(&base);
+	sb_free(&ptr);
+}
+
+/*
+ * The prototypes of calls the DWARF index has none of (their __do_sys_ and
+ * __se_sys_ were inlined: fadvise64 on 6.1), from the kernel headers'
+ * linux/syscalls.h ("asmlinkage long sys_fadvise64(int fd, ...)").
+ */
+static void sc_read_protos(struct session *s, struct sc_collect *k)
+{
+	static const char *const where[] = { "source", "build" };
+	struct strbuf text = STRBUF_INIT;
+
+	for (size_t w = 0; w < 2 && !text.len; w++) {
+		char *path = xasprintf("/lib/modules/%s/%s/include/linux/syscalls.h",
+				       s->release, where[w]);
+
+		if (read_file(path, &text) < 0)
+			text.len = 0;
+		free(path);
+	}
+	for (int i = 0; text.len && i < k->calls.len; i++) {
+		struct sc_call *c = k->calls.items[i];
+		struct strbuf vars = STRBUF_INIT;
+		char *key;
+		const char *p, *end;
+		int n = 0;
+
+		if (c->vars)
+			continue;
+		key = xasprintf("asmlinkage long sys_%s(", c->kname);
+		p = strstr(sb_str(&text), key);
+		if (p)
+			p += strlen(key);
+		free(key);
+		end = p ? strchr(p, ')') : NULL;
+		while (p && p < end) {
+			const char *comma = memchr(p, ',', end - p);
+			const char *e = comma ? comma : end;
+
+			while (p < e && (*p == ' ' || *p == '\n' || *p == '\t'))
+				p++;
+			if (e - p == 4 && !strncmp(p, "void", 4))
+				break;
+			sc_c_param(&vars, p, e - p);
+			n++;
+			p = e + 1;
+		}
+		if (end) {
+			c->vars = arena_strdup(&k->s->arena, vars.len ? sb_str(&vars) : "");
+			c->nparams = n;
+		}
+		sb_free(&vars);
+	}
+	sb_free(&text);
+}
+
 static int sc_list(struct dw_kernel *dk, const char *glob, dw_func_fn fn, struct sc_collect *k)
 {
 	struct dw_pattern p = { .name = (char *)glob };
@@ -868,6 +1047,7 @@ int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out)
 	sc_list(dk, "__do_sys_*", sc_proto_fn, &k);
 	k.prefix = "__se_sys_";
 	sc_list(dk, "__se_sys_*", sc_proto_fn, &k);
+	sc_read_protos(s, &k);
 
 	sb_puts(&sb, "// Generated from the kernel's system calls (translator/syscalls.c).\n");
 	for (i = 0; i < k.calls.len; i++) {
