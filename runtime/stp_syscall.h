@@ -75,7 +75,7 @@ enum stp_sc_kind {
 	STP_SC_SYNC_RANGE,	/* SYNC_FILE_RANGE_WRITE */
 	STP_SC_DELMOD,		/* O_TRUNC|O_NONBLOCK (delete_module) */
 	/* More flag words (flag_kinds) */
-	STP_SC_FAN_INIT,	/* FAN_CLASS_NOTIF|FAN_CLOEXEC */
+	STP_SC_IN_INIT,		/* IN_NONBLOCK|IN_CLOEXEC (inotify_init1) */
 	STP_SC_FAN_MARK,	/* FAN_MARK_ADD */
 	STP_SC_FAN_MASK,	/* FAN_OPEN|FAN_ONDIR */
 	STP_SC_INOTIFY_MASK,	/* IN_MODIFY|IN_CREATE */
@@ -91,9 +91,12 @@ enum stp_sc_kind {
 	STP_SC_SECCOMP_FLAGS,	/* SECCOMP_FILTER_FLAG_TSYNC */
 	STP_SC_KEXEC_FILE,	/* KEXEC_FILE_ON_CRASH */
 	STP_SC_KEXEC,		/* KEXEC_ON_CRASH */
-	STP_SC_STATX_MASK,	/* STATX_TYPE|STATX_MODE */
+	STP_SC_FLOCK,		/* LOCK_EX|LOCK_NB */
 	STP_SC_UFFD,		/* O_CLOEXEC|O_NONBLOCK (userfaultfd, memfd_secret) */
-	/* More selectors (enum_kinds) */
+	/* More selectors (enum_kinds, sc_special_str) */
+	STP_SC_FAN_INIT,	/* FAN_CLASS_NOTIF|FAN_CLOEXEC */
+	STP_SC_FUTEX_OP,	/* FUTEX_WAIT_PRIVATE */
+	STP_SC_STATX_MASK,	/* 0x7ff: SystemTap 4.8 does not decode it */
 	STP_SC_MPOL_MODE,	/* MPOL_BIND|MPOL_F_STATIC_NODES */
 	STP_SC_IOPRIO_WHO,	/* IOPRIO_WHO_PROCESS */
 	STP_SC_IOPRIO,		/* IOPRIO_CLASS_BE|4 */

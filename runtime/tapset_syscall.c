@@ -19,6 +19,7 @@
 #include <linux/fs.h>
 #include <linux/wait.h>
 #include <uapi/linux/wait.h>
+#include <linux/time.h>
 #include <linux/time64.h>
 #include <linux/uaccess.h>
 #include <linux/socket.h>
@@ -184,11 +185,13 @@ static const struct stp_sc_flag delmod_flags[] = {
 };
 
 static const struct stp_sc_flag fan_init_flags[] = {
-	{ 0x1, "FAN_CLOEXEC" }, { 0x2, "FAN_NONBLOCK" }, { 0x4, "FAN_CLASS_CONTENT" },
-	{ 0x8, "FAN_CLASS_PRE_CONTENT" }, { 0x10, "FAN_UNLIMITED_QUEUE" },
+	{ 0x1, "FAN_CLOEXEC" }, { 0x2, "FAN_NONBLOCK" }, { 0x10, "FAN_UNLIMITED_QUEUE" },
 	{ 0x20, "FAN_UNLIMITED_MARKS" }, { 0x40, "FAN_ENABLE_AUDIT" }, { 0x80, "FAN_REPORT_PIDFD" },
 	{ 0x100, "FAN_REPORT_TID" }, { 0x200, "FAN_REPORT_FID" }, { 0x400, "FAN_REPORT_DIR_FID" },
 	{ 0x800, "FAN_REPORT_NAME" }, { 0x1000, "FAN_REPORT_TARGET_FID" }, { 0, NULL }
+};
+static const struct stp_sc_flag in_init_flags[] = {
+	{ O_NONBLOCK, "IN_NONBLOCK" }, { O_CLOEXEC, "IN_CLOEXEC" }, { 0, NULL }
 };
 static const struct stp_sc_flag fan_mark_flags[] = {
 	{ 0x1, "FAN_MARK_ADD" }, { 0x2, "FAN_MARK_REMOVE" }, { 0x4, "FAN_MARK_DONT_FOLLOW" },
@@ -270,28 +273,25 @@ static const struct stp_sc_flag kexec_file_flags[] = {
 static const struct stp_sc_flag kexec_flags[] = {
 	{ 1, "KEXEC_ON_CRASH" }, { 2, "KEXEC_PRESERVE_CONTEXT" }, { 0, NULL }
 };
-static const struct stp_sc_flag statx_flags[] = {
-	{ 0x1, "STATX_TYPE" }, { 0x2, "STATX_MODE" }, { 0x4, "STATX_NLINK" }, { 0x8, "STATX_UID" },
-	{ 0x10, "STATX_GID" }, { 0x20, "STATX_ATIME" }, { 0x40, "STATX_MTIME" },
-	{ 0x80, "STATX_CTIME" }, { 0x100, "STATX_INO" }, { 0x200, "STATX_SIZE" },
-	{ 0x400, "STATX_BLOCKS" }, { 0x800, "STATX_BTIME" }, { 0x1000, "STATX_MNT_ID" },
-	{ 0x2000, "STATX_DIOALIGN" }, { 0, NULL }
+static const struct stp_sc_flag flock_flags[] = {
+	{ 1, "LOCK_SH" }, { 2, "LOCK_EX" }, { 4, "LOCK_NB" }, { 8, "LOCK_UN" }, { 32, "LOCK_MAND" },
+	{ 64, "LOCK_READ" }, { 128, "LOCK_WRITE" }, { 0, NULL }
 };
 static const struct stp_sc_flag uffd_flags[] = {
-	{ O_CLOEXEC, "O_CLOEXEC" }, { O_NONBLOCK, "O_NONBLOCK" }, { 1, "UFFD_USER_MODE_ONLY" },
+	{ O_NONBLOCK, "O_NONBLOCK" }, { O_CLOEXEC, "O_CLOEXEC" }, { 1, "UFFD_USER_MODE_ONLY" },
 	{ 0, NULL }
 };
 
 static const struct { int kind; const struct stp_sc_flag *flags; } flag_kinds[] = {
-	{ STP_SC_FAN_INIT, fan_init_flags }, { STP_SC_FAN_MARK, fan_mark_flags },
+	{ STP_SC_IN_INIT, in_init_flags }, { STP_SC_FAN_MARK, fan_mark_flags },
 	{ STP_SC_FAN_MASK, fan_mask_flags }, { STP_SC_INOTIFY_MASK, inotify_flags },
 	{ STP_SC_MODINIT, modinit_flags }, { STP_SC_MPOL_FLAGS, mpol_flags },
 	{ STP_SC_MPOL_MF, mpol_mf_flags }, { STP_SC_MOUNT, mount_flags },
 	{ STP_SC_MSGFLG, msgflg_flags }, { STP_SC_SHMAT, shmat_flags }, { STP_SC_PERF, perf_flags },
 	{ STP_SC_PKEY, pkey_flags }, { STP_SC_RWF, rwf_flags },
 	{ STP_SC_SECCOMP_FLAGS, seccomp_flags }, { STP_SC_KEXEC_FILE, kexec_file_flags },
-	{ STP_SC_KEXEC, kexec_flags }, { STP_SC_STATX_MASK, statx_flags },
-	{ STP_SC_UFFD, uffd_flags },
+	{ STP_SC_KEXEC, kexec_flags },
+	{ STP_SC_UFFD, uffd_flags }, { STP_SC_FLOCK, flock_flags },
 	{ STP_SC_XATTR, xattr_flags }, { STP_SC_SPLICE, splice_flags },
 	{ STP_SC_SYNC_RANGE, sync_range_flags }, { STP_SC_DELMOD, delmod_flags },
 	{ STP_SC_MCL, mcl_flags }, { STP_SC_MFD, mfd_flags }, { STP_SC_TFD, tfd_flags },
@@ -650,6 +650,36 @@ static bool sc_special_str(char *dst, int kind, int64_t v)
 	size_t len, i;
 
 	switch (kind) {
+	case STP_SC_FAN_INIT: {
+		/* the notification class (a field), then the flags */
+		static const char *const cls[] = { "FAN_CLASS_NOTIF", "FAN_CLASS_CONTENT",
+						   "FAN_CLASS_PRE_CONTENT", NULL };
+
+		enum_str(part, (v >> 2) & 3, cls, ARRAY_SIZE(cls));
+		flag_str(dst, (unsigned int)v & ~0xcU, fan_init_flags, part);
+		return true;
+	}
+	case STP_SC_FUTEX_OP: {
+		/* the command, _PRIVATE, then |FUTEX_CLOCK_REALTIME */
+		static const char *const ops[] = {
+			"FUTEX_WAIT", "FUTEX_WAKE", "FUTEX_FD", "FUTEX_REQUEUE",
+			"FUTEX_CMP_REQUEUE", "FUTEX_WAKE_OP", "FUTEX_LOCK_PI", "FUTEX_UNLOCK_PI",
+			"FUTEX_TRYLOCK_PI", "FUTEX_WAIT_BITSET", "FUTEX_WAKE_BITSET",
+			"FUTEX_WAIT_REQUEUE_PI", "FUTEX_CMP_REQUEUE_PI", "FUTEX_LOCK_PI2",
+		};
+
+		enum_str(dst, v & 0x7f, ops, ARRAY_SIZE(ops));
+		len = strlen(dst);
+		if (v & 128)
+			len += scnprintf(dst + len, MAXSTRINGLEN - len, "_PRIVATE");
+		if (v & 256)
+			scnprintf(dst + len, MAXSTRINGLEN - len, "|FUTEX_CLOCK_REALTIME");
+		return true;
+	}
+	case STP_SC_STATX_MASK:
+		/* SystemTap 4.8 shows the mask as it is */
+		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)(unsigned int)v);
+		return true;
 	case STP_SC_MPOL_MODE:
 		enum_str(part, v & 0xfff, mpol_mode, ARRAY_SIZE(mpol_mode));
 		flag_str(dst, v & ~0xfffULL, mpol_mode_flags, part);
@@ -690,7 +720,7 @@ static bool sc_special_str(char *dst, int kind, int64_t v)
 				strscpy(dst, named[i].name, MAXSTRINGLEN);
 				return true;
 			}
-		scnprintf(dst, MAXSTRINGLEN, "%#llx", (unsigned long long)(unsigned int)v);
+		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)(unsigned int)v);
 		return true;
 	case STP_SC_REBOOT_CMD:
 		for (i = 0; i < ARRAY_SIZE(reboot_cmd); i++)
@@ -698,7 +728,7 @@ static bool sc_special_str(char *dst, int kind, int64_t v)
 				strscpy(dst, reboot_cmd[i].name, MAXSTRINGLEN);
 				return true;
 			}
-		scnprintf(dst, MAXSTRINGLEN, "%#llx", (unsigned long long)(unsigned int)v);
+		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)(unsigned int)v);
 		return true;
 	case STP_SC_SWAPON: {
 		static const struct stp_sc_flag swap_flags[] = {
@@ -720,6 +750,29 @@ static bool sc_special_str(char *dst, int kind, int64_t v)
 	}
 	}
 	return false;
+}
+
+/* ADJ_* of struct timex's modes */
+static const struct stp_sc_flag adj_flags[] = {
+	{ 0xa001, "ADJ_OFFSET_SS_READ" }, { 0x8001, "ADJ_OFFSET_SINGLESHOT" },
+	{ 0x0001, "ADJ_OFFSET" }, { 0x0002, "ADJ_FREQUENCY" }, { 0x0004, "ADJ_MAXERROR" },
+	{ 0x0008, "ADJ_ESTERROR" }, { 0x0010, "ADJ_STATUS" }, { 0x0020, "ADJ_TIMECONST" },
+	{ 0x0080, "ADJ_TAI" }, { 0x0100, "ADJ_SETOFFSET" }, { 0x1000, "ADJ_MICRO" },
+	{ 0x2000, "ADJ_NANO" }, { 0x4000, "ADJ_TICK" }, { 0, NULL }
+};
+
+/* prefix, then time t as ctime(3) writes it ("Thu Jan  1 00:00:07 1970"). */
+static size_t sc_ctime(char *dst, size_t size, const char *prefix, long long t)
+{
+	static const char *const day[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
+	static const char *const mon[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul",
+					   "Aug", "Sep", "Oct", "Nov", "Dec" };
+	struct tm tm;
+
+	time64_to_tm(t, 0, &tm);
+	return scnprintf(dst, size, "%s%s %s %2d %02d:%02d:%02d %ld", prefix, day[tm.tm_wday],
+			 mon[tm.tm_mon], tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+			 tm.tm_year + 1900);
 }
 
 /* A timespec or timeval at t as argstr shows it: [s.fraction], digits decimals. */
@@ -772,7 +825,10 @@ static void sc_struct_str(char *dst, int kind, int64_t v)
 		scnprintf(dst, MAXSTRINGLEN, "[%d, %d]", u.i[0], u.i[1]);
 		return;
 	case STP_SC_UTIMBUF:
-		scnprintf(dst, MAXSTRINGLEN, "[%lld, %lld]", u.l[0], u.l[1]);
+		/* as ctime(3) writes them */
+		len = sc_ctime(dst, MAXSTRINGLEN, "[", u.l[0]);
+		len += sc_ctime(dst + len, MAXSTRINGLEN - len, ", ", u.l[1]);
+		scnprintf(dst + len, MAXSTRINGLEN - len, "]");
 		return;
 	case STP_SC_RLIMIT_VAL:
 		scnprintf(dst, MAXSTRINGLEN, "[%lld,%lld]", u.l[0], u.l[1]);
@@ -781,14 +837,12 @@ static void sc_struct_str(char *dst, int kind, int64_t v)
 		/* size, policy (u32), flags (u64), nice (s32), priority (u32), runtime,
 		 * deadline, period (u64) */
 		unsigned long long flags, rt[3];
-		char pol[32];
 
 		memcpy(&flags, u.b + 8, 8);
 		memcpy(rt, u.b + 24, 24);
-		enum_str(pol, u.i[1], sched_policy, ARRAY_SIZE(sched_policy));
-		scnprintf(dst, MAXSTRINGLEN, "{size=%u, sched_policy=%s, sched_flags=0x%llx, "
+		scnprintf(dst, MAXSTRINGLEN, "{size=%u, sched_policy=%u, sched_flags=%llu, "
 			  "sched_nice=%d, sched_priority=%u, sched_runtime=%llu, "
-			  "sched_deadline=%llu, sched_period=%llu}", u.i[0], pol, flags,
+			  "sched_deadline=%llu, sched_period=%llu}", u.i[0], u.i[1], flags,
 			  u.i[4], u.i[5], rt[0], rt[1], rt[2]);
 		return;
 	}
@@ -804,21 +858,48 @@ static void sc_struct_str(char *dst, int kind, int64_t v)
 			  "tms_cstime=%lld}", u.l[0], u.l[1], u.l[2], u.l[3]);
 		return;
 	case STP_SC_TIMEX:
-		/* modes (u32, padded), offset, freq, maxerror, esterror, status (s32) */
-		scnprintf(dst, MAXSTRINGLEN, "{modes=%u, offset=%lld, freq=%lld, maxerror=%lld, "
-			  "esterror=%lld, status=%d}", u.i[0], u.l[1], u.l[2], u.l[3], u.l[4],
-			  u.i[10]);
+		/* struct __kernel_timex: modes (u32), offset, freq, maxerror, esterror,
+		 * status (s32), constant, precision, tolerance, time (16 bytes), tick;
+		 * the modes, then the fields by name, as SystemTap 4.8 */
+		flag_str(dst, u.i[0], adj_flags, NULL);
+		len = strlen(dst);
+		scnprintf(dst + len, MAXSTRINGLEN - len, ", constant=%lld, esterror=%lld, "
+			  "freq=%lld, maxerror=%lld, offset=%lld, precision=%lld, status=%d, "
+			  "tick=%lld, tolerance=%lld}", u.l[6], u.l[4], u.l[2], u.l[3], u.l[1],
+			  u.l[7], u.i[10], u.l[11], u.l[8]);
+		memmove(dst + 1, dst, strlen(dst) + 1);
+		dst[0] = '{';
 		return;
-	case STP_SC_STACK:
-		scnprintf(dst, MAXSTRINGLEN, "{ss_sp=0x%llx, ss_flags=%d, ss_size=%lld}",
-			  u.l[0], u.i[2], u.l[2]);
+	case STP_SC_STACK: {
+		static const struct stp_sc_flag ss_flags[] = {
+			{ 1, "SS_ONSTACK" }, { 2, "SS_DISABLE" }, { 0x80000000, "SS_AUTODISARM" },
+			{ 0, NULL }
+		};
+		char f[64];
+
+		flag_str(f, (unsigned int)u.i[2], ss_flags, NULL);
+		scnprintf(dst, MAXSTRINGLEN, "{ss_sp=0x%llx, ss_flags=%s, ss_size=%lld}",
+			  u.l[0], f, u.l[2]);
 		return;
+	}
 	case STP_SC_SIGINFO: {
-		char sig[32];
+		static const char *const codes[] = { "SI_USER", "SI_QUEUE", "SI_TIMER",
+						     "SI_MESGQ", "SI_ASYNCIO", "SI_SIGIO",
+						     "SI_TKILL", "SI_DETHREAD", NULL,
+						     "SI_ASYNCNL" };
+		char sig[32], code[32];
+		int c = u.i[2];
 
 		_stp_sc_decode(sig, STP_SC_SIGNAL, u.i[0]);
-		scnprintf(dst, MAXSTRINGLEN, "{si_signo=%s, si_errno=%d, si_code=%d}", sig,
-			  u.i[1], u.i[2]);
+		if (c == 0x80)
+			strscpy(code, "SI_KERNEL", sizeof(code));
+		else if (c <= 0 && -c < (int)ARRAY_SIZE(codes) && codes[-c])
+			strscpy(code, codes[-c], sizeof(code));
+		else
+			scnprintf(code, sizeof(code), "%d", c);
+		/* the sender's pid and uid (at offsets 16 and 20) */
+		scnprintf(dst, MAXSTRINGLEN, "{si_signo=%s, si_code=%s, si_pid=%d, si_uid=%u}",
+			  sig, code, u.i[4], (unsigned int)u.i[5]);
 		return;
 	}
 	}

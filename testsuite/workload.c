@@ -775,7 +775,7 @@ static int decoders3(void)
 	syscall(SYS_pwritev2, 999L, &iov, 1L, 16L, 0L, 1L);	/* RWF_HIPRI */
 	syscall(SYS_preadv, 999L, &iov, 1L, 24L, 0L);
 	syscall(SYS_fadvise64, 999L, 8L, 16L, 4L);	/* POSIX_FADV_DONTNEED */
-	syscall(SYS_getrandom, big, 4L, 2L);	/* GRND_RANDOM */
+	syscall(SYS_getrandom, big, 4L, 3L);	/* GRND_NONBLOCK|GRND_RANDOM */
 	/* flag words and commands */
 	fd = syscall(SYS_fanotify_init, 0x1L, 0L);	/* FAN_CLOEXEC, O_RDONLY */
 	syscall(SYS_fanotify_mark, fd, 1L, 0x20L, (long)AT_FDCWD, "/tmp");	/* ADD, FAN_OPEN */
@@ -801,7 +801,7 @@ static int decoders3(void)
 	syscall(SYS_name_to_handle_at, (long)AT_FDCWD, "/nonexistent", NULL, NULL, 0x400L);
 	syscall(SYS_perf_event_open, NULL, 0L, -1L, -1L, 8L);	/* PERF_FLAG_FD_CLOEXEC */
 	syscall(SYS_pkey_alloc, 0L, 1L);	/* PKEY_DISABLE_ACCESS */
-	syscall(SYS_quotactl, (long)((0x800004 << 8) | 0), "/nonexistent", 0L, big);	/* Q_GETFMT */
+	syscall(SYS_quotactl, (long)((0x800004 << 8) | 0), "/nonexistent", 0L, 0x10000L);	/* Q_GETFMT */
 	syscall(SYS_reboot, 0xfee1deadL, 0L, 0L, NULL);	/* bad magic2: EINVAL */
 	syscall(SYS_remap_file_pages, 0x10000L, 4096L, 0L, 0L, 0L);
 	syscall(SYS_seccomp, 2L, 0L, big);	/* SECCOMP_GET_ACTION_AVAIL */
@@ -848,6 +848,7 @@ static int common(void)
 	unlink(l);
 	unlink(f);
 	rmdir(d);
+	pin(0);	/* on one CPU, the probes' output comes in the calls' order */
 	syscall(SYS_getppid);
 	/* files */
 	syscall(SYS_chdir, "/tmp");
@@ -864,7 +865,7 @@ static int common(void)
 	syscall(SYS_stat, f, big);
 	syscall(SYS_lstat, f, big);
 	syscall(SYS_statx, AT_FDCWD, f, (long)AT_SYMLINK_NOFOLLOW, 0x7ffL, big);
-	syscall(SYS_fcntl, fd, (long)F_GETFL);
+	syscall(SYS_fcntl, fd, (long)F_GETFL, 0L);
 	syscall(SYS_ioctl, fd, 0x5401L, big);	/* TCGETS: ENOTTY */
 	syscall(SYS_fadvise64, fd, 0L, 0L, 2L);	/* POSIX_FADV_SEQUENTIAL */
 	syscall(SYS_flock, fd, 2L);	/* LOCK_EX */
@@ -971,7 +972,8 @@ static int common(void)
 	syscall(SYS_sysinfo, big);
 	memset(big, 0, sizeof(big));
 	syscall(SYS_uname, big);
-	syscall(SYS_getrandom, buf, 8L, 1L);	/* GRND_NONBLOCK */
+	memset(buf, 0, sizeof(buf));
+	syscall(SYS_getrandom, buf, 8L, 6L);	/* GRND_RANDOM|GRND_INSECURE: EINVAL */
 	/* sockets */
 	rx = syscall(SYS_socket, (long)AF_INET, (long)(SOCK_DGRAM | SOCK_CLOEXEC), (long)IPPROTO_UDP);
 	syscall(SYS_setsockopt, rx, (long)SOL_SOCKET, (long)SO_REUSEADDR, &one, 4L);

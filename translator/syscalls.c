@@ -191,6 +191,16 @@ static const char *const sc_argnames[][3] = {
 };
 
 /*
+ * argstr where SystemTap shows fewer arguments for some values: call, a
+ * condition and the shorter argstr, a format of the decoder's number
+ * (futex's wait and wake: 3).
+ */
+static const struct { const char *call, *cond, *argstr; int kind; } sc_short[] = {
+	{ "futex", "(op & 0x7f) < 2",
+	  "sprintf(\"%%p, %%s, %%d\", futex_uaddr, __sc_decode(%d, op), val)", STP_SC_FUTEX_OP },
+};
+
+/*
  * Variables SystemTap has beside the arguments, by the kernel's name of
  * the call: those of the other call of a renamed pair (syscall.pipe is
  * pipe and pipe2), values read through a pointer, its spellings.
@@ -208,6 +218,7 @@ static const char *const sc_extras[][2] = {
 	{ "mq_open", "name_uaddr = __sc_arg(1)\n\tfilename = u_name\n"
 		     "\tfilename_unquoted = u_name_unquoted" },
 	{ "mkdirat", "pahtname_unquoted = pathname_unquoted" },
+	{ "sethostname", "name_str = hostname_str\n\tname_str_unquoted = hostname_str_unquoted" },
 	{ "preadv*", "offset = __sc_arg(4)" }, { "pwritev*", "offset = __sc_arg(4)" },
 };
 
@@ -219,7 +230,8 @@ static const char *const sc_extras[][2] = {
  * NAME_str and NAME_str_unquoted.
  */
 enum { SC_SH_PTR = 1, SC_SH_STR = 2, SC_SH_UADDR = 4, SC_SH_RAW = 8, SC_SH_SUFFIX = 16,
-       SC_SH_BUF = 32 /* shown as text, as much as its length says */ };
+       SC_SH_BUF = 32 /* shown as text, as much as its length says */,
+       SC_SH_HEX = 64 /* a pointer in hex without 0x (quotactl's addr) */ };
 static const struct { const char *call, *arg; int shape; } sc_shapes[] = {
 	{ "shm*", "shmaddr", SC_SH_PTR }, { "mq_timed*", "u_msg_ptr", SC_SH_PTR },
 	{ "[gs]etsockopt", "optval", SC_SH_PTR }, { "*listxattr", "list", SC_SH_PTR },
@@ -257,7 +269,9 @@ static const struct { const char *call, *arg; int shape; } sc_shapes[] = {
 	{ "pselect6", "sig", SC_SH_RAW }, { "*_pages", "*nodes", SC_SH_RAW },
 	{ "move_pages", "pages", SC_SH_RAW }, { "move_pages", "status", SC_SH_RAW },
 	{ "splice", "off_*", SC_SH_RAW }, { "copy_file_range", "off_*", SC_SH_RAW },
-	{ "vmsplice", "uiov", SC_SH_RAW },
+	{ "vmsplice", "uiov", SC_SH_RAW }, { "getrandom", "ubuf", SC_SH_STR },
+	{ "quotactl", "addr", SC_SH_HEX },
+	{ "set*name", "name", SC_SH_STR | SC_SH_UADDR | SC_SH_SUFFIX },
 };
 
 /* Decoders (runtime/stp_syscall.h) by call ("*": any) and argument. */
@@ -350,6 +364,8 @@ static const struct sc_decoder {
 	{ "userfaultfd", "flags", STP_SC_UFFD }, { "memfd_secret", "flags", STP_SC_UFFD },
 	{ "kexec_file_load", "flags", STP_SC_KEXEC_FILE }, { "kexec_load", "flags", STP_SC_KEXEC },
 	{ "statx", "mask", STP_SC_STATX_MASK }, { "fadvise64", "advice", STP_SC_FADVICE },
+	{ "inotify_init", "flags", STP_SC_IN_INIT }, { "flock", "cmd", STP_SC_FLOCK },
+	{ "futex", "op", STP_SC_FUTEX_OP },
 	/* structs the caller passes in */
 	{ "clock_settime", "tp", STP_SC_TIMESPEC }, { "settimeofday", "tv", STP_SC_TIMEVAL },
 	{ "settimeofday", "tz", STP_SC_TIMEZONE }, { "utime", "times", STP_SC_UTIMBUF },
@@ -378,14 +394,16 @@ static const char *const sc_strnames[][3] = {
 	{ "clock_settime", "tp", "tp_uaddr_str" }, { "utimes", "utimes", "tvp_uaddr_str" },
 	{ "rt_sigqueueinfo", "uinfo", "siginfo_str" }, { "clock_adjtime", "utx", "tx_uaddr_str" },
 	{ "io_getevents", "timeout", "timestr" }, { "semctl", "cmd", "cmdstr" },
-	{ "utime", "times", "" },
+	{ "utime", "times", "" }, { "inotify_init", "flags", "" }, { "flock", "cmd", "" },
+	{ "futex", "op", "" },
 	/* none: argstr shows it */
 	{ "pipe", "fildes", "" }, { "getitimer", "which", "" }, { "getpriority", "which", "" },
 };
 
 /* Arguments argstr leaves out, as SystemTap's does (clone's tls). */
 static const char *const sc_hidden[][2] = {
-	{ "clone", "tls" },
+	{ "clone", "tls" }, { "membarrier", "cpu_id" }, { "preadv*", "pos_h" },
+	{ "pwritev*", "pos_h" },
 };
 
 /* What an argument is, from its DWARF type. */
@@ -417,7 +435,7 @@ static const struct { const char *name; int bits; bool is_signed; } sc_ints[] = 
 	{ "long long unsigned int", 64, false }, { "short int", 16, true },
 	{ "short unsigned int", 16, false }, { "char", 8, true }, { "unsigned char", 8, false },
 	{ "size_t", 64, false }, { "ssize_t", 64, true }, { "umode_t", 16, false },
-	{ "pid_t", 32, true }, { "uid_t", 32, false }, { "gid_t", 32, false },
+	{ "pid_t", 32, true }, { "uid_t", 32, true }, { "gid_t", 32, true },
 	{ "old_uid_t", 16, false }, { "old_gid_t", 16, false }, { "off_t", 64, true },
 	{ "loff_t", 64, true }, { "qid_t", 32, false }, { "key_serial_t", 32, true },
 	{ "clockid_t", 32, true }, { "timer_t", 32, true }, { "mqd_t", 32, true },
@@ -514,7 +532,7 @@ static void sc_classify(const char *call, const char *type, struct sc_arg *a)
 			a->cls = sc_ints[i].is_signed ? SC_SIGNED : SC_UNSIGNED;
 			break;
 		}
-	if (!strcmp(t, "umode_t"))
+	if (!strcmp(t, "umode_t") || (!strcmp(call, "umask") && !strcmp(a->kname, "mask")))
 		a->cls = SC_OCTAL;
 	/* Descriptors passed as unsigned long (mmap's) are still ints: -1. */
 	n = strlen(a->kname);
@@ -530,8 +548,13 @@ static void sc_classify(const char *call, const char *type, struct sc_arg *a)
 	     !strcmp(a->kname, "new_addr") || !strcmp(a->kname, "brk") ||
 	     !strcmp(a->kname, "newsp")))
 		a->cls = SC_ADDR;
-	/* SystemTap shows fallocate's offset in hex too. */
-	if (!strcmp(call, "fallocate") && !strcmp(a->kname, "offset"))
+	/* SystemTap shows these in hex too. */
+	if ((!strcmp(call, "fallocate") && !strcmp(a->kname, "offset")) ||
+	    (!strcmp(call, "remap_file_pages") && strcmp(a->kname, "start") &&
+	     strcmp(a->kname, "prot") && strcmp(a->kname, "flags")) ||
+	    ((!fnmatch("preadv*", call, 0) || !fnmatch("pwritev*", call, 0)) &&
+	     !strcmp(a->kname, "pos_l")) ||
+	    (!strcmp(call, "semctl") && !strcmp(a->kname, "arg")))
 		a->cls = SC_ADDR;
 }
 
@@ -666,7 +689,8 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 {
 	struct sc_arg args[6];
 	struct strbuf fmt = STRBUF_INIT, vals = STRBUF_INIT, late = STRBUF_INIT;
-	int n = sc_args(s, c, args, 6);
+	int n = sc_args(s, c, args, 6), cut = -1;
+	size_t cut_fmt = 0, cut_vals = 0;
 
 	sb_printf(sb, "probe syscall.%s = kernel.trace(\"raw_syscalls:sys_enter\").nr(%s)\n"
 		  "{\n\tname = \"%s\"\n", c->name, sc_nr(c), sc_name(c));
@@ -681,7 +705,7 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 		int len;
 
 		for (size_t h = 0; h < sizeof(sc_hidden) / sizeof(sc_hidden[0]); h++)
-			hidden |= !strcmp(sc_hidden[h][0], c->name) &&
+			hidden |= !fnmatch(sc_hidden[h][0], c->name, 0) &&
 				  !strcmp(sc_hidden[h][1], a->kname);
 		if (hidden) {
 			/* The variable, not the text. */
@@ -730,7 +754,7 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 				sb_puts(&fmt, "%s");
 				sb_printf(&vals, ", %s", a->str);
 			} else {
-				sb_puts(&fmt, "%p");
+				sb_puts(&fmt, a->shape & SC_SH_HEX ? "%x" : "%p");
 				sb_printf(&vals, ", %s", a->uaddr);
 			}
 			break;
@@ -767,21 +791,34 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 				sb_printf(&vals, ", %s", a->name);
 			}
 		}
+		if (a->decoder == STP_SC_OPEN_FLAGS && i + 1 < n && args[i + 1].cls == SC_OCTAL) {
+			cut = i;
+			cut_fmt = fmt.len;
+			cut_vals = vals.len;
+		}
 	}
 	sb_puts(sb, sb_str(&late));
 	sb_free(&late);
 	for (size_t e = 0; e < sizeof(sc_extras) / sizeof(sc_extras[0]); e++)
 		if (!fnmatch(sc_extras[e][0], c->kname, 0))
 			sb_printf(sb, "\t%s\n", sc_extras[e][1]);
-	/* open's mode means something only when it creates (O_CREAT, O_TMPFILE). */
-	if (n > 1 && args[n - 1].cls == SC_OCTAL && args[n - 2].decoder == STP_SC_OPEN_FLAGS) {
+	/* open's mode (and mq_open's attributes) mean something only when it
+	 * creates (O_CREAT, O_TMPFILE): argstr stops at the flags otherwise. */
+	if (cut >= 0) {
 		const char *f = sb_str(&fmt), *v = sb_str(&vals);
 
 		sb_printf(sb, "\targstr = %s & %d ? sprintf(\"%s\"%s) : sprintf(\"%.*s\"%.*s)\n}\n",
-			  args[n - 2].name, 0100 | 020000000, f, v, (int)(strrchr(f, ',') - f), f,
-			  (int)(strrchr(v, ',') - v), v);
+			  args[cut].name, 0100 | 020000000, f, v, (int)cut_fmt, f,
+			  (int)cut_vals, v);
 	} else if (n) {
-		sb_printf(sb, "\targstr = sprintf(\"%s\"%s)\n}\n", sb_str(&fmt), sb_str(&vals));
+		sb_printf(sb, "\targstr = sprintf(\"%s\"%s)\n", sb_str(&fmt), sb_str(&vals));
+		for (size_t e = 0; e < sizeof(sc_short) / sizeof(sc_short[0]); e++)
+			if (!strcmp(sc_short[e].call, c->name)) {
+				sb_printf(sb, "\tif (%s)\n\t\targstr = ", sc_short[e].cond);
+				sb_printf(sb, sc_short[e].argstr, sc_short[e].kind);
+				sb_puts(sb, "\n");
+			}
+		sb_puts(sb, "}\n");
 	} else {
 		sb_puts(sb, "\targstr = \"\"\n}\n");
 	}
@@ -793,7 +830,7 @@ static void sc_return(struct strbuf *sb, const struct sc_call *c)
 {
 	/* Calls that return addresses show them in hex. */
 	int format = !strcmp(c->name, "mmap2") || !strcmp(c->name, "mremap") ||
-		     !strcmp(c->name, "shmat") ? 2 : 1;
+		     !strcmp(c->name, "shmat") ? 2 : !strcmp(c->name, "umask") ? 3 : 1;
 
 	sb_printf(sb, "probe syscall.%s.return = kernel.trace(\"raw_syscalls:sys_exit\").nr(%s)\n"
 		  "{\n\tname = \"%s\"\n\tretval = $ret\n\tretstr = return_str(%d, retval)\n}\n",
