@@ -96,6 +96,8 @@ enum stp_sc_kind {
 	/* More selectors (enum_kinds, sc_special_str) */
 	STP_SC_FAN_INIT,	/* FAN_CLASS_NOTIF|FAN_CLOEXEC */
 	STP_SC_FUTEX_OP,	/* FUTEX_WAIT_PRIVATE */
+	STP_SC_TIME_STATE,	/* 5 (TIME_ERROR): adjtimex's return */
+	STP_SC_PRCTL,		/* PR_GET_DUMPABLE */
 	STP_SC_STATX_MASK,	/* 0x7ff: SystemTap 4.8 does not decode it */
 	STP_SC_MPOL_MODE,	/* MPOL_BIND|MPOL_F_STATIC_NODES */
 	STP_SC_IOPRIO_WHO,	/* IOPRIO_WHO_PROCESS */

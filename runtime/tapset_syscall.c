@@ -676,6 +676,44 @@ static bool sc_special_str(char *dst, int kind, int64_t v)
 			scnprintf(dst + len, MAXSTRINGLEN - len, "|FUTEX_CLOCK_REALTIME");
 		return true;
 	}
+	case STP_SC_TIME_STATE: {
+		/* adjtimex's return: the clock state */
+		static const char *const st[] = { "TIME_OK", "TIME_INS", "TIME_DEL", "TIME_OOP",
+						  "TIME_WAIT", "TIME_ERROR" };
+
+		if (v >= 0 && v < (int64_t)ARRAY_SIZE(st))
+			scnprintf(dst, MAXSTRINGLEN, "%lld (%s)", (long long)v, st[v]);
+		else
+			scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
+		return true;
+	}
+	case STP_SC_PRCTL: {
+		static const char *const opt[] = {
+			NULL, "PR_SET_PDEATHSIG", "PR_GET_PDEATHSIG", "PR_GET_DUMPABLE",
+			"PR_SET_DUMPABLE", "PR_GET_UNALIGN", "PR_SET_UNALIGN", "PR_GET_KEEPCAPS",
+			"PR_SET_KEEPCAPS", "PR_GET_FPEMU", "PR_SET_FPEMU", "PR_GET_FPEXC",
+			"PR_SET_FPEXC", "PR_GET_TIMING", "PR_SET_TIMING", "PR_SET_NAME",
+			"PR_GET_NAME", NULL, NULL, "PR_GET_ENDIAN", "PR_SET_ENDIAN",
+			"PR_GET_SECCOMP", "PR_SET_SECCOMP", "PR_CAPBSET_READ", "PR_CAPBSET_DROP",
+			"PR_GET_TSC", "PR_SET_TSC", "PR_GET_SECUREBITS", "PR_SET_SECUREBITS",
+			"PR_SET_TIMERSLACK", "PR_GET_TIMERSLACK", "PR_TASK_PERF_EVENTS_DISABLE",
+			"PR_TASK_PERF_EVENTS_ENABLE", "PR_MCE_KILL", "PR_MCE_KILL_GET",
+			"PR_SET_MM", "PR_SET_CHILD_SUBREAPER", "PR_GET_CHILD_SUBREAPER",
+			"PR_SET_NO_NEW_PRIVS", "PR_GET_NO_NEW_PRIVS", "PR_GET_TID_ADDRESS",
+			"PR_SET_THP_DISABLE", "PR_GET_THP_DISABLE", "PR_MPX_ENABLE_MANAGEMENT",
+			"PR_MPX_DISABLE_MANAGEMENT", "PR_SET_FP_MODE", "PR_GET_FP_MODE",
+			"PR_CAP_AMBIENT", NULL, NULL, "PR_SVE_SET_VL", "PR_SVE_GET_VL",
+			"PR_GET_SPECULATION_CTRL", "PR_SET_SPECULATION_CTRL", "PR_PAC_RESET_KEYS",
+			"PR_SET_TAGGED_ADDR_CTRL", "PR_GET_TAGGED_ADDR_CTRL", "PR_SET_IO_FLUSHER",
+			"PR_GET_IO_FLUSHER",
+		};
+
+		if (v == 0x59616d61)
+			strscpy(dst, "PR_SET_PTRACER", MAXSTRINGLEN);
+		else
+			enum_str(dst, v, opt, ARRAY_SIZE(opt));
+		return true;
+	}
 	case STP_SC_STATX_MASK:
 		/* SystemTap 4.8 shows the mask as it is */
 		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)(unsigned int)v);
@@ -965,9 +1003,7 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 		flag_str(dst, v & ~CSIGNAL, clone_flags, NULL);
 		if (v & CSIGNAL) {
 			_stp_signal_str(sig, v & CSIGNAL);
-			len = strlen(dst);
-			if (!(v & ~CSIGNAL))
-				len = 0;	/* no "0x0|" before the signal */
+			len = strlen(dst);	/* "0x0|SIGCHLD" without flags, as SystemTap 4.8 */
 			scnprintf(dst + len, MAXSTRINGLEN - len, "%sSIG%s", len ? "|" : "", sig);
 		}
 		return;

@@ -198,6 +198,11 @@ static const char *const sc_argnames[][3] = {
 static const struct { const char *call, *cond, *argstr; int kind; } sc_short[] = {
 	{ "futex", "(op & 0x7f) < 2",
 	  "sprintf(\"%%p, %%s, %%d\", futex_uaddr, __sc_decode(%d, op), val)", STP_SC_FUTEX_OP },
+	/* the getters that take no argument */
+	{ "prctl", "option == 3 || option == 7 || option == 13 || option == 21 || "
+		   "option == 27 || option == 30 || option == 31 || option == 32 || "
+		   "option == 34 || option == 39 || option == 42 || option == 46 || option == 58",
+	  "__sc_decode(%d, option)", STP_SC_PRCTL },
 };
 
 /*
@@ -365,7 +370,7 @@ static const struct sc_decoder {
 	{ "kexec_file_load", "flags", STP_SC_KEXEC_FILE }, { "kexec_load", "flags", STP_SC_KEXEC },
 	{ "statx", "mask", STP_SC_STATX_MASK }, { "fadvise64", "advice", STP_SC_FADVICE },
 	{ "inotify_init", "flags", STP_SC_IN_INIT }, { "flock", "cmd", STP_SC_FLOCK },
-	{ "futex", "op", STP_SC_FUTEX_OP },
+	{ "futex", "op", STP_SC_FUTEX_OP }, { "prctl", "option", STP_SC_PRCTL },
 	/* structs the caller passes in */
 	{ "clock_settime", "tp", STP_SC_TIMESPEC }, { "settimeofday", "tv", STP_SC_TIMEVAL },
 	{ "settimeofday", "tz", STP_SC_TIMEZONE }, { "utime", "times", STP_SC_UTIMBUF },
@@ -395,7 +400,7 @@ static const char *const sc_strnames[][3] = {
 	{ "rt_sigqueueinfo", "uinfo", "siginfo_str" }, { "clock_adjtime", "utx", "tx_uaddr_str" },
 	{ "io_getevents", "timeout", "timestr" }, { "semctl", "cmd", "cmdstr" },
 	{ "utime", "times", "" }, { "inotify_init", "flags", "" }, { "flock", "cmd", "" },
-	{ "futex", "op", "" },
+	{ "futex", "op", "" }, { "prctl", "option", "" },
 	/* none: argstr shows it */
 	{ "pipe", "fildes", "" }, { "getitimer", "which", "" }, { "getpriority", "which", "" },
 };
@@ -833,8 +838,13 @@ static void sc_return(struct strbuf *sb, const struct sc_call *c)
 		     !strcmp(c->name, "shmat") ? 2 : !strcmp(c->name, "umask") ? 3 : 1;
 
 	sb_printf(sb, "probe syscall.%s.return = kernel.trace(\"raw_syscalls:sys_exit\").nr(%s)\n"
-		  "{\n\tname = \"%s\"\n\tretval = $ret\n\tretstr = return_str(%d, retval)\n}\n",
+		  "{\n\tname = \"%s\"\n\tretval = $ret\n\tretstr = return_str(%d, retval)\n",
 		  c->name, sc_nr(c), sc_name(c), format);
+	/* adjtimex's clock state: "5 (TIME_ERROR)" */
+	if (!strcmp(c->name, "adjtimex"))
+		sb_printf(sb, "\tif (retval >= 0)\n\t\tretstr = __sc_decode(%d, retval)\n",
+			  STP_SC_TIME_STATE);
+	sb_puts(sb, "}\n");
 }
 
 struct sc_collect;
