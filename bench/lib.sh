@@ -30,3 +30,28 @@ peak_mb() {
 	awk -v kb="$max" 'BEGIN { printf "%.1f", kb / 1024 }'
 }
 
+
+# bench_args NAME USAGE-LINES "$@": the -n RUNS and -r RELEASE options of
+# the kernel benches into $runs and $release (default: the newest 6.1 with
+# debuginfo, where SystemTap 4.8 builds); checks that $stap is built and
+# makes $work, removed on exit.
+bench_args() {
+	local name=$1 usage=$2 o f
+	shift 2
+	while getopts "n:r:" o; do
+		case $o in
+		n) runs=$OPTARG ;;
+		r) release=$OPTARG ;;
+		*) sed -n "$usage" "$0"; exit 2 ;;
+		esac
+	done
+	[ -x "$stap" ] || { echo "$name: $stap is not built: run make" >&2; exit 1; }
+	if [ -z "$release" ]; then
+		for f in /usr/lib/debug/boot/vmlinux-6.1.*; do
+			[ -e "$f" ] && release=${f#/usr/lib/debug/boot/vmlinux-}
+		done
+	fi
+	[ -n "$release" ] || { echo "$name: no kernel debuginfo (-r RELEASE)" >&2; exit 1; }
+	work=$(mktemp -d "${TMPDIR:-/tmp}/stap-bench.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+}

@@ -16,24 +16,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 stap=${STAP:-$top/stap}
 runs=11 release=
 
-while getopts "n:r:" o; do
-	case $o in
-	n) runs=$OPTARG ;;
-	r) release=$OPTARG ;;
-	*) sed -n '11,12p' "$0"; exit 2 ;;
-	esac
-done
-[ -x "$stap" ] || { echo "syscalls: $stap is not built: run make" >&2; exit 1; }
-if [ -z "$release" ]; then
-	# The newest 6.1 with debuginfo: where SystemTap 4.8 builds.
-	for f in /usr/lib/debug/boot/vmlinux-6.1.*; do
-		[ -e "$f" ] && release=${f#/usr/lib/debug/boot/vmlinux-}
-	done
-fi
-[ -n "$release" ] || { echo "syscalls: no kernel debuginfo (-r RELEASE)" >&2; exit 1; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/stap-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
 . "$top/bench/lib.sh"
+bench_args syscalls 12,13p "$@"
 
 all='probe syscall.* { printf("%s %s\n", name, argstr) }'
 one='probe syscall.read { println(argstr) }'

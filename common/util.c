@@ -285,6 +285,69 @@ void vec_free(struct vec *v)
 	v->len = v->cap = 0;
 }
 
+/* ---- hash table: open addressing, linear probing ---- */
+
+struct strmap_slot {
+	const char *key;	/* NULL: empty */
+	void *val;
+	uint64_t hash;
+};
+
+static struct strmap_slot *strmap_find(const struct strmap *m, const char *key,
+				       uint64_t h)
+{
+	size_t i = (size_t)h & (m->cap - 1);
+
+	for (;; i = (i + 1) & (m->cap - 1)) {
+		struct strmap_slot *sl = &m->slots[i];
+
+		if (!sl->key || (sl->hash == h && !strcmp(sl->key, key)))
+			return sl;
+	}
+}
+
+void *strmap_get(const struct strmap *m, const char *key)
+{
+	struct strmap_slot *sl;
+
+	if (!m->cap)
+		return NULL;
+	sl = strmap_find(m, key, hash_bytes(HASH_INIT, key, strlen(key)));
+	return sl->key ? sl->val : NULL;
+}
+
+void **strmap_put(struct strmap *m, const char *key)
+{
+	uint64_t h = hash_bytes(HASH_INIT, key, strlen(key));
+	struct strmap_slot *sl;
+
+	/* At most half full: probes stay short. */
+	if (2 * (m->len + 1) > m->cap) {
+		struct strmap old = *m;
+
+		m->cap = old.cap ? 2 * old.cap : 64;
+		m->slots = xcalloc(m->cap, sizeof(*m->slots));
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.slots[i].key)
+				*strmap_find(m, old.slots[i].key, old.slots[i].hash) = old.slots[i];
+		free(old.slots);
+	}
+	sl = strmap_find(m, key, h);
+	if (!sl->key) {
+		sl->key = key;
+		sl->hash = h;
+		sl->val = NULL;
+		m->len++;
+	}
+	return &sl->val;
+}
+
+void strmap_free(struct strmap *m)
+{
+	free(m->slots);
+	*m = (struct strmap)STRMAP_INIT;
+}
+
 /* ---- arena ---- */
 
 struct arena_block {

@@ -81,6 +81,18 @@ struct vec {
 void vec_push(struct vec *v, void *item);
 void vec_free(struct vec *v);
 
+/* ---- hash table: string keys (not copied) to pointers ---- */
+struct strmap_slot;
+struct strmap {
+	struct strmap_slot *slots;
+	size_t cap, len;	/* cap: 0 or a power of two */
+};
+#define STRMAP_INIT { NULL, 0, 0 }
+void *strmap_get(const struct strmap *m, const char *key);	/* NULL if absent */
+/* key's value slot, added holding NULL if key is absent. */
+void **strmap_put(struct strmap *m, const char *key);
+void strmap_free(struct strmap *m);
+
 /* ---- arena: many small allocations, freed at once ---- */
 struct arena_block;
 struct arena {

@@ -50,7 +50,7 @@
 #include <gelf.h>
 
 /* Bump when the database layout or its contents' meaning changes. */
-#define DW_SCHEMA_VERSION 4
+#define DW_SCHEMA_VERSION 5
 
 struct dw_kernel;
 
@@ -158,21 +158,6 @@ int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p,
 int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p,
 		      dw_func_fn fn, void *arg);
 
-/*
- * For dwarf_mod.c, which indexes modules by the same rules: a function
- * DIE's variables in -L format with a location at pc (malloc'ed, as
- * struct dw_func's vars, nparams and ret), and the entry pc of a copy
- * with the end of the address range holding it (-1 if it has no code).
- */
-char *dw_die_vars(Dwarf_Die *fn, uint64_t pc, int *nparams, char **ret);
-int dw_die_entry(Dwarf_Die *die, uint64_t *entry, uint64_t *end);
-/*
- * Call fn on every copy of a function under die (a compile unit):
- * subprograms with code (inlined false) and inlined copies (true), at any
- * depth, parents before children.
- */
-typedef void (*dw_copy_fn)(void *arg, Dwarf_Die *die, bool inlined);
-void dw_walk_copies(Dwarf_Die *die, dw_copy_fn fn, void *arg);
 /* The index cache directory (malloc'ed); n bytes as lowercase hex. */
 char *dw_cache_dir(void);
 char *dw_hex(const unsigned char *b, int n);
@@ -182,7 +167,7 @@ char *dw_hex(const unsigned char *b, int n);
 /*
  * A module's DWARF, indexed once per module build (keyed by the GNU
  * build-id of its debug file) into the same cache directory as the
- * kernel's:  .../stap-ng/dwarf/mod-<build-id>.db.  Modules are ET_REL
+ * kernel's:  .../stap-ng/dwarf/mod-<build-id>.v<N>.db.  Modules are ET_REL
  * objects: libdwfl (dwfl_report_offline) lays their sections out and
  * applies their relocations, so the addresses indexed are offsets in
  * that layout, meaningful only relative to a symbol: probes go on
@@ -225,7 +210,7 @@ Dwarf *dw_module_dwarf(struct dw_module *m, Dwarf_CFI **cfi);
 
 /*
  * A user-space executable or shared library as a dw_module (same index
- * layout and queries, cached as .../user-<build-id>-{dwarf,symtab}.db).
+ * layout and queries, cached as .../user-<build-id>-{dwarf,symtab}.v<N>.db).
  * Its DWARF is the file's own or what libdwfl finds for it (build-id or
  * .gnu_debuglink under /usr/lib/debug); without any, the index holds the
  * symbol table's functions (no file, line or variables), at their entry.
@@ -266,6 +251,25 @@ typedef int (*dw_stmt_fn)(const struct dw_stmt *st, void *arg);
 /* Statements of functions matching p.name in files matching p.file, lines p.line_lo-hi. */
 int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stmt_fn fn,
 			 void *arg);
+
+/* ---- address spaces ---- */
+
+/*
+ * Where an object's link-time (DWARF) addresses are at run time, for the
+ * code that reads its globals (tvar.c): the kernel is moved by KASLR (a
+ * link-time address + the offset the module measures against _printk);
+ * a module's sections are placed when it loads (its probes go on
+ * SYMBOL + offset, and its data's address is not known to the generated
+ * code); a user file is mapped by each process (its probes go on inode +
+ * file offset, and a global is at its link-time address + the load bias
+ * the probe hit shows).  NONE: not known, as for a module.
+ */
+enum dw_space_kind { DW_SPACE_NONE, DW_SPACE_KERNEL, DW_SPACE_MODULE, DW_SPACE_USER };
+struct dw_space {
+	enum dw_space_kind kind;
+	const char *name;	/* "kernel", the module's name, the user file's path */
+	uint64_t link_printk;	/* KERNEL: the link-time _printk (dw_printk) */
+};
 
 /* ---- tracepoints, symbols and type names (kernel.trace, kernel.statement) ---- */
 
@@ -310,24 +314,5 @@ typedef int (*dw_elf_sym_fn)(const char *name, const GElf_Sym *sym, void *arg);
 int dw_elf_symbols(Elf *elf, dw_elf_sym_fn fn, void *arg);
 /* The same for the first section of type (SHT_SYMTAB, SHT_DYNSYM). */
 int dw_elf_symbols_of(Elf *elf, int type, dw_elf_sym_fn fn, void *arg);
-
-/*
- * For the index readers (dwarf.c, dwarf_mod.c): prepare sql with a
- * pattern bound as ?1 name, ?2 file (NULL: any), ?3-?4 line range;
- * 0 or -EIO (reported).  dw_col_text: a text column, "" for NULL.
- */
-struct sqlite3;
-struct sqlite3_stmt;
-int dw_db_prepare(struct sqlite3 *db, const char *db_path, const char *sql,
-		  const struct dw_pattern *p, struct sqlite3_stmt **st);
-const char *dw_col_text(struct sqlite3_stmt *st, int i);
-/*
- * Step st to its end, calling row(st, fn, arg) on each row; finalizes st.
- * Returns what dw_lookup_functions does: the number of rows, a row's
- * non-zero return, or -EIO (reported, naming db_path).
- */
-typedef int (*dw_row_fn)(struct sqlite3_stmt *st, void *fn, void *arg);
-int dw_db_run(const char *db_path, struct sqlite3_stmt *st, dw_row_fn row, void *fn,
-	      void *arg);
 
 #endif /* DW_H */

@@ -363,42 +363,6 @@ static bool banner_matches(const char *image, const char *debuginfo)
 
 /* ---- opening ---- */
 
-static char *meta_get(sqlite3 *db, const char *key)
-{
-	sqlite3_stmt *st;
-	char *v = NULL;
-
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = ?", -1, &st, NULL))
-		return NULL;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	return v;
-}
-
-/* An index of the current schema at path, opened read-only, or NULL. */
-static sqlite3 *db_open_valid(const char *path)
-{
-	sqlite3 *db = NULL;
-	char *v;
-
-	if (access(path, R_OK) < 0)
-		return NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		sqlite3_close(db);
-		return NULL;
-	}
-	v = meta_get(db, "schema_version");
-	if (!v || atoi(v) != DW_SCHEMA_VERSION) {
-		free(v);
-		sqlite3_close(db);
-		return NULL;
-	}
-	free(v);
-	return db;
-}
-
 /* ---- the index: whole, or one name at a time until it exists ---- */
 
 /*
@@ -444,7 +408,7 @@ static int index_build_locked(struct dw_kernel *k, bool wait, char **err)
 		fprintf(stderr, "dwarf: waiting for another stap indexing %s\n", k->debuginfo);
 		flock(fd, LOCK_EX);
 	}
-	db = db_open_valid(k->db_path);
+	db = dwdb_open(k->db_path);
 	if (db) {
 		sqlite3_close(db);
 	} else {
@@ -522,7 +486,7 @@ static sqlite3 *index_whole(struct dw_kernel *k)
 		free(err);
 		return NULL;
 	}
-	k->db = db_open_valid(k->db_path);
+	k->db = dwdb_open(k->db_path);
 	if (!k->db)
 		util_err("dwarf: cannot open the new index %s", k->db_path);
 	return k->db;
@@ -545,7 +509,7 @@ static sqlite3 *index_for(struct dw_kernel *k, const char *name)
 	for (int i = 0; i < k->nparts; i++)
 		if (!strcmp(k->parts[i].name, name))
 			return k->parts[i].db;
-	k->db = db_open_valid(k->db_path);	/* built meanwhile? */
+	k->db = dwdb_open(k->db_path);	/* built meanwhile? */
 	if (k->db || k->nparts == DW_PARTS)
 		return index_whole(k);
 	db = dwi_build_name(&meta, name, &err);
@@ -640,7 +604,7 @@ struct dw_kernel *dw_open(const char *release, char **err)
 	}
 	/* The schema in the name: trees of different versions share the cache. */
 	k->db_path = xasprintf("%s/%s.v%d.db", k->dir, k->build_id, DW_SCHEMA_VERSION);
-	k->db = db_open_valid(k->db_path);
+	k->db = dwdb_open(k->db_path);
 	if (k->image && !k->image_id)	/* trusted its banner: read it for next time */
 		background_index(k);
 out:
@@ -720,10 +684,10 @@ static void read_addrs(struct dw_kernel *k)
 		return;
 	k->addrs_known = true;
 	if (k->db) {
-		v = meta_get(k->db, "stext");
+		v = dwdb_meta(k->db, "stext");
 		k->stext = v ? strtoull(v, NULL, 10) : 0;
 		free(v);
-		v = meta_get(k->db, "printk");
+		v = dwdb_meta(k->db, "printk");
 		k->printk = v ? strtoull(v, NULL, 10) : 0;
 		free(v);
 	} else {
@@ -813,122 +777,20 @@ void dw_pattern_free(struct dw_pattern *p)
 	*p = (struct dw_pattern){ 0 };
 }
 
-/* The WHERE clause shared by both queries: ?1 name, ?2 file, ?3-?4 lines. */
-#define DW_WHERE \
-	" WHERE f.name GLOB ?1" \
-	" AND (?2 IS NULL OR fl.path GLOB ?2 OR fl.path GLOB '*/' || ?2)" \
-	" AND (?3 = 0 OR f.line BETWEEN ?3 AND ?4)"
-
-int dw_db_prepare(sqlite3 *db, const char *db_path, const char *sql,
-		  const struct dw_pattern *p, sqlite3_stmt **st)
-{
-	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK) {
-		util_err("dwarf: %s: %s", db_path, sqlite3_errmsg(db));
-		return -EIO;
-	}
-	sqlite3_bind_text(*st, 1, p->name, -1, SQLITE_STATIC);
-	if (p->file)
-		sqlite3_bind_text(*st, 2, p->file, -1, SQLITE_STATIC);
-	sqlite3_bind_int(*st, 3, p->line_lo);
-	sqlite3_bind_int(*st, 4, p->line_hi);
-	return 0;
-}
-
-static int prepare(struct dw_kernel *k, const char *sql, const struct dw_pattern *p,
-		   sqlite3_stmt **st)
-{
-	sqlite3 *db = index_for(k, p->name);
-
-	return db ? dw_db_prepare(db, k->db_path, sql, p, st) : -EIO;
-}
-
-const char *dw_col_text(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? s : "";
-}
-#define col_text dw_col_text
-
-int dw_db_run(const char *db_path, sqlite3_stmt *st, dw_row_fn row, void *fn, void *arg)
-{
-	int ret = 0, n = 0, rc;
-
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		n++;
-		ret = row(st, fn, arg);
-		if (ret)
-			break;
-	}
-	if (!ret && rc != SQLITE_DONE) {
-		util_err("dwarf: %s: %s", db_path, sqlite3_errmsg(sqlite3_db_handle(st)));
-		ret = -EIO;
-	}
-	sqlite3_finalize(st);
-	return ret ? ret : n;
-}
-
-static int func_row(sqlite3_stmt *st, void *fn, void *arg)
-{
-	struct dw_func f = {
-		.name = col_text(st, 0),
-		.file = col_text(st, 1),
-		.line = sqlite3_column_int(st, 2),
-		.n_outofline = sqlite3_column_int(st, 3),
-		.n_inlined = sqlite3_column_int(st, 4),
-		.vars = col_text(st, 5),
-		.ret = col_text(st, 6),
-		.nparams = sqlite3_column_int(st, 7),
-	};
-
-	f.inline_only = f.n_outofline == 0;
-	return ((dw_func_fn)fn)(&f, arg);
-}
-
 static int list_query(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
 		      void *arg)
 {
-	sqlite3_stmt *st;
-	int ret = prepare(k, "SELECT f.name, fl.path, f.line, f.n_outofline, f.n_inlined, f.vars,"
-			  " f.ret, f.nparams"
-			  " FROM funcs f JOIN files fl ON fl.id = f.file" DW_WHERE
-			  " ORDER BY f.id", p, &st);
+	sqlite3 *db = index_for(k, p->name);
 
-	return ret < 0 ? ret : dw_db_run(k->db_path, st, func_row, (void *)fn, arg);
-}
-
-static int site_row(sqlite3_stmt *st, void *fn, void *arg)
-{
-	struct dw_site s = {
-		.name = col_text(st, 0),
-		.file = col_text(st, 1),
-		.line = sqlite3_column_int(st, 2),
-		.cu = col_text(st, 3),
-		.inlined = sqlite3_column_int(st, 4),
-		.inline_only = sqlite3_column_int(st, 5) == 0,
-		.entry_pc = (uint64_t)sqlite3_column_int64(st, 6),
-		.probe_pc = (uint64_t)sqlite3_column_int64(st, 7),
-		.symbol = (const char *)sqlite3_column_text(st, 8),
-		.sym_offset = (uint64_t)sqlite3_column_int64(st, 9),
-		.vars = col_text(st, 10),
-		.die_off = (uint64_t)sqlite3_column_int64(st, 11),
-	};
-
-	return ((dw_site_fn)fn)(&s, arg);
+	return db ? dwdb_funcs(db, k->db_path, p, fn, arg) : -EIO;
 }
 
 static int site_query(struct dw_kernel *k, const struct dw_pattern *p, dw_site_fn fn,
 		      void *arg)
 {
-	sqlite3_stmt *st;
-	int ret = prepare(k, "SELECT f.name, fl.path, f.line, cu.path, s.inlined, f.n_outofline,"
-			  " s.entry_pc, s.probe_pc, sy.name, s.sym_offset, f.vars, s.die"
-			  " FROM funcs f JOIN files fl ON fl.id = f.file"
-			  " JOIN sites s ON s.func = f.id JOIN files cu ON cu.id = s.cu"
-			  " LEFT JOIN symbols sy ON sy.id = s.sym" DW_WHERE
-			  " ORDER BY f.id, s.probe_pc", p, &st);
+	sqlite3 *db = index_for(k, p->name);
 
-	return ret < 0 ? ret : dw_db_run(k->db_path, st, site_row, (void *)fn, arg);
+	return db ? dwdb_sites(db, k->db_path, p, fn, arg) : -EIO;
 }
 
 /*

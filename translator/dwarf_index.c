@@ -121,6 +121,15 @@ struct rec {
 	uint64_t die;		/* global DIE offset of this copy */
 };
 
+/*
+ * One statement (meta->stmts): the first address of a source line inside
+ * an out-of-line copy, the rec'th of its worker.
+ */
+struct srec {
+	uint32_t rec, file, line;
+	uint64_t pc;
+};
+
 /* Interned, normalised file names shared by all threads. */
 struct files {
 	pthread_mutex_t lock;
@@ -130,7 +139,8 @@ struct files {
 };
 
 struct builder {
-	const char *path;
+	const struct dwi_meta *meta;
+	bool compdir;		/* names relative to the compile directory (meta->dbg) */
 	Dwarf_Off *units;	/* every unit's header offset in .debug_info */
 	Dwarf_Off *cus;		/* the units to walk: CU DIE offsets */
 	int nunits, ncus;
@@ -145,9 +155,11 @@ struct worker {
 	pthread_t tid;
 	int fd;
 	Elf *elf;
-	Dwarf *dbg;
+	Dwarf *dbg;		/* its own, or meta->dbg (elf NULL) */
 	struct rec *recs;
 	size_t nrecs, caprecs;
+	struct srec *srecs;
+	size_t nsrecs, capsrecs;
 	struct htab fileptr;	/* dwarf_decl_file pointer -> global id */
 	const char **fileptrs;
 	uint32_t *fileids;
@@ -160,6 +172,8 @@ struct worker {
 	size_t nlines;
 	int *lprologue;		/* rows with prologue_end, -1 ended; NULL: none */
 	uint32_t cu;		/* current CU's file id */
+	const char *comp_dir;	/* current CU's, for b->compdir names */
+	bool optimized;		/* user files: the current CU is optimized */
 	Dwarf_Die cudie;	/* current CU, for its line table */
 	bool lines_loaded;	/* for cudie: loaded on the first need */
 	char err[256];
@@ -199,6 +213,28 @@ static bool ptr_eq(uint32_t idx, const void *key, void *ctx)
 	return w->fileptrs[idx] == key;
 }
 
+/*
+ * The name users write for a source file.  A module's or user file's:
+ * relative to the compile directory when inside it (kbuild compiles
+ * modules from the kernel tree, so this is "fs/ext4/inode.c" or, for the
+ * test module built with -fdebug-prefix-map, "stp_test.c").  The
+ * kernel's: relative to the source tree (srcroot.h).  Malloc'ed.
+ */
+static char *file_name(struct worker *w, const char *file)
+{
+	size_t n = w->comp_dir ? strlen(w->comp_dir) : 0;
+
+	if (!w->b->compdir)
+		return srcroots_name(&w->b->files.roots, file);
+	while (!strncmp(file, "./", 2))
+		file += 2;
+	if (n && !strncmp(file, w->comp_dir, n) && file[n] == '/')
+		file += n + 1;
+	while (!strncmp(file, "./", 2))
+		file += 2;
+	return xstrdup(file);
+}
+
 /* The id of a file name as libdw returns it (a stable pointer per CU). */
 static uint32_t worker_file(struct worker *w, const char *path)
 {
@@ -213,7 +249,7 @@ static uint32_t worker_file(struct worker *w, const char *path)
 		w->fileids = xrealloc(w->fileids, (w->nfileptr + 1024) * sizeof(*w->fileids));
 	}
 	w->fileptrs[w->nfileptr] = path;
-	w->fileids[w->nfileptr] = files_intern(&w->b->files, srcroots_name(&w->b->files.roots, path));
+	w->fileids[w->nfileptr] = files_intern(&w->b->files, file_name(w, path));
 	ht_set(&w->fileptr, slot, h, (uint32_t)w->nfileptr);
 	return w->fileids[w->nfileptr++];
 }
@@ -449,6 +485,48 @@ static bool seen_eq(uint32_t idx, const void *key, void *ctx)
 	return r->name == k->name && r->file == k->file && r->line == k->line;
 }
 
+/*
+ * The statements of out-of-line copy die (record rec): each is_stmt row
+ * of the line table inside its ranges, the first of each line kept
+ * (write_db), by address within a range.
+ */
+static void add_statements(struct worker *w, Dwarf_Die *die, uint32_t rec)
+{
+	Dwarf_Addr base, lo, hi;
+	Dwarf_Lines *lines;
+	size_t n = 0;
+	ptrdiff_t off = 0;
+
+	if (dwarf_getsrclines(&w->cudie, &lines, &n) != 0)
+		return;
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		for (size_t i = 0; i < n; i++) {
+			Dwarf_Line *l = dwarf_onesrcline(lines, i);
+			Dwarf_Addr a;
+			bool stmt = false, es = false;
+			const char *f;
+			int line = 0;
+
+			if (dwarf_lineaddr(l, &a) || a < lo)
+				continue;
+			if (a >= hi)
+				break;
+			dwarf_linebeginstatement(l, &stmt);
+			dwarf_lineendsequence(l, &es);
+			f = dwarf_linesrc(l, NULL, NULL);
+			dwarf_lineno(l, &line);
+			if (!stmt || es || !f || line <= 0)
+				continue;
+			if (w->nsrecs == w->capsrecs) {
+				w->capsrecs = w->capsrecs ? 2 * w->capsrecs : 1024;
+				w->srecs = xrealloc(w->srecs, w->capsrecs * sizeof(*w->srecs));
+			}
+			w->srecs[w->nsrecs++] = (struct srec){ rec, worker_file(w, f),
+							       (uint32_t)line, a };
+		}
+	}
+}
+
 /* Record one copy of a function (die: the subprogram or inlined DIE). */
 static void add_copy(struct worker *w, Dwarf_Die *die, bool inlined)
 {
@@ -471,6 +549,8 @@ static void add_copy(struct worker *w, Dwarf_Die *die, bool inlined)
 		w->lines_loaded = true;
 	}
 	file = dwarf_decl_file(die);
+	if (!file && w->b->compdir)
+		file = "?";
 	dwarf_decl_line(die, &line);
 	if (w->nrecs == w->caprecs) {
 		w->caprecs = w->caprecs ? 2 * w->caprecs : 65536;
@@ -484,7 +564,13 @@ static void add_copy(struct worker *w, Dwarf_Die *die, bool inlined)
 		.cu = w->cu,
 		.inlined = inlined,
 		.entry = entry,
-		.probe = inlined ? entry : prologue_end(w, entry, end),
+		/*
+		 * SystemTap's rule for user code: past the prologue only where
+		 * the compiler did not optimize (parameters are stored to the
+		 * frame there); optimized code keeps them in registers at the
+		 * entry.
+		 */
+		.probe = inlined || w->optimized ? entry : prologue_end(w, entry, end),
 		.die = dwarf_dieoffset(die),
 	};
 	k = (struct seen_key){ r->name, r->file, r->line };
@@ -500,10 +586,18 @@ static void add_copy(struct worker *w, Dwarf_Die *die, bool inlined)
 		ht_set(&w->seen, slot, h, (uint32_t)w->nrecs);
 	}
 	w->nrecs++;
+	if (!inlined && w->b->meta->stmts)
+		add_statements(w, die, (uint32_t)(w->nrecs - 1));
 }
 
-/* Subprograms and inlined copies at any depth under die (dw.h). */
-void dw_walk_copies(Dwarf_Die *die, dw_copy_fn fn, void *arg)
+/*
+ * Call fn on every copy of a function under die (a compile unit):
+ * subprograms with code (inlined false) and inlined copies (true), at any
+ * depth, parents before children.
+ */
+typedef void (*copy_fn)(void *arg, Dwarf_Die *die, bool inlined);
+
+static void walk_copies(Dwarf_Die *die, copy_fn fn, void *arg)
 {
 	Dwarf_Die c;
 
@@ -515,14 +609,14 @@ void dw_walk_copies(Dwarf_Die *die, dw_copy_fn fn, void *arg)
 			if (!dwarf_hasattr(&c, DW_AT_declaration) &&
 			    (dwarf_hasattr(&c, DW_AT_low_pc) || dwarf_hasattr(&c, DW_AT_ranges)))
 				fn(arg, &c, false);
-			dw_walk_copies(&c, fn, arg);
+			walk_copies(&c, fn, arg);
 			break;
 		case DW_TAG_inlined_subroutine:
 			fn(arg, &c, true);
-			dw_walk_copies(&c, fn, arg);
+			walk_copies(&c, fn, arg);
 			break;
 		case DW_TAG_lexical_block:
-			dw_walk_copies(&c, fn, arg);
+			walk_copies(&c, fn, arg);
 			break;
 		default:	/* types, variables, parameters, call sites */
 			break;
@@ -533,6 +627,24 @@ void dw_walk_copies(Dwarf_Die *die, dw_copy_fn fn, void *arg)
 static void worker_copy(void *w, Dwarf_Die *die, bool inlined)
 {
 	add_copy(w, die, inlined);
+}
+
+/*
+ * Does a CU's DW_AT_producer ("GNU C17 12.2.0 -mtune=generic -g -O0 -O2")
+ * say it was optimized?  The last -O wins; none means -O0 (GCC records
+ * its switches by default; clang records none, so its code counts as
+ * unoptimized and gets the prologue search, as its line tables mark the
+ * prologue's end).
+ */
+static bool optimized(const char *producer)
+{
+	const char *p = producer, *last = NULL;
+
+	while (p && (p = strstr(p, " -O"))) {
+		last = p + 3;
+		p += 3;
+	}
+	return last && *last != '0';	/* -O, -O1..3, -Os, -Og, -Ofast */
 }
 
 static void *worker_main(void *arg)
@@ -548,16 +660,29 @@ static void *worker_main(void *arg)
 		if (!dwarf_offdie(w->dbg, b->cus[i], &cu))
 			continue;
 		n = dwarf_diename(&cu);
-		w->cu = files_intern(&b->files, srcroots_name(&b->files.roots, n ? n : "?"));
+		if (b->compdir) {
+			Dwarf_Attribute a;
+
+			w->comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
+			w->optimized = b->meta->user &&
+				       optimized(dwarf_formstring(dwarf_attr(&cu, DW_AT_producer, &a)));
+		}
+		w->cu = files_intern(&b->files, file_name(w, n ? n : "?"));
 		w->cudie = cu;
 		w->lines_loaded = false;
-		dw_walk_copies(&cu, worker_copy, w);
+		walk_copies(&cu, worker_copy, w);
 	}
 	return NULL;
 }
 
-static int worker_open(struct worker *w, const char *path)
+static int worker_open(struct worker *w, const struct dwi_meta *meta)
 {
+	const char *path = meta->debuginfo;
+
+	if (meta->dbg) {	/* one thread: the caller's handle */
+		w->dbg = meta->dbg;
+		return 0;
+	}
 	w->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (w->fd < 0)
 		return -errno;
@@ -568,7 +693,7 @@ static int worker_open(struct worker *w, const char *path)
 
 static void worker_free(struct worker *w)
 {
-	if (w->dbg)
+	if (w->dbg && w->elf)	/* not the caller's */
 		dwarf_end(w->dbg);
 	if (w->elf)
 		elf_end(w->elf);
@@ -578,6 +703,7 @@ static void worker_free(struct worker *w)
 		free(w->vars.items[i]);
 	vec_free(&w->vars);
 	free(w->recs);
+	free(w->srecs);
 	free(w->fileptrs);
 	free(w->fileids);
 	ht_free(&w->fileptr);
@@ -612,7 +738,9 @@ static int sym_cmp(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return (int)y->global - (int)x->global;	/* globals first */
+	if (x->global != y->global)
+		return (int)y->global - (int)x->global;	/* globals first */
+	return (x->order > y->order) - (x->order < y->order);
 }
 
 /*
@@ -640,9 +768,17 @@ static int symtab_add(const char *name, const GElf_Sym *s, void *arg)
 		r->cap = r->cap ? 2 * r->cap : 65536;
 		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
 	}
-	r->v[r->n++] = (struct dwi_sym){ name, s->st_value, s->st_size,
-				     GELF_ST_BIND(s->st_info) == STB_GLOBAL };
+	r->v[r->n] = (struct dwi_sym){ .name = name, .addr = s->st_value, .size = s->st_size,
+				   .global = GELF_ST_BIND(s->st_info) == STB_GLOBAL,
+				   .order = (uint32_t)r->n };
+	r->n++;
 	return 0;
+}
+
+void dwi_sort_syms(struct dwi_sym *v, size_t n)
+{
+	if (n)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(v, n, sizeof(*v), sym_cmp);
 }
 
 struct dwi_sym *dwi_read_symtab(Elf *elf, size_t *nout, uint64_t *stext, uint64_t *printk)
@@ -650,8 +786,7 @@ struct dwi_sym *dwi_read_symtab(Elf *elf, size_t *nout, uint64_t *stext, uint64_
 	struct symtab_read r = { .stext = stext, .printk = printk };
 
 	dw_elf_symbols(elf, symtab_add, &r);
-	if (r.n)	/* qsort(NULL, 0, ...) is undefined */
-		qsort(r.v, r.n, sizeof(*r.v), sym_cmp);
+	dwi_sort_syms(r.v, r.n);
 	*nout = r.n;
 	return r.v;
 }
@@ -761,25 +896,6 @@ static int ord_cmp(const void *a, const void *b)
 	return c;
 }
 
-static const char *const schema_sql =
-	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-	"CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL);"
-	"CREATE TABLE symbols(id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-	" addr INTEGER NOT NULL);"
-	/* one row per (name, decl file, decl line) */
-	"CREATE TABLE funcs(id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-	" file INTEGER NOT NULL, line INTEGER NOT NULL,"
-	" n_outofline INTEGER NOT NULL, n_inlined INTEGER NOT NULL,"
-	" vars TEXT NOT NULL, ret TEXT NOT NULL, nparams INTEGER NOT NULL);"
-	/* one row per out-of-line or inlined copy; addresses as int64 */
-	"CREATE TABLE sites(func INTEGER NOT NULL, inlined INTEGER NOT NULL,"
-	" entry_pc INTEGER NOT NULL, probe_pc INTEGER NOT NULL,"
-	" cu INTEGER NOT NULL, sym INTEGER, sym_offset INTEGER, die INTEGER NOT NULL);";
-static const char *const index_sql =
-	"CREATE INDEX funcs_by_name ON funcs(name);"
-	"CREATE INDEX funcs_by_file ON funcs(file);"
-	"CREATE INDEX sites_by_func ON sites(func);";
-
 static int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
 	char *msg = NULL;
@@ -799,6 +915,109 @@ static void meta_set(sqlite3_stmt *st, const char *key, const char *value)
 	sqlite3_reset(st);
 }
 
+/* The symbols rows, written as sites and statements first name them. */
+struct symw {
+	sqlite3_stmt *ins;
+	const struct dwi_sym *syms;
+	size_t nsyms;
+	uint32_t *ids;		/* syms[i]'s row, 0: not written yet */
+	uint32_t next;
+	uint64_t bias;		/* DWARF address + bias = symbol address */
+};
+
+/* Bind the symbol holding DWARF address pc and the offset into it to col, col + 1. */
+static void bind_sym(struct symw *w, sqlite3_stmt *st, int col, uint64_t pc)
+{
+	uint32_t s = dwi_sym_find(w->syms, w->nsyms, pc + w->bias);
+	const struct dwi_sym *y;
+
+	if (s == UINT32_MAX) {
+		sqlite3_bind_null(st, col);
+		sqlite3_bind_null(st, col + 1);
+		return;
+	}
+	y = &w->syms[s];
+	if (!w->ids[s]) {
+		w->ids[s] = w->next++;
+		sqlite3_bind_int(w->ins, 1, (int)w->ids[s]);
+		sqlite3_bind_text(w->ins, 2, y->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(w->ins, 3, (int64_t)y->addr);
+		if (y->section)
+			sqlite3_bind_text(w->ins, 4, y->section, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(w->ins, 4);
+		sqlite3_step(w->ins);
+		sqlite3_reset(w->ins);
+	}
+	sqlite3_bind_int(st, col, (int)w->ids[s]);
+	sqlite3_bind_int64(st, col + 1, (int64_t)(pc + w->bias - y->addr));
+}
+
+/* A statement and its function's record, for sorting. */
+struct sord {
+	const struct srec *sr;
+	const struct rec *r;
+	size_t seq;		/* walk order */
+};
+
+static int sord_cmp(const void *a, const void *b)
+{
+	const struct sord *x = a, *y = b;
+
+	if (x->r->func != y->r->func)
+		return x->r->func < y->r->func ? -1 : 1;
+	if (x->sr->file != y->sr->file)
+		return x->sr->file < y->sr->file ? -1 : 1;
+	if (x->sr->line != y->sr->line)
+		return x->sr->line < y->sr->line ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * The statement table: of each (function, file, line), the first row the
+ * walk met.  Records' func are database ids by now.  0 or -EIO.
+ */
+static int write_stmts(sqlite3 *db, struct symw *sw, struct worker *ws, int nw)
+{
+	struct sord *o;
+	size_t n = 0, k = 0;
+	sqlite3_stmt *st;
+	int ret = 0;
+
+	for (int t = 0; t < nw; t++)
+		n += ws[t].nsrecs;
+	if (!n)
+		return 0;
+	if (sqlite3_prepare_v2(db, "INSERT INTO stmts VALUES(?,?,?,?,?,?,?,?)", -1, &st, NULL))
+		return -EIO;
+	o = xmalloc(n * sizeof(*o));
+	for (int t = 0; t < nw; t++)
+		for (size_t i = 0; i < ws[t].nsrecs; i++, k++)
+			o[k] = (struct sord){ &ws[t].srecs[i], &ws[t].recs[ws[t].srecs[i].rec], k };
+	qsort(o, n, sizeof(*o), sord_cmp);
+	for (size_t i = 0; i < n && !ret; i++) {
+		const struct srec *sr = o[i].sr;
+		const struct rec *r = o[i].r;
+
+		if (i && o[i - 1].r->func == r->func && o[i - 1].sr->file == sr->file &&
+		    o[i - 1].sr->line == sr->line)
+			continue;
+		sqlite3_bind_int(st, 1, (int)r->func);
+		sqlite3_bind_int(st, 2, (int)sr->file);
+		sqlite3_bind_int(st, 3, (int)sr->line);
+		sqlite3_bind_int64(st, 4, (int64_t)sr->pc);
+		bind_sym(sw, st, 5, sr->pc);
+		sqlite3_bind_int64(st, 7, (int64_t)r->die);
+		sqlite3_bind_int64(st, 8, (int64_t)r->entry);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			ret = -EIO;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	free(o);
+	return ret;
+}
+
 /* Fill the empty database db. */
 static int write_db(sqlite3 *db, struct merge *m, struct worker *ws, int nw,
 		    const struct dwi_sym *syms, size_t nsyms, uint64_t stext, uint64_t printk,
@@ -806,20 +1025,24 @@ static int write_db(sqlite3 *db, struct merge *m, struct worker *ws, int nw,
 {
 	sqlite3_stmt *st = NULL;
 	struct rec **all = NULL;
-	uint32_t *fnorder = NULL, *fnid = NULL, *symid = NULL;
+	uint32_t *fnorder = NULL, *fnid = NULL;
+	struct symw sw = { .syms = syms, .nsyms = nsyms, .next = 1, .bias = meta->bias };
 	size_t nall = 0, k = 0;
 	int ret = -EIO;
 	char buf[64];
 
 	if (db_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 		    "PRAGMA page_size=8192; BEGIN;", err, errlen) ||
-	    db_exec(db, schema_sql, err, errlen))
+	    db_exec(db, dwdb_schema, err, errlen))
 		goto out;
 
 	sqlite3_prepare_v2(db, "INSERT INTO meta VALUES(?,?)", -1, &st, NULL);
 	snprintf(buf, sizeof(buf), "%d", DW_SCHEMA_VERSION);
 	meta_set(st, "schema_version", buf);
-	meta_set(st, "release", meta->release);
+	if (meta->release)
+		meta_set(st, "release", meta->release);
+	if (meta->name)
+		meta_set(st, "name", meta->name);
 	meta_set(st, "build_id", meta->build_id);
 	meta_set(st, "debuginfo", meta->debuginfo);
 	if (meta->image) {
@@ -892,51 +1115,44 @@ static int write_db(sqlite3 *db, struct merge *m, struct worker *ws, int nw,
 			all[k++] = &ws[t].recs[i];
 		}
 	qsort(all, nall, sizeof(*all), rec_cmp);
-	symid = xcalloc(nsyms + 1, sizeof(*symid));
+	sw.ids = xcalloc(nsyms + 1, sizeof(*sw.ids));
 	{
-		sqlite3_stmt *ss;
-		uint32_t nextsym = 1;
-
-		sqlite3_prepare_v2(db, "INSERT INTO symbols VALUES(?,?,?)", -1, &ss, NULL);
+		sqlite3_prepare_v2(db, "INSERT INTO symbols VALUES(?,?,?,?)", -1, &sw.ins, NULL);
 		sqlite3_prepare_v2(db, "INSERT INTO sites VALUES(?,?,?,?,?,?,?,?)", -1, &st, NULL);
 		for (size_t i = 0; i < nall; i++) {
 			const struct rec *r = all[i];
-			uint32_t s;
 
 			if (i && !rec_cmp(&all[i - 1], &all[i]))
 				continue;
-			s = dwi_sym_find(syms, nsyms, r->probe);
 			sqlite3_bind_int(st, 1, (int)r->func);
 			sqlite3_bind_int(st, 2, r->inlined);
 			sqlite3_bind_int64(st, 3, (int64_t)r->entry);
 			sqlite3_bind_int64(st, 4, (int64_t)r->probe);
 			sqlite3_bind_int(st, 5, (int)r->cu);
 			sqlite3_bind_int64(st, 8, (int64_t)r->die);
-			if (s == UINT32_MAX) {
-				sqlite3_bind_null(st, 6);
-				sqlite3_bind_null(st, 7);
-			} else {
-				if (!symid[s]) {
-					symid[s] = nextsym++;
-					sqlite3_bind_int(ss, 1, (int)symid[s]);
-					sqlite3_bind_text(ss, 2, syms[s].name, -1, SQLITE_STATIC);
-					sqlite3_bind_int64(ss, 3, (int64_t)syms[s].addr);
-					sqlite3_step(ss);
-					sqlite3_reset(ss);
-				}
-				sqlite3_bind_int(st, 6, (int)symid[s]);
-				sqlite3_bind_int64(st, 7, (int64_t)(r->probe - syms[s].addr));
-			}
+			bind_sym(&sw, st, 6, r->probe);
 			if (sqlite3_step(st) != SQLITE_DONE) {
 				snprintf(err, errlen, "sqlite: %s", sqlite3_errmsg(db));
-				sqlite3_finalize(ss);
+				sqlite3_finalize(sw.ins);
 				goto out;
 			}
 			sqlite3_reset(st);
 		}
-		sqlite3_finalize(ss);
+		sqlite3_finalize(st);
+		st = NULL;
+		ret = write_stmts(db, &sw, ws, nw);
+		sqlite3_finalize(sw.ins);
+		if (ret < 0) {
+			snprintf(err, errlen, "sqlite: %s", sqlite3_errmsg(db));
+			goto out;
+		}
+		ret = -EIO;
 	}
-	if (db_exec(db, index_sql, err, errlen) || db_exec(db, "COMMIT", err, errlen))
+	if (meta->post && meta->post(db, meta, meta->post_arg) < 0) {
+		snprintf(err, errlen, "sqlite: %s", sqlite3_errmsg(db));
+		goto out;
+	}
+	if (db_exec(db, dwdb_indexes, err, errlen) || db_exec(db, "COMMIT", err, errlen))
 		goto out;
 	ret = 0;
 out:
@@ -944,7 +1160,7 @@ out:
 	free(all);
 	free(fnorder);
 	free(fnid);
-	free(symid);
+	free(sw.ids);
 	return ret;
 }
 
@@ -1081,12 +1297,12 @@ static bool narrow_units(Elf *elf, struct builder *b, const char *name, bool dwa
 /* ---- the builders ---- */
 
 /*
- * Index meta->debuginfo into the empty database db: every function, or
- * only those named only.
+ * Index the object meta describes into the empty database db: every
+ * function, or only those named only.
  */
 static int build(sqlite3 *db, struct dwi_meta *meta, const char *only, char **err)
 {
-	struct builder b = { .path = meta->debuginfo, .only = only };
+	struct builder b = { .meta = meta, .compdir = meta->name != NULL, .only = only };
 	struct worker ws[NTHREADS_MAX] = { 0 };
 	struct merge m = { .files = &b.files };
 	struct dwi_sym *syms = NULL;
@@ -1104,13 +1320,14 @@ static int build(sqlite3 *db, struct dwi_meta *meta, const char *only, char **er
 
 	if (getenv("STAP_NG_DWARF_THREADS"))	/* for measurements */
 		nw = atoi(getenv("STAP_NG_DWARF_THREADS"));
-	if (nw < 1 || nw > NTHREADS_MAX)
+	if (nw < 1 || nw > NTHREADS_MAX || b.compdir)
 		nw = 1;
 	pthread_mutex_init(&b.files.lock, NULL);
-	ret = worker_open(&ws[0], meta->debuginfo);
+	ret = b.compdir && !meta->dbg ? 0 : worker_open(&ws[0], meta);
 	if (ret < 0)
 		goto open_failed;
-	while (dwarf_nextcu(ws[0].dbg, off, &next, &hsize, NULL, NULL, &offsize) == 0) {
+	while (ws[0].dbg &&
+	       dwarf_nextcu(ws[0].dbg, off, &next, &hsize, NULL, NULL, &offsize) == 0) {
 		if (b.nunits == cap) {
 			cap = cap ? 2 * cap : 4096;
 			b.cus = xrealloc(b.cus, cap * sizeof(*b.cus));
@@ -1122,14 +1339,15 @@ static int build(sqlite3 *db, struct dwi_meta *meta, const char *only, char **er
 		off = next;
 	}
 	b.ncus = b.nunits;
-	find_roots(ws[0].dbg, &b);
+	if (!b.compdir)
+		find_roots(ws[0].dbg, &b);
 	meta->ncus = b.ncus;
 	/* Not narrowed: every unit, walked for that name only. */
 	if (only && narrow_units(ws[0].elf, &b, only, dwarf64) && b.ncus < 64 * nw)
 		nw = 1 + b.ncus / 64;	/* a handle per thread costs more than a few units */
 	for (int t = 0; t < nw; t++) {
 		ws[t].b = &b;
-		if (t && (ret = worker_open(&ws[t], meta->debuginfo)) < 0)
+		if (t && (ret = worker_open(&ws[t], meta)) < 0)
 			goto open_failed;
 	}
 	for (nrun = 1; nrun < nw; nrun++)	/* fewer threads if one fails */
@@ -1144,9 +1362,14 @@ static int build(sqlite3 *db, struct dwi_meta *meta, const char *only, char **er
 	for (int t = 0; t < nw; t++)
 		for (size_t i = 0; i < ws[t].nrecs; i++)
 			ws[t].recs[i].func = merge_rec(&m, &ws[t].recs[i]);
-	syms = dwi_read_symtab(ws[0].elf, &nsyms, &stext, &printk);
-	ret = write_db(db, &m, ws, nw, syms, nsyms, stext, printk, meta, dwi_now() - t0,
-		       msg, sizeof(msg));
+	if (b.compdir) {
+		ret = write_db(db, &m, ws, nw, meta->syms, meta->nsyms, 0, 0, meta,
+			       dwi_now() - t0, msg, sizeof(msg));
+	} else {
+		syms = dwi_read_symtab(ws[0].elf, &nsyms, &stext, &printk);
+		ret = write_db(db, &m, ws, nw, syms, nsyms, stext, printk, meta, dwi_now() - t0,
+			       msg, sizeof(msg));
+	}
 	goto out;
 open_failed:
 	snprintf(msg, sizeof(msg), "dwarf: cannot read the DWARF of %s: %s",
@@ -1214,17 +1437,6 @@ sqlite3 *dwi_build_name(struct dwi_meta *meta, const char *name, char **err)
 		return NULL;
 	}
 	return db;
-}
-
-/* For dwarf_mod.c: modules are indexed by the same rules. */
-char *dw_die_vars(Dwarf_Die *fn, uint64_t pc, int *nparams, char **ret)
-{
-	return func_vars(fn, pc, nparams, ret);
-}
-
-int dw_die_entry(Dwarf_Die *die, uint64_t *entry, uint64_t *end)
-{
-	return copy_entry(die, entry, end);
 }
 
 /* ---- type names for families' listings ---- */

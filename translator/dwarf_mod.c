@@ -3,12 +3,13 @@
  * Kernel modules' DWARF (dw_module_*, dw_find_modules): see dw.h for
  * where modules and their debuginfo are found.
  *
- * A module is small next to vmlinux (the test module has one compile
- * unit; the biggest Debian modules a few hundred), so its index is built
- * in one thread, with the same rules as the kernel's (dw.h: out-of-line
- * copies probed after the prologue, inlined copies at their entry), plus
- * a statement table for .statement("FUNC@FILE:LINE"): the lowest
+ * A module or user file is indexed by the kernel's builder (dwarf_index.c,
+ * the same rules: out-of-line copies probed after the prologue, inlined
+ * copies at their entry), in one thread on the DWARF libdwfl relocated,
+ * with a statement table for .statement("FUNC@FILE:LINE"): the first
  * is_stmt address of each source line inside each out-of-line function.
+ * A user file's symbol table adds the functions DWARF does not have
+ * (user_symbols).
  *
  * The index is an sqlite3 file next to the kernel's, named after the
  * build-id of the debug file, written to a temporary name and renamed
@@ -90,9 +91,7 @@ int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stm
 #include <unistd.h>
 
 #include "../common/util.h"
-
-/* Bump when the module database layout or its meaning changes. */
-#define DWM_SCHEMA_VERSION 5
+#include "dw_index.h"
 
 struct dw_module {
 	struct dw_module *next;	/* dwm_open_list */
@@ -314,28 +313,20 @@ out:
 	return found;
 }
 
-/* ---- building the index ---- */
+/* ---- building the index (dwarf_index.c) ---- */
 
-/* Function symbols in dwfl addresses, sorted, with their sections. */
-struct msym {
-	const char *name, *section;
-	uint64_t addr, size;
-	char *owned;		/* name without its @VERSION, freed with the table */
+/* A module's function symbols in dwfl addresses, with their sections. */
+struct msyms {
+	struct dwi_sym *v;
+	size_t n;
+	struct vec owned;	/* names without their @VERSION */
 };
 
-static int msym_cmp(const void *a, const void *b)
-{
-	const struct msym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static struct msym *read_symbols(Dwfl_Module *mod, size_t *nout)
+static void read_symbols(Dwfl_Module *mod, struct msyms *out)
 {
 	int n = dwfl_module_getsymtab(mod);
-	struct msym *v = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*v));
-	size_t k = 0;
 
+	out->v = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*out->v));
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
@@ -344,251 +335,30 @@ static struct msym *read_symbols(Dwfl_Module *mod, size_t *nout)
 		Dwarf_Addr bias;
 		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf,
 							   &bias);
+		struct dwi_sym *y = &out->v[out->n];
 		GElf_Shdr sh;
 		size_t shstrndx;
 
 		if (!name || !*name || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
 		    shndx == SHN_UNDEF)
 			continue;
-		v[k] = (struct msym){ .name = name, .addr = addr, .size = sym.st_size,
-				      .section = "" };
+		/* global left false: table order picks among aliases (dw_index.h) */
+		*y = (struct dwi_sym){ .name = name, .addr = addr, .size = sym.st_size,
+				       .order = (uint32_t)i };
 		/* .dynsym names of shared libraries carry versions: strtol@@GLIBC_2.2.5 */
-		if (strchr(name, '@'))
-			v[k].name = v[k].owned = xstrndup(name, strcspn(name, "@"));
+		if (strchr(name, '@')) {
+			y->name = xstrndup(name, strcspn(name, "@"));
+			vec_push(&out->owned, (void *)y->name);
+		}
 		if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0 &&
 		    gelf_getshdr(elf_getscn(elf, shndx), &sh))
-			v[k].section = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!v[k].section)
-			v[k].section = "";
-		k++;
+			y->section = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!y->section)
+			y->section = "";
+		out->n++;
 	}
-	qsort(v, k, sizeof(*v), msym_cmp);
-	*nout = k;
-	return v;
+	dwi_sort_syms(out->v, out->n);
 }
-
-/* A symbol holding addr, or NULL. */
-static const struct msym *sym_at(const struct msym *v, size_t n, uint64_t addr)
-{
-	size_t lo = 0, hi = n;
-	const struct msym *best = NULL;
-
-	while (lo < hi) {	/* first symbol above addr */
-		size_t mid = (lo + hi) / 2;
-
-		if (v[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i-- > 0 && v[i].addr == v[lo - 1].addr;)
-		if (addr < v[i].addr + v[i].size || addr == v[i].addr)
-			best = &v[i];
-	return best;
-}
-
-struct builder {
-	struct dw_module *m;
-	sqlite3 *db;
-	sqlite3_stmt *ins_func, *get_func, *ins_site, *ins_stmt, *upd_count;
-	struct msym *syms;
-	size_t nsyms;
-	const char *comp_dir;	/* of the current CU */
-	bool optimized;		/* user files: the CU was built with -O1 or more */
-	/* the current CU's line table, sorted by address */
-	Dwarf_Lines *lines;
-	size_t nlines;
-	int err;
-	/* user files: dwfl addresses of the DWARF functions' entries, sorted */
-	uint64_t *entries;
-	size_t nentries, aentries;
-};
-
-/*
- * The name users write for a source file: relative to the compile
- * directory when inside it (kbuild compiles modules from the kernel
- * tree, so this is "fs/ext4/inode.c" or, for the test module built with
- * -fdebug-prefix-map, "stp_test.c").
- */
-static char *source_name(const char *comp_dir, const char *file)
-{
-	size_t n = comp_dir ? strlen(comp_dir) : 0;
-
-	while (!strncmp(file, "./", 2))
-		file += 2;
-	if (n && !strncmp(file, comp_dir, n) && file[n] == '/')
-		file += n + 1;
-	while (!strncmp(file, "./", 2))
-		file += 2;
-	return xstrdup(file);
-}
-
-/* The probe pc of an out-of-line copy: the rule of dw.h. */
-static uint64_t prologue_end(struct builder *b, uint64_t entry, uint64_t end)
-{
-	uint64_t second = 0;
-
-	for (size_t i = 0; i < b->nlines; i++) {
-		Dwarf_Line *l = dwarf_onesrcline(b->lines, i);
-		Dwarf_Addr a;
-		bool pe = false, es = false;
-
-		if (dwarf_lineaddr(l, &a) || a < entry)
-			continue;
-		if (a >= end)
-			break;
-		dwarf_lineendsequence(l, &es);
-		if (es)
-			continue;
-		dwarf_lineprologueend(l, &pe);
-		if (pe)
-			return a;
-		if (!second && a > entry)
-			second = a;
-	}
-	return second ? second : entry;
-}
-
-/* The id of function (name, file, line), its variables taken at pc if new. */
-static int64_t func_id(struct builder *b, const char *name, const char *file, int line,
-		       Dwarf_Die *die, uint64_t pc)
-{
-	int64_t id = -1;
-
-	sqlite3_bind_text(b->get_func, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(b->get_func, 2, file, -1, SQLITE_STATIC);
-	sqlite3_bind_int(b->get_func, 3, line);
-	if (sqlite3_step(b->get_func) == SQLITE_ROW)
-		id = sqlite3_column_int64(b->get_func, 0);
-	sqlite3_reset(b->get_func);
-	if (id >= 0)
-		return id;
-	{
-		int nparams = 0;
-		char *ret = NULL, *vars = die ? dw_die_vars(die, pc, &nparams, &ret) : NULL;
-
-		sqlite3_bind_text(b->ins_func, 1, name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(b->ins_func, 2, file, -1, SQLITE_STATIC);
-		sqlite3_bind_int(b->ins_func, 3, line);
-		sqlite3_bind_text(b->ins_func, 4, vars ? vars : "", -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int(b->ins_func, 5, nparams);
-		sqlite3_bind_text(b->ins_func, 6, ret ? ret : "", -1, SQLITE_TRANSIENT);
-		if (sqlite3_step(b->ins_func) != SQLITE_DONE)
-			b->err = -EIO;
-		sqlite3_reset(b->ins_func);
-		free(vars);
-		free(ret);
-	}
-	return sqlite3_last_insert_rowid(b->db);
-}
-
-static void bind_sym(struct builder *b, sqlite3_stmt *st, int col, uint64_t pc)
-{
-	const struct msym *s = sym_at(b->syms, b->nsyms, pc + b->m->bias);
-
-	if (s) {
-		sqlite3_bind_text(st, col, s->name, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, col + 1, (int64_t)(pc + b->m->bias - s->addr));
-		sqlite3_bind_text(st, col + 2, s->section, -1, SQLITE_STATIC);
-	} else {
-		for (int i = 0; i < 3; i++)
-			sqlite3_bind_null(st, col + i);
-	}
-}
-
-/* The statements of out-of-line copy die (function fid), one per line. */
-static void add_statements(struct builder *b, Dwarf_Die *die, int64_t fid, uint64_t entry)
-{
-	Dwarf_Addr base, lo, hi;
-	ptrdiff_t off = 0;
-
-	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
-		for (size_t i = 0; i < b->nlines; i++) {
-			Dwarf_Line *l = dwarf_onesrcline(b->lines, i);
-			Dwarf_Addr a;
-			bool stmt = false, es = false;
-			const char *f;
-			int line = 0;
-			char *file;
-
-			if (dwarf_lineaddr(l, &a) || a < lo)
-				continue;
-			if (a >= hi)
-				break;
-			dwarf_linebeginstatement(l, &stmt);
-			dwarf_lineendsequence(l, &es);
-			f = dwarf_linesrc(l, NULL, NULL);
-			dwarf_lineno(l, &line);
-			if (!stmt || es || !f || line <= 0)
-				continue;
-			/* Rows are by address: the first insert of a line is its lowest. */
-			file = source_name(b->comp_dir, f);
-			sqlite3_bind_int64(b->ins_stmt, 1, fid);
-			sqlite3_bind_text(b->ins_stmt, 2, file, -1, SQLITE_TRANSIENT);
-			sqlite3_bind_int(b->ins_stmt, 3, line);
-			sqlite3_bind_int64(b->ins_stmt, 4, (int64_t)a);
-			bind_sym(b, b->ins_stmt, 5, a);
-			sqlite3_bind_int64(b->ins_stmt, 8, (int64_t)dwarf_dieoffset(die));
-			sqlite3_bind_int64(b->ins_stmt, 9, (int64_t)entry);
-			if (sqlite3_step(b->ins_stmt) != SQLITE_DONE)
-				b->err = -EIO;
-			sqlite3_reset(b->ins_stmt);
-			free(file);
-		}
-	}
-}
-
-/* One out-of-line or inlined copy of a function (a dw_copy_fn). */
-static void add_copy(void *arg, Dwarf_Die *die, bool inlined)
-{
-	struct builder *b = arg;
-	Dwarf_Attribute a;
-	const char *name, *df;
-	uint64_t entry, end, probe;
-	int line = 0;
-	int64_t fid;
-	char *file;
-
-	if (!dwarf_attr_integrate(die, DW_AT_name, &a) || !(name = dwarf_formstring(&a)))
-		return;
-	if (dw_die_entry(die, &entry, &end) < 0)
-		return;
-	df = dwarf_decl_file(die);
-	dwarf_decl_line(die, &line);
-	file = source_name(b->comp_dir, df ? df : "?");
-	/*
-	 * SystemTap's rule for user code: past the prologue only where the
-	 * compiler did not optimize (parameters are stored to the frame
-	 * there); optimized code keeps them in registers at the entry.
-	 */
-	probe = inlined || b->optimized ? entry : prologue_end(b, entry, end);
-	if (b->m->user && !inlined) {
-		if (b->nentries == b->aentries) {
-			b->aentries = b->aentries ? 2 * b->aentries : 64;
-			b->entries = xrealloc(b->entries, b->aentries * sizeof(*b->entries));
-		}
-		b->entries[b->nentries++] = entry + b->m->bias;
-	}
-	fid = func_id(b, name, file, line, die, probe);
-	sqlite3_bind_int64(b->ins_site, 1, fid);
-	sqlite3_bind_int(b->ins_site, 2, inlined);
-	sqlite3_bind_int64(b->ins_site, 3, (int64_t)entry);
-	sqlite3_bind_int64(b->ins_site, 4, (int64_t)probe);
-	bind_sym(b, b->ins_site, 5, probe);
-	sqlite3_bind_int64(b->ins_site, 8, (int64_t)dwarf_dieoffset(die));
-	if (sqlite3_step(b->ins_site) != SQLITE_DONE)
-		b->err = -EIO;
-	sqlite3_reset(b->ins_site);
-	sqlite3_bind_int(b->upd_count, 1, inlined);
-	sqlite3_bind_int64(b->upd_count, 2, fid);
-	sqlite3_step(b->upd_count);
-	sqlite3_reset(b->upd_count);
-	if (!inlined)
-		add_statements(b, die, fid, entry);
-	free(file);
-}
-
-static int prep(struct builder *b, const char *sql, sqlite3_stmt **st);
 
 static int u64_cmp(const void *a, const void *b)
 {
@@ -597,233 +367,234 @@ static int u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* What user_symbols works with: its statements and what they need. */
+struct usym {
+	sqlite3 *db;
+	sqlite3_stmt *get_func, *ins_func, *ins_site, *upd_count, *ins_sym;
+	sqlite3_stmt *alias_func, *alias_site;
+	const struct dwi_meta *meta;
+	int64_t *symids;	/* meta->syms[i]'s row in symbols, 0: not yet */
+	int64_t nofile;		/* the files row of "" */
+};
+
+/* Bind the symbol holding pc and the offset into it (columns col, col + 1). */
+static int bind_sym(struct usym *u, sqlite3_stmt *st, int col, uint64_t pc)
+{
+	const struct dwi_meta *meta = u->meta;
+	uint32_t i = dwi_sym_find(meta->syms, meta->nsyms, pc + meta->bias);
+	const struct dwi_sym *s;
+
+	if (i == UINT32_MAX) {
+		sqlite3_bind_null(st, col);
+		sqlite3_bind_null(st, col + 1);
+		return 0;
+	}
+	s = &meta->syms[i];
+	if (!u->symids[i]) {
+		sqlite3_bind_text(u->ins_sym, 1, s->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(u->ins_sym, 2, (int64_t)s->addr);
+		sqlite3_bind_text(u->ins_sym, 3, s->section, -1, SQLITE_STATIC);
+		if (sqlite3_step(u->ins_sym) != SQLITE_DONE)
+			return -EIO;
+		sqlite3_reset(u->ins_sym);
+		u->symids[i] = sqlite3_last_insert_rowid(u->db);
+	}
+	sqlite3_bind_int64(st, col, u->symids[i]);
+	sqlite3_bind_int64(st, col + 1, (int64_t)(pc + meta->bias - s->addr));
+	return 0;
+}
+
+/* Step st and reset it; 0, or -EIO if it failed. */
+static int step(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -EIO;
+}
+
+/* One more copy of function fid, out of line. */
+static int count_copy(struct usym *u, int64_t fid)
+{
+	sqlite3_bind_int(u->upd_count, 1, 0);
+	sqlite3_bind_int64(u->upd_count, 2, fid);
+	return step(u->upd_count);
+}
+
 /*
- * User files: each function symbol with no DWARF function at its address
+ * A symbol at a DWARF function's entry under another name (strtol, a
+ * weak alias of __strtol) is that function under its name too.
+ */
+static int add_alias(struct usym *u, const char *name, uint64_t pc)
+{
+	int64_t fid;
+
+	sqlite3_bind_text(u->alias_func, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(u->alias_func, 2, (int64_t)pc);
+	if (step(u->alias_func) < 0)
+		return -EIO;
+	if (sqlite3_changes(u->db) <= 0)
+		return 0;
+	fid = sqlite3_last_insert_rowid(u->db);
+	sqlite3_bind_int64(u->alias_site, 1, fid);
+	sqlite3_bind_int64(u->alias_site, 2, (int64_t)pc);
+	if (step(u->alias_site) < 0)
+		return -EIO;
+	return count_copy(u, fid);
+}
+
+/* A function of the symbol table alone: no source position, no variables. */
+static int add_symbol_func(struct usym *u, const char *name, uint64_t pc)
+{
+	int64_t fid = -1;
+
+	sqlite3_bind_text(u->get_func, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(u->get_func, 2, u->nofile);
+	if (sqlite3_step(u->get_func) == SQLITE_ROW)
+		fid = sqlite3_column_int64(u->get_func, 0);
+	sqlite3_reset(u->get_func);
+	if (fid < 0) {
+		sqlite3_bind_text(u->ins_func, 1, name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(u->ins_func, 2, u->nofile);
+		if (step(u->ins_func) < 0)
+			return -EIO;
+		fid = sqlite3_last_insert_rowid(u->db);
+	}
+	sqlite3_bind_int64(u->ins_site, 1, fid);
+	sqlite3_bind_int64(u->ins_site, 2, (int64_t)pc);
+	sqlite3_bind_int64(u->ins_site, 3, u->nofile);
+	if (bind_sym(u, u->ins_site, 4, pc) < 0 || step(u->ins_site) < 0)
+		return -EIO;
+	return count_copy(u, fid);
+}
+
+/*
+ * For dwarf_index.c's builder, on a user file's index before its indexes
+ * are made: each function symbol with no DWARF function at its address
  * (all of them without DWARF; startup code and libraries' objects built
  * without -g otherwise) is a function with no source position and no
- * variables, probed at its entry, as SystemTap lists them.
+ * variables, probed at its entry, as SystemTap lists them; one at a DWARF
+ * function's entry under another name is an alias (add_alias).  Then the
+ * functions are renumbered in (name, file, line) order, as the schema
+ * wants (dwarf_db.c).  0, or -EIO (sqlite3_errmsg says why).
  */
-static void add_symbols(struct builder *b)
+static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, void *arg)
 {
-	sqlite3_stmt *alias_func = NULL, *alias_site = NULL;
+	struct usym u = { .db = db, .meta = meta };
+	sqlite3_stmt *st = NULL;
+	uint64_t *entries = NULL;
+	size_t nentries = 0, cap = 0;
+	int ret = -EIO;
 
-	if (b->nentries)	/* qsort(NULL, 0) is undefined */
-		qsort(b->entries, b->nentries, sizeof(*b->entries), u64_cmp);
-	/*
-	 * A symbol at a DWARF function's entry under another name (strtol,
-	 * a weak alias of __strtol) is that function under its name too.
-	 */
-	if (b->nentries &&
-	    (sqlite3_exec(b->db, "CREATE INDEX sites_by_entry ON sites(entry_pc)", NULL, NULL,
-			  NULL) != SQLITE_OK ||
-	     prep(b, "INSERT OR IGNORE INTO funcs(name, file, line, vars, nparams, ret)"
-		  " SELECT ?1, f.file, f.line, f.vars, f.nparams, f.ret FROM funcs f"
-		  " JOIN sites s ON s.func = f.id WHERE s.entry_pc = ?2 AND s.inlined = 0"
-		  " AND NOT EXISTS (SELECT 1 FROM funcs g JOIN sites t ON t.func = g.id"
-		  " WHERE t.entry_pc = ?2 AND g.name = ?1) LIMIT 1", &alias_func) ||
-	     prep(b, "INSERT INTO sites SELECT ?1, 0, s.entry_pc, s.probe_pc, s.sym,"
-		  " s.sym_offset, s.section, s.die FROM sites s WHERE s.entry_pc = ?2"
-		  " AND s.inlined = 0 AND s.func != ?1 LIMIT 1", &alias_site)))
-		b->err = -EIO;
-	for (size_t i = 0; i < b->nsyms && !b->err; i++) {
-		const struct msym *y = &b->syms[i];
-		uint64_t pc = y->addr - b->m->bias;
-		int64_t fid;
+	(void)arg;
+	if (sqlite3_exec(db, "CREATE UNIQUE INDEX work_files ON files(path);"
+			 "CREATE UNIQUE INDEX work_funcs ON funcs(name, file, line);"
+			 "CREATE INDEX work_entries ON sites(entry_pc);"
+			 "INSERT OR IGNORE INTO files(path) VALUES('')", NULL, NULL, NULL) ||
+	    sqlite3_prepare_v2(db, "SELECT id FROM files WHERE path = ''", -1, &st, NULL) ||
+	    sqlite3_step(st) != SQLITE_ROW)
+		goto out;
+	u.nofile = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	/* The DWARF functions' entries, before any symbol adds its own. */
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT entry_pc FROM sites WHERE inlined = 0"
+			       " ORDER BY entry_pc", -1, &st, NULL))
+		goto out;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (nentries == cap) {
+			cap = cap ? 2 * cap : 64;
+			entries = xrealloc(entries, cap * sizeof(*entries));
+		}
+		entries[nentries++] = (uint64_t)sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT id FROM funcs WHERE name = ? AND file = ? AND line = 0",
+			       -1, &u.get_func, NULL) ||
+	    sqlite3_prepare_v2(db, "INSERT INTO funcs(name, file, line, vars, nparams, ret)"
+			       " VALUES(?, ?, 0, '', 0, '')", -1, &u.ins_func, NULL) ||
+	    sqlite3_prepare_v2(db, "INSERT INTO sites VALUES(?1, 0, ?2, ?2, ?3, ?4, ?5, 0)", -1,
+			       &u.ins_site, NULL) ||
+	    sqlite3_prepare_v2(db, "INSERT INTO symbols(name, addr, section) VALUES(?,?,?)", -1,
+			       &u.ins_sym, NULL) ||
+	    sqlite3_prepare_v2(db, "UPDATE funcs SET n_inlined = n_inlined + ?1,"
+			       " n_outofline = n_outofline + 1 - ?1 WHERE id = ?2", -1,
+			       &u.upd_count, NULL) ||
+	    sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO funcs(name, file, line, vars, nparams,"
+			       " ret) SELECT ?1, f.file, f.line, f.vars, f.nparams, f.ret FROM funcs f"
+			       " JOIN sites s ON s.func = f.id WHERE s.entry_pc = ?2 AND s.inlined = 0"
+			       " AND NOT EXISTS (SELECT 1 FROM funcs g JOIN sites t ON t.func = g.id"
+			       " WHERE t.entry_pc = ?2 AND g.name = ?1) LIMIT 1", -1,
+			       &u.alias_func, NULL) ||
+	    sqlite3_prepare_v2(db, "INSERT INTO sites SELECT ?1, 0, s.entry_pc, s.probe_pc, s.cu,"
+			       " s.sym, s.sym_offset, s.die FROM sites s WHERE s.entry_pc = ?2"
+			       " AND s.inlined = 0 AND s.func != ?1 LIMIT 1", -1, &u.alias_site, NULL))
+		goto out;
+	u.symids = xcalloc(meta->nsyms + 1, sizeof(*u.symids));
+	for (size_t i = 0; i < meta->nsyms; i++) {
+		const struct dwi_sym *y = &meta->syms[i];
+		uint64_t pc = y->addr - meta->bias;
 
 		if (!y->addr)
 			continue;
-		if (bsearch(&y->addr, b->entries, b->nentries, sizeof(*b->entries), u64_cmp)) {
-			sqlite3_bind_text(alias_func, 1, y->name, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(alias_func, 2, (int64_t)pc);
-			if (sqlite3_step(alias_func) != SQLITE_DONE)
-				b->err = -EIO;
-			sqlite3_reset(alias_func);
-			if (sqlite3_changes(b->db) <= 0)
-				continue;
-			fid = sqlite3_last_insert_rowid(b->db);
-			sqlite3_bind_int64(alias_site, 1, fid);
-			sqlite3_bind_int64(alias_site, 2, (int64_t)pc);
-			if (sqlite3_step(alias_site) != SQLITE_DONE)
-				b->err = -EIO;
-			sqlite3_reset(alias_site);
-			sqlite3_bind_int(b->upd_count, 1, 0);
-			sqlite3_bind_int64(b->upd_count, 2, fid);
-			sqlite3_step(b->upd_count);
-			sqlite3_reset(b->upd_count);
-			continue;
-		}
-		fid = func_id(b, y->name, "", 0, NULL, pc);
-		sqlite3_bind_int64(b->ins_site, 1, fid);
-		sqlite3_bind_int(b->ins_site, 2, 0);
-		sqlite3_bind_int64(b->ins_site, 3, (int64_t)pc);
-		sqlite3_bind_int64(b->ins_site, 4, (int64_t)pc);
-		bind_sym(b, b->ins_site, 5, pc);
-		sqlite3_bind_int64(b->ins_site, 8, 0);
-		if (sqlite3_step(b->ins_site) != SQLITE_DONE)
-			b->err = -EIO;
-		sqlite3_reset(b->ins_site);
-		sqlite3_bind_int(b->upd_count, 1, 0);
-		sqlite3_bind_int64(b->upd_count, 2, fid);
-		sqlite3_step(b->upd_count);
-		sqlite3_reset(b->upd_count);
+		if (bsearch(&pc, entries, nentries, sizeof(*entries), u64_cmp) ?
+		    add_alias(&u, y->name, pc) < 0 : add_symbol_func(&u, y->name, pc) < 0)
+			goto out;
 	}
-	sqlite3_finalize(alias_func);
-	sqlite3_finalize(alias_site);
+	if (sqlite3_exec(db,
+			 "DROP INDEX work_files; DROP INDEX work_funcs; DROP INDEX work_entries;"
+			 "CREATE TEMP TABLE fmap(new INTEGER PRIMARY KEY, old INTEGER NOT NULL UNIQUE);"
+			 "INSERT INTO fmap(old) SELECT f.id FROM funcs f JOIN files fl"
+			 " ON fl.id = f.file ORDER BY f.name, fl.path, f.line;"
+			 /* negative first: no id is taken twice on the way */
+			 "UPDATE funcs SET id = -(SELECT new FROM fmap WHERE old = funcs.id);"
+			 "UPDATE funcs SET id = -id;"
+			 "UPDATE sites SET func = (SELECT new FROM fmap WHERE old = sites.func);"
+			 "UPDATE stmts SET func = (SELECT new FROM fmap WHERE old = stmts.func);"
+			 "DROP TABLE fmap;", NULL, NULL, NULL) == SQLITE_OK)
+		ret = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(u.get_func);
+	sqlite3_finalize(u.ins_func);
+	sqlite3_finalize(u.ins_site);
+	sqlite3_finalize(u.ins_sym);
+	sqlite3_finalize(u.upd_count);
+	sqlite3_finalize(u.alias_func);
+	sqlite3_finalize(u.alias_site);
+	free(u.symids);
+	free(entries);
+	return ret;
 }
 
-static const char *const dwm_schema =
-	"PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;"
-	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-	"CREATE TABLE funcs(id INTEGER PRIMARY KEY, name TEXT NOT NULL, file TEXT NOT NULL,"
-	" line INTEGER NOT NULL, vars TEXT NOT NULL, nparams INTEGER NOT NULL,"
-	" ret TEXT NOT NULL, n_outofline INTEGER NOT NULL DEFAULT 0,"
-	" n_inlined INTEGER NOT NULL DEFAULT 0, UNIQUE(name, file, line));"
-	"CREATE TABLE sites(func INTEGER NOT NULL, inlined INTEGER NOT NULL,"
-	" entry_pc INTEGER NOT NULL, probe_pc INTEGER NOT NULL, sym TEXT, sym_offset INTEGER,"
-	" section TEXT, die INTEGER NOT NULL);"
-	"CREATE TABLE stmts(func INTEGER NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL,"
-	" pc INTEGER NOT NULL, sym TEXT, sym_offset INTEGER, section TEXT,"
-	" die INTEGER NOT NULL, entry_pc INTEGER NOT NULL, UNIQUE(func, file, line));";
-
-/*
- * Does a CU's DW_AT_producer ("GNU C17 12.2.0 -mtune=generic -g -O0 -O2")
- * say it was optimized?  The last -O wins; none means -O0 (GCC records
- * its switches by default; clang records none, so its code counts as
- * unoptimized and gets the prologue search, as its line tables mark the
- * prologue's end).
- */
-static bool optimized(const char *producer)
-{
-	const char *p = producer, *last = NULL;
-
-	while (p && (p = strstr(p, " -O"))) {
-		last = p + 3;
-		p += 3;
-	}
-	return last && *last != '0';	/* -O, -O1..3, -Os, -Og, -Ofast */
-}
-
-static int prep(struct builder *b, const char *sql, sqlite3_stmt **st)
-{
-	if (sqlite3_prepare_v2(b->db, sql, -1, st, NULL) == SQLITE_OK)
-		return 0;
-	b->err = -EIO;
-	return -1;
-}
-
+/* Index m into m->db_path. */
 static int build_index(struct dw_module *m, const char *build_id, char **err)
 {
-	struct builder b = { .m = m };
-	char *tmp = xasprintf("%s.tmp.%d", m->db_path, (int)getpid()), *msg = NULL;
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	sqlite3_stmt *meta = NULL;
-	int ret = -EIO;
+	struct msyms ms = { 0 };
+	struct dwi_meta meta = {
+		.build_id = build_id, .debuginfo = m->debuginfo, .name = m->name,
+		.dbg = m->dbg, .bias = m->bias, .stmts = true, .user = m->user,
+		.post = m->user ? user_symbols : NULL,
+	};
+	char *msg = NULL;
+	int ret;
 
-	unlink(tmp);
-	if (sqlite3_open(tmp, &b.db) != SQLITE_OK ||
-	    sqlite3_exec(b.db, dwm_schema, NULL, NULL, &msg) != SQLITE_OK)
-		goto out;
-	if (prep(&b, "INSERT INTO funcs(name, file, line, vars, nparams, ret) VALUES(?,?,?,?,?,?)", &b.ins_func) ||
-	    prep(&b, "SELECT id FROM funcs WHERE name = ? AND file = ? AND line = ?",
-		 &b.get_func) ||
-	    prep(&b, "INSERT INTO sites VALUES(?,?,?,?,?,?,?,?)", &b.ins_site) ||
-	    prep(&b, "INSERT OR IGNORE INTO stmts VALUES(?,?,?,?,?,?,?,?,?)", &b.ins_stmt) ||
-	    prep(&b, "UPDATE funcs SET n_inlined = n_inlined + ?1,"
-		 " n_outofline = n_outofline + 1 - ?1 WHERE id = ?2", &b.upd_count) ||
-	    prep(&b, "INSERT INTO meta VALUES(?,?)", &meta))
-		goto out;
-	b.syms = read_symbols(m->mod, &b.nsyms);
-	while (m->dbg && dwarf_nextcu(m->dbg, off, &next, &hsize, NULL, NULL, NULL) == 0 &&
-	       !b.err) {
-		Dwarf_Die cu;
-		Dwarf_Attribute a;
-
-		if (dwarf_offdie(m->dbg, off + hsize, &cu)) {
-			b.comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
-			b.optimized = m->user &&
-				      optimized(dwarf_formstring(dwarf_attr(&cu, DW_AT_producer, &a)));
-			if (dwarf_getsrclines(&cu, &b.lines, &b.nlines) != 0)
-				b.nlines = 0;
-			dw_walk_copies(&cu, add_copy, &b);
-		}
-		off = next;
-	}
-	if (m->user)
-		add_symbols(&b);
-	if (b.err)
-		goto out;
-	{
-		char v[16];
-		const char *kv[][2] = {
-			{ "schema_version", v }, { "name", m->name }, { "debuginfo", m->debuginfo },
-			{ "build_id", build_id },
-		};
-
-		snprintf(v, sizeof(v), "%d", DWM_SCHEMA_VERSION);
-		for (size_t i = 0; i < ARRAY_SIZE(kv); i++) {
-			sqlite3_bind_text(meta, 1, kv[i][0], -1, SQLITE_STATIC);
-			sqlite3_bind_text(meta, 2, kv[i][1], -1, SQLITE_STATIC);
-			sqlite3_step(meta);
-			sqlite3_reset(meta);
-		}
-	}
-	if (sqlite3_exec(b.db, "CREATE INDEX funcs_by_name ON funcs(name);"
-			 "CREATE INDEX sites_by_func ON sites(func); COMMIT;",
-			 NULL, NULL, &msg) != SQLITE_OK)
-		goto out;
-	ret = 0;
-out:
-	if (ret)
+	read_symbols(m->mod, &ms);
+	meta.syms = ms.v;
+	meta.nsyms = ms.n;
+	ret = dwi_build_file(m->db_path, &meta, &msg);
+	if (ret < 0)
 		*err = xasprintf("dwarf: cannot index module %s into %s: %s", m->name, m->db_path,
-				 msg ? msg : b.db ? sqlite3_errmsg(b.db) : "cannot create it");
-	sqlite3_free(msg);
-	sqlite3_finalize(b.ins_func);
-	sqlite3_finalize(b.get_func);
-	sqlite3_finalize(b.ins_site);
-	sqlite3_finalize(b.ins_stmt);
-	sqlite3_finalize(b.upd_count);
-	sqlite3_finalize(meta);
-	sqlite3_close(b.db);
-	for (size_t i = 0; i < b.nsyms; i++)
-		free(b.syms[i].owned);
-	free(b.syms);
-	free(b.entries);
-	if (!ret && rename(tmp, m->db_path) < 0) {
-		*err = xasprintf("dwarf: cannot create %s: %s", m->db_path, strerror(errno));
-		ret = -errno;
-	}
-	unlink(tmp);
-	free(tmp);
+				 msg ? msg : strerror(-ret));
+	free(msg);
+	for (int i = 0; i < ms.owned.len; i++)
+		free(ms.owned.items[i]);
+	vec_free(&ms.owned);
+	free(ms.v);
 	return ret;
 }
 
 /* ---- opening ---- */
-
-static sqlite3 *db_open_valid(const char *path)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st;
-	int version = -1;
-
-	if (access(path, R_OK) < 0)
-		return NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		sqlite3_close(db);
-		return NULL;
-	}
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema_version'", -1,
-			       &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			version = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
-	}
-	if (version != DWM_SCHEMA_VERSION) {
-		sqlite3_close(db);
-		return NULL;
-	}
-	return db;
-}
 
 /*
  * The cache key: the debug file's build-id, or for a file without one
@@ -878,12 +649,13 @@ static struct dw_module *open_index(struct dw_module *m, const char *prefix, cha
 				 strerror(errno));
 		goto fail;
 	}
-	m->db_path = xasprintf("%s/%s-%s.db", dir, prefix, key);
-	m->db = db_open_valid(m->db_path);
+	/* The schema in the name, as the kernel's: trees of different versions share it. */
+	m->db_path = xasprintf("%s/%s-%s.v%d.db", dir, prefix, key, DW_SCHEMA_VERSION);
+	m->db = dwdb_open(m->db_path);
 	if (!m->db) {
 		if (build_index(m, key, err) < 0)
 			goto fail;
-		m->db = db_open_valid(m->db_path);
+		m->db = dwdb_open(m->db_path);
 		if (!m->db) {
 			*err = xasprintf("dwarf: cannot open the new index %s", m->db_path);
 			goto fail;
@@ -1072,111 +844,22 @@ Dwarf *dw_module_dwarf(struct dw_module *m, Dwarf_CFI **cfi)
 	return m->dbg;
 }
 
-/* ---- queries ---- */
-
-/* ?1 name, ?2 file, ?3-?4 lines; F is the table whose file and line count. */
-#define DWM_WHERE(F) \
-	" WHERE f.name GLOB ?1" \
-	" AND (?2 IS NULL OR " F ".file GLOB ?2 OR " F ".file GLOB '*/' || ?2)" \
-	" AND (?3 = 0 OR " F ".line BETWEEN ?3 AND ?4)"
-
-static int prepare(struct dw_module *m, const char *sql, const struct dw_pattern *p,
-		   sqlite3_stmt **st)
-{
-	return dw_db_prepare(m->db, m->db_path, sql, p, st);
-}
-
-#define col_text dw_col_text
-
-/* Step st, calling row(st, fn, arg) per row; dw.h's return convention. */
-static int site_row(sqlite3_stmt *st, void *fn, void *arg)
-{
-	struct dw_site s = {
-		.name = col_text(st, 0),
-		.file = col_text(st, 1),
-		.line = sqlite3_column_int(st, 2),
-		.cu = col_text(st, 1),
-		.inline_only = sqlite3_column_int(st, 3) == 0,
-		.inlined = sqlite3_column_int(st, 4),
-		.entry_pc = (uint64_t)sqlite3_column_int64(st, 5),
-		.probe_pc = (uint64_t)sqlite3_column_int64(st, 6),
-		.symbol = (const char *)sqlite3_column_text(st, 7),
-		.sym_offset = (uint64_t)sqlite3_column_int64(st, 8),
-		.section = (const char *)sqlite3_column_text(st, 9),
-		.vars = col_text(st, 10),
-		.die_off = (uint64_t)sqlite3_column_int64(st, 11),
-	};
-
-	return ((dw_site_fn)fn)(&s, arg);
-}
+/* ---- queries (dwarf_db.c) ---- */
 
 int dw_module_functions(struct dw_module *m, const struct dw_pattern *p, dw_site_fn fn,
 			void *arg)
 {
-	sqlite3_stmt *st;
-	int ret = prepare(m, "SELECT f.name, f.file, f.line, f.n_outofline, s.inlined,"
-			  " s.entry_pc, s.probe_pc, s.sym, s.sym_offset, s.section, f.vars, s.die"
-			  " FROM funcs f JOIN sites s ON s.func = f.id" DWM_WHERE("f")
-			  " ORDER BY f.name, f.file, f.line, s.probe_pc", p, &st);
-
-	return ret < 0 ? ret : dw_db_run(m->db_path, st, site_row, (void *)fn, arg);
-}
-
-static int func_row(sqlite3_stmt *st, void *fn, void *arg)
-{
-	struct dw_func f = {
-		.name = col_text(st, 0),
-		.file = col_text(st, 1),
-		.line = sqlite3_column_int(st, 2),
-		.n_outofline = sqlite3_column_int(st, 3),
-		.n_inlined = sqlite3_column_int(st, 4),
-		.vars = col_text(st, 5),
-		.nparams = sqlite3_column_int(st, 6),
-		.ret = col_text(st, 7),
-	};
-
-	f.inline_only = f.n_outofline == 0;
-	return ((dw_func_fn)fn)(&f, arg);
+	return dwdb_sites(m->db, m->db_path, p, fn, arg);
 }
 
 int dw_module_list(struct dw_module *m, const struct dw_pattern *p, dw_func_fn fn, void *arg)
 {
-	sqlite3_stmt *st;
-	int ret = prepare(m, "SELECT f.name, f.file, f.line, f.n_outofline, f.n_inlined, f.vars,"
-			  " f.nparams, f.ret FROM funcs f" DWM_WHERE("f") " ORDER BY f.name, f.file, f.line",
-			  p, &st);
-
-	return ret < 0 ? ret : dw_db_run(m->db_path, st, func_row, (void *)fn, arg);
-}
-
-static int stmt_row(sqlite3_stmt *st, void *fn, void *arg)
-{
-	struct dw_stmt s = {
-		.func = col_text(st, 0),
-		.decl_file = col_text(st, 1),
-		.decl_line = sqlite3_column_int(st, 2),
-		.file = col_text(st, 3),
-		.line = sqlite3_column_int(st, 4),
-		.pc = (uint64_t)sqlite3_column_int64(st, 5),
-		.symbol = (const char *)sqlite3_column_text(st, 6),
-		.sym_offset = (uint64_t)sqlite3_column_int64(st, 7),
-		.section = (const char *)sqlite3_column_text(st, 8),
-		.die_off = (uint64_t)sqlite3_column_int64(st, 9),
-		.entry_pc = (uint64_t)sqlite3_column_int64(st, 10),
-	};
-
-	return ((dw_stmt_fn)fn)(&s, arg);
+	return dwdb_funcs(m->db, m->db_path, p, fn, arg);
 }
 
 int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stmt_fn fn,
 			 void *arg)
 {
-	sqlite3_stmt *st;
-	int ret = prepare(m, "SELECT f.name, f.file, f.line, t.file, t.line, t.pc, t.sym,"
-			  " t.sym_offset, t.section, t.die, t.entry_pc"
-			  " FROM funcs f JOIN stmts t ON t.func = f.id" DWM_WHERE("t")
-			  " ORDER BY f.name, t.file, t.line, t.pc", p, &st);
-
-	return ret < 0 ? ret : dw_db_run(m->db_path, st, stmt_row, (void *)fn, arg);
+	return dwdb_stmts(m->db, m->db_path, p, fn, arg);
 }
 #endif /* HAVE_SQLITE3 */

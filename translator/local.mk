@@ -4,16 +4,16 @@ stap_SOURCES = \
 	translator/main.c translator/stap.h translator/session.c \
 	translator/diag.c translator/lex.c translator/preprocess.c \
 	translator/parse.c translator/ast.c \
-	translator/format.c translator/sem.c translator/desugar.c translator/syscalls.c translator/emit.c translator/emit.h \
+	translator/format.c translator/sem.c translator/elide.c translator/desugar.c translator/syscalls.c translator/emit.c translator/emit.h \
 	translator/emit_map.c \
 	translator/build.c translator/run.c translator/vm.c translator/vm.h \
 	translator/regex.c translator/regex.h \
-	translator/dwarf.c translator/dwarf_index.c translator/dw_index.h translator/srcroot.c translator/srcroot.h \
+	translator/dwarf.c translator/dwarf_db.c translator/dwarf_index.c translator/dw_index.h translator/srcroot.c translator/srcroot.h \
 	translator/dwarf_mod.c translator/dw.h translator/list.c \
 	translator/sdt.c translator/sdt.h translator/plt.c translator/plt.h \
 	translator/syms.c translator/syms.h translator/lines.c translator/ucfi.c translator/usyms.c translator/dump.c \
 	translator/tvar.c translator/tvar.h \
-	translator/probes/probes.h translator/probes/probes.c \
+	translator/probes/probes.h translator/probes/probes.c translator/probes/forms.c \
 	translator/probes/begin_end.c translator/probes/timer.c \
 	translator/probes/dwarf_func.c translator/probes/kprobe.c \
 	translator/probes/dwarf_mod.c \

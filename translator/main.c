@@ -623,10 +623,10 @@ int main(int argc, char **argv)
 		source_load(s, s->script_file);
 	if (!s->user_file || parse_file(s, s->user_file, &s->user) < 0)
 		return finish(s, 1);
-	if (s->last_pass > 1 && session_load_tapsets(s) < 0)
+	if (s->last_pass > 1 && session_index_tapsets(s) < 0)
 		return finish(s, 1);
 	pass_done(s, 1, arena_printf(&s->arena, "parsed user script and %d library scripts",
-				     s->tapset_files.len), &t0);
+				     session_tapset_count(s)), &t0);
 	if (s->last_pass == 1) {
 		ast_print_program(&out, &s->user);
 		fputs(sb_str(&out), stdout);

@@ -49,7 +49,7 @@ static bool is_keyword(const struct token *t)
 	if (t->kind != TK_IDENT)
 		return false;
 	for (i = 0; i < ARRAY_SIZE(keywords); i++)
-		if (tok_is(t, keywords[i]))
+		if (t->text[0] == keywords[i][0] && tok_is(t, keywords[i]))
 			return true;
 	return false;
 }
@@ -88,7 +88,8 @@ static void error_tok(struct parser *p, struct token *t, const char *fmt,
 
 static bool peek(struct parser *p, const char *s)
 {
-	return tok_is(p->tok, s);
+	/* The first character settles most tests, without tok_is's strlen. */
+	return p->tok->text[0] == s[0] && tok_is(p->tok, s);
 }
 
 static bool accept(struct parser *p, const char *s)

@@ -38,10 +38,22 @@ static const struct builtin_info builtins[] = {
 	{ "error", BI_ERROR, TY_VOID, 1, 1 },
 };
 
+/* One of the things a name stands for, in the order they were added. */
+struct chain {
+	void *item;
+	int idx;		/* aliases: the index in sem.aliases */
+	struct chain *next;
+};
+
 struct sem {
 	struct session *s;
 	struct vec globals;	/* struct symbol * */
 	struct vec funcs;	/* struct func *, every defined one */
+	/* By name, so that big programs and libraries resolve in linear time. */
+	struct strmap global_names;	/* name -> struct chain * of symbols */
+	struct strmap func_names;	/* name -> struct chain * of funcs */
+	struct strmap alias_first;	/* an alias name's first component -> chain */
+	struct chain *alias_wild;	/* aliases with a wildcard first component */
 	struct vec *locals;	/* the current body's frame */
 	struct func *func;	/* the current function, or NULL in a probe */
 	bool changed;		/* a type was decided in this pass */
@@ -72,6 +84,22 @@ static struct symbol *new_symbol(struct sem *S, enum sym_kind kind,
 	return sym;
 }
 
+/* Add item to key's chain in m, last (once per idx if idx >= 0). */
+static void chain_add(struct sem *S, struct strmap *m, const char *key, void *item,
+		      int idx)
+{
+	struct chain **tail = m ? (struct chain **)strmap_put(m, key) : &S->alias_wild;
+	struct chain *c;
+
+	for (; *tail; tail = &(*tail)->next)
+		if (idx >= 0 && (*tail)->idx == idx)
+			return;
+	c = arena_alloc(&S->s->arena, sizeof(*c));
+	c->item = item;
+	c->idx = idx;
+	*tail = c;
+}
+
 static struct symbol *find_in(struct vec *v, const char *name)
 {
 	int i;
@@ -97,14 +125,13 @@ static struct func *find_func_from(struct sem *S, const char *name,
 				   const struct srcfile *from, int nargs)
 {
 	struct func *pub = NULL;
-	int i;
 
 	if (from && from->owner)
 		from = from->owner;
-	for (i = 0; i < S->funcs.len; i++) {
-		struct func *f = S->funcs.items[i];
+	for (struct chain *c = strmap_get(&S->func_names, name); c; c = c->next) {
+		struct func *f = c->item;
 
-		if (strcmp(f->name, name) || (nargs >= 0 && f->nparams != nargs))
+		if (nargs >= 0 && f->nparams != nargs)
 			continue;
 		if (f->is_private && f->file == from)
 			return f;
@@ -112,6 +139,33 @@ static struct func *find_func_from(struct sem *S, const char *name,
 			pub = pub ? pub : f;
 	}
 	return pub;
+}
+
+static void add_globals(struct sem *S, struct program *prog);
+static void add_funcs(struct sem *S, struct program *prog);
+static void add_aliases(struct sem *S, struct program *prog);
+
+/*
+ * Parse and add the library files that may define name as kind (see
+ * session_need_tapsets; kind 0: every file left).  How many were added.
+ */
+static int lib_need(struct sem *S, char kind, const char *name)
+{
+	struct vec added = VEC_INIT;
+	int i, n;
+
+	session_need_tapsets(S->s, kind, name, &added);
+	for (i = 0; i < added.len; i++)
+		desugar_program(S->s, added.items[i]);
+	for (i = 0; i < added.len; i++) {
+		add_globals(S, added.items[i]);
+		add_funcs(S, added.items[i]);
+	}
+	for (i = 0; i < added.len; i++)
+		add_aliases(S, added.items[i]);
+	n = added.len;
+	vec_free(&added);
+	return n;
 }
 
 static struct func *find_func(struct sem *S, const char *name, int nargs)
@@ -126,11 +180,11 @@ static struct symbol *find_global(struct sem *S, const char *name,
 
 	if (from && from->owner)
 		from = from->owner;
-	for (int i = 0; i < S->globals.len; i++) {
-		struct symbol *g = S->globals.items[i];
+	if (!strmap_get(&S->global_names, name))
+		lib_need(S, 'g', name);
+	for (struct chain *c = strmap_get(&S->global_names, name); c; c = c->next) {
+		struct symbol *g = c->item;
 
-		if (strcmp(g->name, name))
-			continue;
 		if (g->global->is_private && g->global->file == from)
 			return g;
 		if (!g->global->is_private)
@@ -455,12 +509,17 @@ static enum type call(struct sem *S, struct node *n)
 
 	struct func *f = find_func_from(S, n->str, n->loc.file, nargs);
 
+	if (!f && lib_need(S, 'f', n->str))
+		f = find_func_from(S, n->str, n->loc.file, nargs);
 	/* Functions of the generated syscall library load it (syscall_name). */
 	if (!f && !S->sc_loaded && sc_defines(n->str)) {
 		if (load_syscalls(S, &n->loc) < 0)
 			return n->type = TY_UNKNOWN;
 		f = find_func_from(S, n->str, n->loc.file, nargs);
 	}
+	/* Not in the library's index: every file (and every name to suggest). */
+	if (!f && lib_need(S, 0, NULL))
+		f = find_func_from(S, n->str, n->loc.file, nargs);
 
 	/* No overload takes nargs: name one that exists, for the message. */
 	if (!f)
@@ -1071,13 +1130,13 @@ static enum type expr(struct sem *S, struct node *n)
 		}
 		if (sym->type == TY_STATS && S->final)
 			stats_as_value(S, sym->name, false, &n->loc);
-		if (S->final && sym->type == TY_UNKNOWN && sym->kind != SYM_GLOBAL &&
-		    !sym->written && sym->kind == SYM_LOCAL) {
+		if (S->final && sym->type == TY_UNKNOWN && !sym->written &&
+		    sym->kind == SYM_LOCAL && !sym->unassigned_reported) {
 			diag_error(S->s, &n->loc,
 				   "variable '%s' is never assigned, so its type is unknown",
 				   sym->name);
-			sym->type = TY_LONG;	/* one message per variable, */
-			sym->written = true;	/* and no warning after it */
+			sym->type = TY_LONG;	/* no cascade of type errors */
+			sym->unassigned_reported = true;
 		}
 		return n->type = sym->type;
 	case ND_CALL:
@@ -1359,7 +1418,8 @@ static void add_globals(struct sem *S, struct program *prog)
 	struct global *g;
 
 	for (g = prog->globals; g; g = g->next) {
-		struct symbol *old = find_in(&S->globals, g->name), *sym;
+		struct chain *same = strmap_get(&S->global_names, g->name);
+		struct symbol *old = same ? same->item : NULL, *sym;
 
 		/* Private names of different files do not collide. */
 		if (old && (g->is_private || old->global->is_private) &&
@@ -1384,6 +1444,7 @@ static void add_globals(struct sem *S, struct program *prog)
 			sym->type_loc = g->init->loc;
 		}
 		vec_push(&S->globals, sym);
+		chain_add(S, &S->global_names, g->name, sym, -1);
 	}
 }
 
@@ -1430,13 +1491,56 @@ static void add_funcs(struct sem *S, struct program *prog)
 		}
 		f->id = S->funcs.len;
 		vec_push(&S->funcs, f);
+		chain_add(S, &S->func_names, f->name, f, -1);
 	}
+}
+
+static bool is_glob(const char *name)
+{
+	return strpbrk(name, "*?[") != NULL;
 }
 
 static void add_aliases(struct sem *S, struct program *prog)
 {
-	for (struct probe *a = prog->aliases; a; a = a->next)
+	for (struct probe *a = prog->aliases; a; a = a->next) {
+		for (struct probe_point *nm = a->alias_names; nm; nm = nm->next) {
+			const char *first = nm->comps->name;
+
+			chain_add(S, is_glob(first) ? NULL : &S->alias_first, first, a,
+				  S->aliases.len);
+		}
 		vec_push(&S->aliases, a);
+	}
+}
+
+/*
+ * The aliases that may match pt, in definition order: those filed under
+ * its first component and those whose first component is a wildcard;
+ * every alias if pt's own first component is a wildcard.
+ */
+static void alias_candidates(struct sem *S, const struct probe_point *pt, struct vec *out)
+{
+	const struct chain *x, *w;
+
+	if (pt->comps)
+		lib_need(S, 'a', pt->comps->name);
+	w = S->alias_wild;
+	if (!pt->comps || is_glob(pt->comps->name)) {
+		for (int i = 0; i < S->aliases.len; i++)
+			vec_push(out, S->aliases.items[i]);
+		return;
+	}
+	/* Merge the two chains, both in index order. */
+	for (x = strmap_get(&S->alias_first, pt->comps->name); x || w;) {
+		const struct chain **take = !w || (x && x->idx < w->idx) ? &x : &w;
+
+		if (out->len && out->items[out->len - 1] == (*take)->item) {
+			*take = (*take)->next;	/* on both chains */
+			continue;
+		}
+		vec_push(out, (*take)->item);
+		*take = (*take)->next;
+	}
 }
 
 /*
@@ -1643,6 +1747,7 @@ static void no_such_probe(struct sem *S, struct probe_point *pt)
 	/* The whole point against every alias name and family. */
 	for (k = 0; k < pf_nfamilies; k++)
 		vec_push(&names, (void *)pf_families[k]->name);
+	pf_form_texts(s, pt, &names);
 	for (k = 0; k < S->aliases.len; k++) {
 		struct probe *a = S->aliases.items[k];
 
@@ -1668,6 +1773,9 @@ static void no_such_probe(struct sem *S, struct probe_point *pt)
  */
 static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt,
 			 struct node *body, int depth);
+static bool has_glob_name(const struct probe_point *pt);
+static int resolve_family(struct sem *S, struct probe *pr, struct probe_point *pt,
+			  struct node *body);
 
 /*
  * The probes of alias a, which pt names as name (then suffix): each of
@@ -1697,8 +1805,12 @@ static int use_alias(struct sem *S, struct probe *pr, struct probe_point *pt,
 	}
 
 	for (struct probe_point *q = a->points; q; q = q->next) {
-		int n = resolve_point(S, pr, suffix ? with_suffix(S, q, suffix) : q,
-				      b, depth + 1);
+		struct probe_point *qs = suffix ? with_suffix(S, q, suffix) : q;
+		int n = resolve_point(S, pr, qs, b, depth + 1);
+
+		/* Not in the library's index: every file, and again. */
+		if (n == 0 && !q->optional && lib_need(S, 0, NULL))
+			n = resolve_point(S, pr, qs, b, depth + 1);
 
 		if (n < 0)
 			return -1;
@@ -1732,7 +1844,8 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 			 struct node *body, int depth)
 {
 	struct session *s = S->s;
-	int matched = 0, i, r = 0;
+	struct vec cands = VEC_INIT;
+	int matched = 0, first_glob, i;
 
 	if (depth > 16) {
 		diag_error(s, &pt->loc, "probe alias expansion is too deep (a loop of aliases?)");
@@ -1740,14 +1853,31 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 	}
 	if (depth == 0)
 		S->pn = NULL;	/* not an alias, unless use_alias says */
-	/* The system call aliases exist once a point asks for them. */
-	if (!S->sc_loaded && pt->comps && sc_wanted(pt->comps->name) &&
-	    load_syscalls(S, &pt->loc) < 0)
-		return -1;
-	/* Whole names first; an alias suffix only where none matches. */
-	for (int round = 0; round < 2 && !matched; round++) {
-		for (i = 0; i < S->aliases.len; i++) {
-			struct probe *a = S->aliases.items[i];
+	/*
+	 * The system call aliases exist once a point asks for them; one
+	 * whose first component is a wildcard (*.profile) may not mean them:
+	 * then a kernel without them (no DWARF) is no error.
+	 */
+	first_glob = pt->comps && is_glob(pt->comps->name);
+	if (!S->sc_loaded && pt->comps && sc_wanted(pt->comps->name)) {
+		int r;
+
+		s->diag_quiet += first_glob;
+		r = load_syscalls(S, &pt->loc);
+		s->diag_quiet -= first_glob;
+		if (r < 0 && !first_glob)
+			return -1;
+		S->sc_loaded = r == 0;	/* else a later syscall.NAME says why */
+	}
+	alias_candidates(S, pt, &cands);
+	/*
+	 * Whole names first; an alias suffix only where none matches, and
+	 * only after a first component written out (*.profile is not every
+	 * one-component alias with .profile after it).
+	 */
+	for (int round = 0; round < 2 - first_glob && !matched; round++) {
+		for (i = 0; i < cands.len; i++) {
+			struct probe *a = cands.items[i];
 			struct probe_point *name;
 			struct pp_comp *suffix = NULL;
 			int here;
@@ -1758,14 +1888,52 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 			if (!name)
 				continue;
 			here = use_alias(S, pr, pt, a, name, suffix, body, depth);
-			if (here < 0)
+			if (here < 0) {
+				vec_free(&cands);
 				return -1;
+			}
 			matched += here;
 		}
 	}
-	if (matched || (S->aliases.len && pt->comps && strchr(pt->comps->name, '*')))
-		return matched;
+	vec_free(&cands);
+	/*
+	 * A wildcard stands for every alias and every family form it
+	 * matches (process.* is process.begin, process.end, ...); a plain
+	 * name for an alias, else for what a family makes of it.
+	 */
+	if (has_glob_name(pt)) {
+		struct vec forms = VEC_INIT;
 
+		pf_form_points(s, pt, &forms);
+		for (i = 0; i < forms.len; i++) {
+			int n = resolve_family(S, pr, forms.items[i], body);
+
+			if (n < 0) {
+				vec_free(&forms);
+				return -1;
+			}
+			matched += n;
+		}
+		vec_free(&forms);
+		return matched;
+	}
+	return matched ? matched : resolve_family(S, pr, pt, body);
+}
+
+static bool has_glob_name(const struct probe_point *pt)
+{
+	for (const struct pp_comp *c = pt->comps; c; c = c->next)
+		if (is_glob(c->name))
+			return true;
+	return false;
+}
+
+/* Point pt as the family that claims it sees it; as resolve_point. */
+static int resolve_family(struct sem *S, struct probe *pr, struct probe_point *pt,
+			  struct node *body)
+{
+	struct session *s = S->s;
+	int i, r = 0;
 	struct resolved_probe *rp = arena_alloc(&s->arena, sizeof(*rp));
 
 	rp->point = pt;
@@ -1815,6 +1983,9 @@ static void resolve_probes(struct sem *S, struct program *prog)
 		for (pt = pr->points; pt; pt = pt->next) {
 			int n = resolve_point(S, pr, pt, pr->body, 0);
 
+			/* Not in the library's index: every file, and again. */
+			if (n == 0 && !pt->optional && lib_need(S, 0, NULL))
+				n = resolve_point(S, pr, pt, pr->body, 0);
 			if (n == 0 && !pt->optional)
 				no_such_probe(S, pt);
 			/* "!": the first point that resolves is enough. */
@@ -1864,6 +2035,7 @@ static void warn_unassigned(struct sem *S)
 		const struct symbol *sym = S->locals->items[i];
 
 		if (sym->kind == SYM_LOCAL && sym->read && !sym->written &&
+		    !sym->unassigned_reported &&
 		    (sym->type == TY_LONG || sym->type == TY_STRING))
 			diag_warn(S->s, &sym->decl, "variable '%s' is never assigned: it reads as %s",
 				  sym->name, sym->type == TY_STRING ? "\"\"" : "0");
@@ -1873,21 +2045,28 @@ static void warn_unassigned(struct sem *S)
 static void check_bodies(struct sem *S)
 {
 	struct session *s = S->s;
-	int i;
+	/* Each handler's first probe (a handler's id is its index). */
+	int nfirst = s->handlers.len, i;
+	struct resolved_probe **first = xcalloc((size_t)nfirst + 1, sizeof(*first));
 
+	for (i = s->probes.len - 1; i >= 0; i--) {
+		struct resolved_probe *rp = s->probes.items[i];
+		int id = rp->probe->id;
+
+		if (id >= 0 && id < nfirst && s->handlers.items[id] == rp->probe)
+			first[id] = rp;
+	}
 	for (i = 0; i < s->handlers.len; i++) {
 		struct probe *pr = s->handlers.items[i];
 
 		S->locals = &pr->locals;
 		S->func = NULL;
-		S->rp = pr->tv_rp;
-		for (int j = 0; !S->rp && j < s->probes.len; j++)
-			if (((struct resolved_probe *)s->probes.items[j])->probe == pr)
-				S->rp = s->probes.items[j];
+		S->rp = pr->tv_rp ? pr->tv_rp : i < nfirst ? first[i] : NULL;
 		stmt(S, pr->body);
 		warn_unassigned(S);
 		S->rp = NULL;
 	}
+	free(first);
 	for (i = 0; i < S->funcs.len; i++) {
 		struct func *f = S->funcs.items[i];
 
@@ -1900,501 +2079,6 @@ static void check_bodies(struct sem *S)
 			warn_unassigned(S);
 		}
 	}
-}
-
-/*
- * ---- dead stores ----
- * As SystemTap does unless -u: an assignment to a local variable that is
- * never read is replaced by its value, then an expression statement that
- * has no effect is dropped, both with a warning.  So "x = 1 / 0" with x
- * unused raises no error.  Reads are those pass 2 saw, before any
- * elision (SystemTap does not repeat it either).
- */
-struct elide {
-	struct session *s;
-	struct vec pure, impure;	/* struct func *, decided */
-	struct vec visiting;		/* struct func *, being decided */
-	bool warned;
-};
-
-static bool has_effects(struct elide *D, const struct node *n, bool in_func);
-
-static bool is_local(const struct node *n)
-{
-	return n && n->kind == ND_VAR && n->sym && n->sym->kind != SYM_GLOBAL;
-}
-
-static bool in_vec(const struct vec *v, const void *p)
-{
-	for (int i = 0; i < v->len; i++)
-		if (v->items[i] == p)
-			return true;
-	return false;
-}
-
-/* A function without effects: one that only computes its value. */
-static bool func_pure(struct elide *D, struct func *f)
-{
-	bool pure;
-
-	if (f->body->kind == ND_EMBEDDED)
-		return f->pure;
-	if (in_vec(&D->pure, f) || in_vec(&D->visiting, f))
-		return true;
-	if (in_vec(&D->impure, f))
-		return false;
-	vec_push(&D->visiting, f);
-	pure = !has_effects(D, f->body, true);
-	D->visiting.len--;
-	vec_push(pure ? &D->pure : &D->impure, f);
-	return pure;
-}
-
-static bool list_has_effects(struct elide *D, const struct node *n, bool in_func)
-{
-	for (; n; n = n->next)
-		if (has_effects(D, n, in_func))
-			return true;
-	return false;
-}
-
-/*
- * Does n change state or print?  In a function body (in_func) its own
- * locals do not count: what matters is what a caller could see.
- */
-static bool has_effects(struct elide *D, const struct node *n, bool in_func)
-{
-	const struct member *m;
-
-	if (!n)
-		return false;
-	switch (n->kind) {
-	case ND_ASSIGN:
-	case ND_DELETE:
-		if (!in_func || !is_local(n->lhs))
-			return true;
-		break;
-	case ND_UNARY:
-		if (n->op >= OP_PREINC && (!in_func || !is_local(n->lhs)))
-			return true;
-		break;
-	case ND_PUSH:
-	case ND_EMBEDDED:
-	case ND_NEXT:
-		return true;
-	case ND_CALL:
-		if (n->builtin && n->builtin != BI_SPRINTF && n->builtin != BI_SPRINT &&
-		    n->builtin != BI_SPRINTLN)
-			return true;
-		if (n->func && !func_pure(D, n->func))
-			return true;
-		break;
-	case ND_BLOCK:
-		return list_has_effects(D, n->body, in_func);
-	default:
-		break;
-	}
-	if (has_effects(D, n->lhs, in_func) || has_effects(D, n->rhs, in_func) ||
-	    has_effects(D, n->cond, in_func) || has_effects(D, n->then, in_func) ||
-	    has_effects(D, n->els, in_func) || has_effects(D, n->init, in_func) ||
-	    has_effects(D, n->step, in_func) || has_effects(D, n->body, in_func) ||
-	    has_effects(D, n->limit, in_func) || list_has_effects(D, n->args, in_func))
-		return true;
-	for (m = n->members; m; m = m->next)
-		if (has_effects(D, m->index, in_func))
-			return true;
-	return false;
-}
-
-static void elide_hint(struct elide *D)
-{
-	if (!D->warned)
-		diag_hint(D->s, "stap -u keeps them");
-	D->warned = true;
-}
-
-static void elide_stores_list(struct elide *D, struct node *n);
-
-/* x = v with x never read: v alone, wherever the assignment is. */
-static void elide_stores(struct elide *D, struct node *n)
-{
-	struct member *m;
-
-	if (!n)
-		return;
-	if (n->kind == ND_BLOCK) {
-		elide_stores_list(D, n->body);
-		return;
-	}
-	elide_stores(D, n->lhs);
-	elide_stores(D, n->rhs);
-	elide_stores(D, n->cond);
-	elide_stores(D, n->then);
-	elide_stores(D, n->els);
-	elide_stores(D, n->init);
-	elide_stores(D, n->step);
-	elide_stores(D, n->body);
-	elide_stores(D, n->limit);
-	elide_stores_list(D, n->args);
-	for (m = n->members; m; m = m->next)
-		elide_stores(D, m->index);
-	if (n->kind == ND_ASSIGN && n->op == OP_NONE && is_local(n->lhs) &&
-	    !n->lhs->sym->read) {
-		struct node *next = n->next;
-
-		if (!n->loc.file->is_tapset) {
-			diag_warn(D->s, &n->loc, "eliding assignment to '%s': it is never read",
-				  n->lhs->sym->name);
-			elide_hint(D);
-		}
-		*n = *n->rhs;
-		n->next = next;
-	}
-}
-
-static void elide_stores_list(struct elide *D, struct node *n)
-{
-	for (; n; n = n->next)
-		elide_stores(D, n);
-}
-
-static bool is_empty(const struct node *n)
-{
-	const struct node *k;
-
-	if (!n || n->kind == ND_NULL_STMT)
-		return true;
-	if (n->kind != ND_BLOCK)
-		return false;
-	for (k = n->body; k; k = k->next)
-		if (!is_empty(k))
-			return false;
-	return true;
-}
-
-/* Expression statements with no effect go. */
-static void elide_exprs(struct elide *D, struct node *n)
-{
-	if (!n)
-		return;
-	switch (n->kind) {
-	case ND_BLOCK:
-		for (struct node *k = n->body; k; k = k->next)
-			elide_exprs(D, k);
-		break;
-	case ND_EXPR_STMT:
-		if (has_effects(D, n->lhs, false))
-			break;
-		if (!n->loc.file->is_tapset)
-			diag_warn(D->s, &n->lhs->loc, "eliding an expression without effects");
-		n->kind = ND_NULL_STMT;
-		break;
-	case ND_IF:
-		elide_exprs(D, n->then);
-		elide_exprs(D, n->els);
-		/* "if (x) {}" goes too, and with it the read of x. */
-		if (is_empty(n->then) && is_empty(n->els) && !has_effects(D, n->cond, false)) {
-			if (!n->loc.file->is_tapset)
-				diag_warn(D->s, &n->loc, "eliding an if statement without effects");
-			n->kind = ND_NULL_STMT;
-		}
-		break;
-	case ND_WHILE:
-	case ND_FOR:
-		elide_exprs(D, n->body);
-		break;
-	case ND_FOREACH:
-		elide_exprs(D, n->body);
-		/* A walk that does nothing, or nothing at all ("limit 0"), goes. */
-		if ((is_empty(n->body) && !has_effects(D, n->limit, false)) ||
-		    (n->limit && n->limit->kind == ND_NUM && n->limit->num <= 0)) {
-			if (!n->loc.file->is_tapset)
-				diag_warn(D->s, &n->loc, "eliding a foreach loop without effects");
-			n->kind = ND_NULL_STMT;
-		}
-		break;
-	case ND_TRY:
-		elide_exprs(D, n->body);
-		elide_exprs(D, n->els);
-		break;
-	default:
-		break;
-	}
-}
-
-static void mark_value_reads(struct node *n);
-
-static void mark_value_reads_list(struct node *n)
-{
-	for (; n; n = n->next)
-		mark_value_reads(n);
-}
-
-static void mark_value_read(struct node *n)
-{
-	if (n && n->sym && n->sym->kind == SYM_GLOBAL)
-		n->sym->value_read = true;
-}
-
-/*
- * An expression whose value is not used: a store (x = v, x++, x += v,
- * x <<< v) there writes x without reading it.
- */
-static void mark_store(struct node *n)
-{
-	if (!n)
-		return;
-	if (n->kind == ND_ASSIGN || n->kind == ND_PUSH ||
-	    (n->kind == ND_UNARY && n->op >= OP_PREINC)) {
-		if (n->lhs->kind == ND_INDEX)
-			mark_value_reads_list(n->lhs->args);
-		else if (n->lhs->kind != ND_VAR)
-			mark_value_reads(n->lhs);
-		mark_value_reads(n->rhs);
-		return;
-	}
-	mark_value_reads(n);
-}
-
-/*
- * Which globals does the (elided) program read the value of?  Those that
- * are only written, incremented or added to in statements of their own
- * ("n++", not "if (n++)") are printed at the end, as SystemTap prints
- * them.
- */
-static void mark_value_reads(struct node *n)
-{
-	struct member *m;
-
-	if (!n)
-		return;
-	switch (n->kind) {
-	case ND_BLOCK:
-		mark_value_reads_list(n->body);
-		return;
-	case ND_NULL_STMT:	/* maybe an elided statement: its parts are gone */
-		return;
-	case ND_VAR:
-		mark_value_read(n);
-		return;
-	case ND_INDEX:
-		mark_value_read(n);
-		mark_value_reads_list(n->args);
-		return;
-	case ND_EXPR_STMT:
-		mark_store(n->lhs);
-		return;
-	case ND_FOR:
-		mark_store(n->init);
-		mark_store(n->step);
-		mark_value_reads(n->cond);
-		mark_value_reads(n->body);
-		return;
-	case ND_ASSIGN:
-	case ND_UNARY:
-		/* x++ or x += 1 whose value is used reads x (x = v does not). */
-		if (n->kind == ND_UNARY && n->op < OP_PREINC)
-			break;
-		if (n->kind == ND_UNARY || n->op != OP_NONE)
-			mark_value_read(n->lhs);
-		mark_store(n);
-		return;
-	case ND_PUSH:
-		mark_store(n);
-		return;
-	case ND_IN:
-		/* A test "k in a" uses a (SystemTap 4.8 does not print it). */
-		mark_value_read(n);
-		mark_value_reads_list(n->args);
-		return;
-	case ND_DELETE:
-		mark_value_read(n->lhs);
-		if (n->lhs->kind == ND_INDEX)
-			mark_value_reads_list(n->lhs->args);
-		return;
-	case ND_STATOP:
-	case ND_HIST:
-		mark_value_read(n->args);
-		if (n->args->kind == ND_INDEX)
-			mark_value_reads_list(n->args->args);
-		mark_value_reads_list(n->args->next);
-		return;
-	case ND_FOREACH:
-		mark_value_read(n->array);
-		mark_value_reads(n->limit);
-		mark_value_reads(n->body);
-		return;
-	default:
-		break;
-	}
-	mark_value_reads(n->lhs);
-	mark_value_reads(n->rhs);
-	mark_value_reads(n->cond);
-	mark_value_reads(n->then);
-	mark_value_reads(n->els);
-	mark_value_reads(n->init);
-	mark_value_reads(n->step);
-	mark_value_reads(n->body);
-	mark_value_reads(n->limit);
-	mark_value_reads_list(n->args);
-	for (m = n->members; m; m = m->next)
-		mark_value_reads(m->index);
-}
-
-static void find_value_reads(struct session *s)
-{
-	int i;
-
-	for (i = 0; i < s->handlers.len; i++)
-		mark_value_reads(((struct probe *)s->handlers.items[i])->body);
-	for (i = 0; i < s->funcs.len; i++) {
-		struct func *f = s->funcs.items[i];
-
-		if (f->body->kind == ND_BLOCK)
-			mark_value_reads(f->body);
-	}
-}
-
-/*
- * ---- tapset stores, to a fixed point ----
- * An alias defines many variables a probe body seldom reads (argstr,
- * filename, flags_str...), each computed from others.  One round of
- * elision drops argstr but keeps what it read; these rounds go on
- * until nothing changes, for tapset code only (silent, and user code
- * keeps SystemTap's one round and its warnings).
- */
-/*
- * By name, not symbol: a body that several probes share (one user body
- * behind each point of an alias) has its variables bound to one of
- * those probes' locals, so a symbol's flag would be another probe's.
- */
-struct live {
-	struct vec names;	/* const char *: locals read */
-};
-
-static bool is_live(const struct live *L, const char *name)
-{
-	for (int i = 0; i < L->names.len; i++)
-		if (!strcmp(L->names.items[i], name))
-			return true;
-	return false;
-}
-
-static void mark_live(struct live *L, struct node *n);
-
-static void mark_live_list(struct live *L, struct node *n)
-{
-	for (; n; n = n->next)
-		mark_live(L, n);
-}
-
-static void mark_live(struct live *L, struct node *n)
-{
-	struct member *m;
-
-	/* An elided statement keeps its parts, which no longer run. */
-	if (!n || n->kind == ND_NULL_STMT)
-		return;
-	if (n->kind == ND_VAR && is_local(n) && !is_live(L, n->sym->name))
-		vec_push(&L->names, (void *)n->sym->name);
-	if (n->kind == ND_ASSIGN && n->op == OP_NONE && is_local(n->lhs)) {
-		mark_live(L, n->rhs);
-		return;
-	}
-	if (n->kind == ND_BLOCK) {
-		mark_live_list(L, n->body);
-		return;
-	}
-	mark_live(L, n->lhs);
-	mark_live(L, n->rhs);
-	mark_live(L, n->cond);
-	mark_live(L, n->then);
-	mark_live(L, n->els);
-	mark_live(L, n->init);
-	mark_live(L, n->step);
-	mark_live(L, n->body);
-	mark_live(L, n->limit);
-	mark_live_list(L, n->args);
-	mark_live_list(L, n->keys);
-	mark_live(L, n->value);
-	mark_live(L, n->array);
-	for (m = n->members; m; m = m->next)
-		mark_live(L, m->index);
-}
-
-static bool drop_tapset_stores(const struct live *L, struct node *n)
-{
-	struct member *m;
-	bool changed = false;
-
-	for (; n; n = n->next) {
-		if (n->kind == ND_NULL_STMT)
-			continue;
-		if (n->kind == ND_ASSIGN && n->op == OP_NONE && is_local(n->lhs) &&
-		    !is_live(L, n->lhs->sym->name) && n->loc.file->is_tapset) {
-			struct node *next = n->next;
-
-			*n = *n->rhs;
-			n->next = next;
-			changed = true;
-		}
-		changed |= drop_tapset_stores(L, n->lhs) | drop_tapset_stores(L, n->rhs) |
-			   drop_tapset_stores(L, n->cond) | drop_tapset_stores(L, n->then) |
-			   drop_tapset_stores(L, n->els) | drop_tapset_stores(L, n->init) |
-			   drop_tapset_stores(L, n->step) | drop_tapset_stores(L, n->body) |
-			   drop_tapset_stores(L, n->limit) | drop_tapset_stores(L, n->args);
-		for (m = n->members; m; m = m->next)
-			changed |= drop_tapset_stores(L, m->index);
-	}
-	return changed;
-}
-
-/* One round on a handler body: true if a store went. */
-static bool elide_tapset(struct node *body)
-{
-	struct live L = { VEC_INIT };
-	bool changed;
-
-	mark_live(&L, body);
-	changed = drop_tapset_stores(&L, body);
-	vec_free(&L.names);
-	return changed;
-}
-
-static void elide_dead_stores(struct session *s)
-{
-	struct elide D = { .s = s };
-	int i, pass;
-
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < s->handlers.len; i++) {
-			struct probe *pr = s->handlers.items[i];
-
-			if (pass)
-				elide_exprs(&D, pr->body);
-			else
-				elide_stores(&D, pr->body);
-		}
-		for (i = 0; i < s->funcs.len; i++) {
-			struct func *f = s->funcs.items[i];
-
-			if (f->body->kind != ND_BLOCK)
-				continue;
-			if (pass)
-				elide_exprs(&D, f->body);
-			else
-				elide_stores(&D, f->body);
-		}
-	}
-	for (i = 0; i < s->handlers.len; i++) {
-		struct probe *pr = s->handlers.items[i];
-
-		while (elide_tapset(pr->body))
-			elide_exprs(&D, pr->body);
-	}
-	vec_free(&D.pure);
-	vec_free(&D.impure);
-	vec_free(&D.visiting);
 }
 
 int sem_elaborate(struct session *s)
@@ -2471,11 +2155,14 @@ int sem_elaborate(struct session *s)
 	if (!s->errors && !s->unoptimized)
 		elide_dead_stores(s);
 	if (!s->errors)
-		find_value_reads(s);
+		elide_find_value_reads(s);
 out:
 	vec_free(&S.globals);
 	vec_free(&S.funcs);
 	vec_free(&S.aliases);
+	strmap_free(&S.global_names);
+	strmap_free(&S.func_names);
+	strmap_free(&S.alias_first);
 	vec_free(&S.iterating);
 	return s->errors ? -1 : 0;
 }

@@ -3,8 +3,9 @@
  * The translator's one internal header: source files, tokens, the AST,
  * the session that carries one translation, and each pass's entry point.
  *
- * Prefixes: lex_ (lex.c), parse_ (parse.c), sem_ (sem.c), emit_ (emit.c),
- * build_ (build.c), run_ (run.c), diag_ (diag.c), probe families pf_.
+ * Prefixes: lex_ (lex.c), parse_ (parse.c), sem_ (sem.c), elide_ (elide.c),
+ * emit_ (emit.c), build_ (build.c), run_ (run.c), diag_ (diag.c), probe
+ * families pf_.
  */
 #ifndef STAP_H
 #define STAP_H
@@ -14,6 +15,7 @@
 #include "util.h"
 
 struct session;
+struct tapset_lib;
 struct node;
 struct rx_prog;
 struct tv_code;
@@ -368,6 +370,7 @@ struct symbol {
 	struct srcloc type_loc;	/* where the type was decided */
 	struct global *global;	/* SYM_GLOBAL */
 	bool read, written;
+	bool unassigned_reported;	/* locals: "never assigned" said once */
 	bool value_read;	/* globals: value used after elision (else autoprinted) */
 	bool is_array;		/* indexed anywhere (arity > 0) */
 	bool pcpu_counter;	/* globals: a number kept per CPU (emit_map.c) */
@@ -443,6 +446,7 @@ struct session {
 	struct srcfile *user_file;
 	struct program user;	/* the user's script */
 	struct vec tapset_files;	/* parsed tapset programs */
+	struct tapset_lib *lib;	/* session.c: the library files, parsed on demand */
 	/* resolved program: what is emitted */
 	struct vec probes;	/* struct resolved_probe *, one per point */
 	struct vec handlers;	/* struct probe *: bodies to emit */
@@ -482,8 +486,23 @@ struct resolved_probe {
 
 /* ---- passes ---- */
 
-/* session.c: the tapset library (0 or -1), and freeing it all. */
+/* session.c: the tapset library, all parsed now (0 or -1), and freeing it all. */
 int session_load_tapsets(struct session *s);
+/*
+ * Or the library's index only (0 or -1): pass 2 then parses the files
+ * that may define a name (session_need_tapsets) as it meets the name.
+ */
+int session_index_tapsets(struct session *s);
+/*
+ * Parse the library files not parsed yet that may define name, as kind
+ * 'f' (a function), 'g' (a global) or 'a' (an alias whose first
+ * component is name, or matches it if name is a wildcard); kind 0: every
+ * file.  Each program parsed is pushed onto s->tapset_files and added.
+ * 0, or -1 if one did not parse (diagnostics printed).
+ */
+int session_need_tapsets(struct session *s, char kind, const char *name, struct vec *added);
+/* The number of library files, parsed or not. */
+int session_tapset_count(struct session *s);
 void session_free(struct session *s);
 
 /* Pass 1: parse the user's script. 0 or -1 (diagnostics printed). */
@@ -521,6 +540,10 @@ const char *type_name(enum type t);
 /* Pass 2: load tapsets, resolve probes, functions, globals, types. */
 int sem_elaborate(struct session *s);
 void sem_print(struct session *s, struct strbuf *sb);	/* -p2 listing */
+/* After pass 2 (elide.c): drop dead stores and effect-free statements (not -u). */
+void elide_dead_stores(struct session *s);
+/* Mark the globals whose value the program reads (symbol.value_read). */
+void elide_find_value_reads(struct session *s);
 
 /* Pass 3: generate the module's C into s->c_code. */
 /* Each -G NAME=VALUE names a settable global and fits its type; 0 or -1. */

@@ -318,6 +318,29 @@ static const char *frame_base(struct tv *t, int depth)
 }
 
 /*
+ * The run-time address of global variable address a (DW_OP_addr) in the
+ * probe's address space (dw.h), or NULL after saying it is not known.
+ */
+static const char *global_addr(struct tv *t, uint64_t a)
+{
+	switch (t->sc->space.kind) {
+	case DW_SPACE_KERNEL:
+		return cfmt(t, "_stp_kaddr(0x%" PRIx64 "ULL)", a);
+	case DW_SPACE_USER:
+		/*
+		 * + the load bias: the probed address's run-time one less its
+		 * link-time one, ip at an entry hit, the function's entry at a
+		 * .return hit (ip is then the caller's, maybe in another file).
+		 */
+		return cfmt(t, "(0x%" PRIx64 "UL + ((c->ret_from ? c->ret_from : "
+			    "instruction_pointer(c->regs)) - c->uprobe->vaddr))", a);
+	default:
+		fail(t, "global variables cannot be read in this probe");
+		return NULL;
+	}
+}
+
+/*
  * Run DWARF expression ops at translation time over C expressions.
  * The result is a location (TVK_MEM address, TVK_REG) or a value.
  */
@@ -363,11 +386,10 @@ static int translate_ops(struct tv *t, Dwarf_Op *ops, size_t n, struct tval *out
 		}
 		switch (op) {
 		case DW_OP_addr:
-			if (!t->sc->addr_fmt) {
-				fail(t, "global variables cannot be read in this probe");
+			x = global_addr(t, (uint64_t)ops[i].number);
+			if (!x)
 				return -1;
-			}
-			PUSH(cfmt(t, t->sc->addr_fmt, (uint64_t)ops[i].number));
+			PUSH(x);
 			break;
 		case DW_OP_fbreg:
 			x = frame_base(t, depth);
@@ -601,10 +623,10 @@ static bool find_cb(struct tv *t, Dwarf_Die *var, void *arg)
 	return true;
 }
 
+/* Every name, for "did you mean" (no cap: the near one may be the last). */
 struct names {
 	struct strbuf sb;
-	const char *cands[256];
-	int n;
+	struct vec cands;	/* const char * */
 };
 
 static bool names_cb(struct tv *t, Dwarf_Die *var, void *arg)
@@ -612,8 +634,7 @@ static bool names_cb(struct tv *t, Dwarf_Die *var, void *arg)
 	struct names *nm = arg;
 	const char *n = die_name(var);
 
-	if (nm->n < 256)
-		nm->cands[nm->n++] = n;
+	vec_push(&nm->cands, (void *)n);
 	sb_printf(&nm->sb, "%s$%s", nm->sb.len ? " " : "", n);
 	return false;
 }
@@ -685,8 +706,7 @@ static void no_such_var(struct tv *t, const char *name)
 
 	if (!t->sc->has_fn) {
 		for (int i = 0; i < t->sc->nargs; i++) {
-			if (nm.n < 256)
-				nm.cands[nm.n++] = t->sc->args[i].name;
+			vec_push(&nm.cands, (void *)t->sc->args[i].name);
 			sb_printf(&nm.sb, "%s$%s", i ? " " : "", t->sc->args[i].name);
 		}
 		fail(t, "no target variable '$%s' here", name);
@@ -698,12 +718,13 @@ static void no_such_var(struct tv *t, const char *name)
 		     t->sc->pc,
 		     t->sc->is_return ? " (a .return probe sees parameters and globals only)" : "");
 	}
-	near = diag_closest(name, nm.cands, nm.n);
+	near = diag_closest(name, (const char *const *)nm.cands.items, nm.cands.len);
 	if (near)
 		hint(t, "did you mean '$%s'?", near);
 	else if (nm.sb.len)
 		hint(t, "variables here: %s", sb_str(&nm.sb));
 	sb_free(&nm.sb);
+	vec_free(&nm.cands);
 }
 
 /* ---- values ---- */
@@ -961,8 +982,7 @@ static void member_names(Dwarf_Die *su, struct names *nm, int depth)
 			continue;
 		n = die_name(&m);
 		if (n) {
-			if (nm->n < 256)
-				nm->cands[nm->n++] = n;
+			vec_push(&nm->cands, (void *)n);
 			sb_printf(&nm->sb, "%s%s", nm->sb.len ? " " : "", n);
 		} else if (type_of(&m, &mt) && peel(&mt, &mt)) {
 			member_names(&mt, nm, depth + 1);
@@ -1042,12 +1062,13 @@ static int member(struct tv *t, struct tval *v, const char *name)
 
 		member_names(&su, &nm, 0);
 		fail(t, "'%s' has no member '%s'", tname(t, v), name);
-		near = diag_closest(name, nm.cands, nm.n);
+		near = diag_closest(name, (const char *const *)nm.cands.items, nm.cands.len);
 		if (near)
 			hint(t, "did you mean '->%s'?", near);
 		else if (nm.sb.len)
 			hint(t, "its members: %s", sb_str(&nm.sb));
 		sb_free(&nm.sb);
+		vec_free(&nm.cands);
 		return -1;
 	}
 	if (v->kind != TVK_MEM) {
@@ -1586,9 +1607,7 @@ void tv_kernel_scope(struct dw_kernel *k, struct tv_scope *out)
 {
 	out->dbg = dw_dwarf(k);
 	out->cfi = dw_cfi(k);
-	out->addr_fmt = "_stp_kaddr(0x%" PRIx64 "ULL)";
-	out->module = "kernel";
-	out->link_printk = dw_printk(k);
+	out->space = (struct dw_space){ DW_SPACE_KERNEL, "kernel", dw_printk(k) };
 }
 
 /* The scope @cast and @var use: the probe's, else the kernel's DWARF. */
@@ -1644,7 +1663,7 @@ static struct tv_scope *module_scope(struct tv *t, const char *name)
 	}
 	sc = arena_alloc(&t->s->arena, sizeof(*sc));
 	sc->dbg = dw_module_dwarf(m, &sc->cfi);
-	sc->module = dw_module_name(m);
+	sc->space = (struct dw_space){ DW_SPACE_MODULE, dw_module_name(m), 0 };
 	if (!sc->dbg) {
 		fail(t, "@cast: module '%s' has no DWARF", name);
 		return NULL;
@@ -1719,7 +1738,7 @@ static int base_cast(struct tv *t, struct node *n, struct tval *v)
 		cup = &cu;
 	if (!each_top(ks->dbg, cup, NULL, type_cb, &f)) {
 		fail(t, "@cast: no type '%s' in the debuginfo of %s", type,
-		     ks->module ? ks->module : "the kernel");
+		     ks->space.name ? ks->space.name : "the kernel");
 		return -1;
 	}
 	if (t->nidx == 8) {
@@ -2145,8 +2164,8 @@ void tv_emit_decls(struct session *s, struct strbuf *c)
 	for (int i = 0; !link && i < s->probes.len; i++) {
 		struct resolved_probe *rp = s->probes.items[i];
 
-		if (rp->tvs && rp->tvs->link_printk)
-			link = rp->tvs->link_printk;
+		if (rp->tvs && rp->tvs->space.link_printk)
+			link = rp->tvs->space.link_printk;
 	}
 	sb_printf(c, "/* KASLR: run-time minus link-time address of _printk. */\n"
 		  "static inline unsigned long _stp_kaddr(unsigned long a)\n"

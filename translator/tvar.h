@@ -27,6 +27,7 @@
 #define TVAR_H
 
 #include <elfutils/libdw.h>
+#include "dw.h"
 #include "stap.h"
 
 /* A variable given by the family rather than found at a pc (tracepoints). */
@@ -56,16 +57,11 @@ struct tv_scope {
 	const char *tp_name, *tp_system;	/* $$name, $$system; NULL: none */
 
 	/*
-	 * The run-time address of DWARF address A (DW_OP_addr: a global
-	 * variable): a printf format with one "%" PRIx64 conversion, e.g.
-	 * "_stp_kaddr(0x%" PRIx64 "UL)" for the kernel (KASLR).  NULL: such
-	 * variables are refused.
+	 * Whose addresses dbg's are (dw.h): where a global variable
+	 * (DW_OP_addr) is at run time, refused where that is not known; its
+	 * name is @cast's default and names the debuginfo in messages.
 	 */
-	const char *addr_fmt;
-	/* "kernel" or the module's name: the default of @cast, and messages. */
-	const char *module;
-	/* The kernel's link-time address of _printk (dw_printk), for _stp_kaddr. */
-	uint64_t link_printk;
+	struct dw_space space;
 };
 
 /*

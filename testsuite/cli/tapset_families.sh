@@ -1,4 +1,4 @@
-# stap -L of the socket.*, signal.*, tty.*, generic.* and other aliases: the names and
+# stap -L of the socket.*, signal.*, tty.*, generic.*, vfs.*, scsi.* and other aliases: the names and
 # types SystemTap 4.8's -L gives on 6.1 for a sample (its $-variables and
 # its internal __ ones left out), on every kernel with debuginfo; and a
 # .return of an inline-only kernel function is a clear error.
@@ -60,6 +60,24 @@ for r in $kernels; do
 	is 'ioscheduler.elv_add_request.tp name:string q:long elevator_name:string rq:long disk_major:long disk_minor:long rq_flags:long'
 	expect_rc 0 "$STAP" -r "$r" -L 'signal.send_sig_queue'
 	is 'signal.send_sig_queue name:string sigqueue_addr:long sig:long sig_name:string sig_pid:long pid_name:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'vfs.do_sync_write'
+	is 'vfs.do_sync_write name:string file:long pathname:string dev:long devname:string ino:long len:long pos:long buf:long bytes_to_write:long size:long units:string argstr:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'vfs.add_to_page_cache'
+	is 'vfs.add_to_page_cache name:string dev:long devname:string ino:long index:long nrpages:long size:long units:string argstr:string'
+	expect_rc 0 "$STAP" -r "$r" -L 'scsi.set_state'
+	is 'scsi.set_state state:long state_str:string host_no:long channel:long lun:long dev_id:long old_state:long old_state_str:string'
+	expect_rc 0 "$STAP" -r "$r" -p2 -e 'probe vfs.add_to_page_cache.return, vfs.do_mpage_readpage, vfs.do_mpage_readpage.return { println(size) }'
+	# Gone since 5.16: the alias's clear error, or nothing under "?".
+	expect_rc 1 "$STAP" -r "$r" -p2 -e 'probe vfs.__add_to_page_cache { println(1) }'
+	grep -q "error: probe alias 'vfs.__add_to_page_cache' has no location on kernel $r" <<<"$out" ||
+		fail "$r: no clear error for vfs.__add_to_page_cache: $out"
+	expect_rc 0 "$STAP" -r "$r" -p2 -e 'probe vfs.__add_to_page_cache ?, scsi.* ?, begin { println(1) }'
+	# scsi_mod's functions need its debuginfo, which Debian does not ship.
+	if [ ! -d "/usr/lib/debug/lib/modules/$r" ]; then
+		expect_rc 1 "$STAP" -r "$r" -p2 -e 'probe scsi.iodone { println(host_no) }'
+		grep -q "error: probe alias 'scsi.iodone' has no location" <<<"$out" ||
+			fail "$r: no clear error for scsi.iodone: $out"
+	fi
 	# sig_ignored has no out-of-line copy on 6.1 or 6.12.
 	expect_rc 1 "$STAP" -r "$r" -p4 -e 'probe signal.check_ignored.return { println(retstr) }'
 	grep -q "error: no out-of-line copy of 'sig_ignored' to probe the return of" <<<"$out" ||

@@ -13,3 +13,8 @@ testsuite_unit_relay_merge_test_SOURCES = testsuite/unit/relay_merge_test.c \
 	staprun/relay.c staprun/staprun.h runtime/stp_ctl.h common/util.c common/util.h
 testsuite_unit_relay_merge_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/common \
 	-I$(srcdir)/runtime -I$(srcdir)/staprun
+
+check_PROGRAMS += testsuite/unit/fp_test
+testsuite_unit_fp_test_SOURCES = testsuite/unit/fp_test.c runtime/tapset_fp.c runtime/stp_fp.h
+testsuite_unit_fp_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/runtime
+testsuite_unit_fp_test_LDADD = -lm

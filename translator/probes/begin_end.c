@@ -72,6 +72,7 @@ static void emit_run_all(struct session *s, struct strbuf *c,
 
 const struct probe_family pf_begin = {
 	.name = "begin",
+	.forms = (const char *const[]){ "begin[(N)]", NULL },
 	.state = "STP_SESSION_STARTING",
 	.resolve = resolve_begin,
 	.emit_start = emit_run_all,
@@ -79,6 +80,7 @@ const struct probe_family pf_begin = {
 
 const struct probe_family pf_end = {
 	.name = "end",
+	.forms = (const char *const[]){ "end[(N)]", NULL },
 	.state = "STP_SESSION_STOPPING",
 	.resolve = resolve_end,
 	.emit_stop = emit_run_all,
@@ -87,6 +89,7 @@ const struct probe_family pf_end = {
 /* Run at session stop instead of end probes when errors ended it. */
 const struct probe_family pf_error = {
 	.name = "error",
+	.forms = (const char *const[]){ "error[(N)]", NULL },
 	.state = "STP_SESSION_ERROR",
 	.resolve = resolve_error,
 	.emit_stop = emit_run_all,
@@ -94,6 +97,7 @@ const struct probe_family pf_error = {
 
 const struct probe_family pf_never = {
 	.name = "never",
+	.forms = (const char *const[]){ "never", NULL },
 	.state = "STP_SESSION_STOPPED",
 	.resolve = resolve_never,
 };

@@ -606,8 +606,8 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 	out->pc = p->kp.pc;
 	out->entry_pc = p->kp.entry_pc;
 	out->is_return = p->is_return;
-	out->addr_fmt = NULL;	/* the module's data address is not known: see above */
-	out->module = dw_module_name(p->mod);
+	/* Its globals are refused: their address is not known (see above). */
+	out->space = (struct dw_space){ DW_SPACE_MODULE, dw_module_name(p->mod), 0 };
 	return 0;
 }
 
@@ -648,6 +648,10 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_dwarf_mod = {
 	.name = "module",
+	.forms = (const char *const[]){
+		"module(S).function(S)[.call|.inline|.return[.maxactive(N)]]",
+		"module(S).statement(S)",
+		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_module,
 	.expand = expand_module,

@@ -986,6 +986,10 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_dwarf_stmt = {
 	.name = "kernel.statement",
+	.forms = (const char *const[]){
+		"kernel.statement(S)[.nearest]",
+		"kernel.statement(N)[.absolute]",
+		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_stmt,
 	.expand = expand_stmt,

@@ -164,6 +164,10 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_hwbkpt = {
 	.name = "kernel.data",
+	.forms = (const char *const[]){
+		"kernel.data(N)[.length(N)].{write|rw}",
+		"kernel.data(S).{write|rw}",
+		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_hwbkpt,
 	.emit_decls = emit_decls,

@@ -919,6 +919,10 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_kprobe = {
 	.name = "kprobe",
+	.forms = (const char *const[]){
+		"kprobe[.module(S)].function(S)[.call|.return[.maxactive(N)]]",
+		"kprobe.statement(N).absolute",
+		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_kprobe,
 	.emit_decls = emit_decls,

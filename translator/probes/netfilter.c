@@ -419,6 +419,9 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_netfilter = {
 	.name = "netfilter",
+	.forms = (const char *const[]){
+		"netfilter.{hook(S).pf(S)|pf(S).hook(S)}[.priority(S)]",
+		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_nf,
 	.tv_scope = tv_scope,

@@ -158,6 +158,10 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_perf = {
 	.name = "perf",
+	.forms = (const char *const[]){
+		"perf.type(N).config(N)[.sample(N)|.hz(N)][.process[(S)]]",
+		"perf.type(N).config(N)[.process[(S)]].counter(S)",
+		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_perf,
 	.emit_decls = emit_decls,

@@ -12,6 +12,12 @@
 struct probe_family {
 	const char *name;	/* for -p2 listings and messages */
 	/*
+	 * The point forms the family accepts, NULL-terminated, in forms.c's
+	 * notation: "kernel.function(S)[.call|.return[.maxactive(N)]]".
+	 * Wildcard points are matched against them (pf_form_points).
+	 */
+	const char *const *forms;
+	/*
 	 * Does this point belong to the family?  Returns 1 and fills rp
 	 * (pp, priority, family_data) if so, 0 if not, -1 after reporting
 	 * an error (bad argument).
@@ -76,6 +82,19 @@ struct node *pf_call_node(struct session *s, const struct node *at, const char *
 int pf_unexpected(struct session *s, const struct pp_comp *c, const char *after,
 		  const char *const *valid, int nvalid);
 const char *pf_string_arg(struct session *s, const struct pp_comp *c, const char *usage);
+/*
+ * The points a point with wildcards in its component names stands for
+ * among the families' forms (process.* is process.begin, process.end,
+ * ...): each a copy of pt with the names filled in, pushed onto out.
+ * Returns how many.
+ */
+int pf_form_points(struct session *s, const struct probe_point *pt, struct vec *out);
+/*
+ * For "did you mean": each family form of as many components as pt,
+ * written out with pt's arguments where it takes one
+ * (kernel.function("vfs_read") for kernel.functoin("vfs_read")).
+ */
+void pf_form_texts(struct session *s, const struct probe_point *pt, struct vec *out);
 /* The point's component names joined with '.', arguments included. */
 char *pf_point_text(struct session *s, const struct probe_point *pt);
 /*

@@ -187,6 +187,9 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_procfs = {
 	.name = "procfs",
+	.forms = (const char *const[]){
+		"procfs[(S)][.umask(N)].{read[.maxsize(N)]|write}",
+		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_procfs,
 	.rewrite_body = rewrite_body,

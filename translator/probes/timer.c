@@ -340,6 +340,11 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_timer = {
 	.name = "timer",
+	.forms = (const char *const[]){
+		"timer.{jiffies|s|sec|ms|msec|us|usec|ns|nsec}(N)[.randomize(N)]",
+		"timer.hz(N)",
+		"timer.profile[.tick]",
+		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_timer,
 	.emit_decls = emit_decls,

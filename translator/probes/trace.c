@@ -596,6 +596,7 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_trace = {
 	.name = "kernel.trace",
+	.forms = (const char *const[]){ "kernel.trace(S)", NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_trace,
 	.expand = expand_trace,

@@ -968,15 +968,7 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 	out->pc = p->pc;
 	out->entry_pc = p->entry_pc;
 	out->is_return = p->kind == UP_RETURN;
-	/*
-	 * A global's run-time address: link-time + load bias, the probed
-	 * address's run-time one less its link-time one: ip at an entry
-	 * hit, the function's entry at a .return hit (ip is then the
-	 * caller's, maybe in another file).
-	 */
-	out->addr_fmt = "(0x%" PRIx64 "UL + ((c->ret_from ? c->ret_from : "
-			"instruction_pointer(c->regs)) - c->uprobe->vaddr))";
-	out->module = p->path;
+	out->space = (struct dw_space){ DW_SPACE_USER, p->path, 0 };
 	return 0;
 }
 
@@ -1230,6 +1222,12 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_uprobe = {
 	.name = "process",
+	.forms = (const char *const[]){
+		"process[(S|N)][.library(S)].{function(S)[.call|.inline|.return]|"
+		"statement(S)|mark(S)|provider(S).mark(S)|plt(S)[.return]}",
+		"process(S|N)[.library(S)].plt[.return]",
+		"process[(S|N)].statement(N)",
+		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_process,
 	.expand = expand_process,

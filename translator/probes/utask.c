@@ -189,6 +189,9 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 
 const struct probe_family pf_utask = {
 	.name = "process",
+	.forms = (const char *const[]){
+		"process[(S|N)].{begin|end|thread.begin|thread.end|syscall[.return]}",
+		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_utask,
 	.rewrite_body = rewrite_body,
