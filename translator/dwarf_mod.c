@@ -474,9 +474,9 @@ static int add_symbol_func(struct usym *u, const char *name, uint64_t pc)
  * (all of them without DWARF; startup code and libraries' objects built
  * without -g otherwise) is a function with no source position and no
  * variables, probed at its entry, as SystemTap lists them; one at a DWARF
- * function's entry under another name is an alias (add_alias).  Then the
- * functions are renumbered in (name, file, line) order, as the schema
- * wants (dwarf_db.c).  0, or -EIO (sqlite3_errmsg says why).
+ * function's entry under another name is an alias (add_alias).  Their ids
+ * then no longer follow (name, file, line): queries sort (dw_module_*).
+ * 0, or -EIO (sqlite3_errmsg says why).
  */
 static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, void *arg)
 {
@@ -541,17 +541,8 @@ static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, void *arg)
 		    add_alias(&u, y->name, pc) < 0 : add_symbol_func(&u, y->name, pc) < 0)
 			goto out;
 	}
-	if (sqlite3_exec(db,
-			 "DROP INDEX work_files; DROP INDEX work_funcs; DROP INDEX work_entries;"
-			 "CREATE TEMP TABLE fmap(new INTEGER PRIMARY KEY, old INTEGER NOT NULL UNIQUE);"
-			 "INSERT INTO fmap(old) SELECT f.id FROM funcs f JOIN files fl"
-			 " ON fl.id = f.file ORDER BY f.name, fl.path, f.line;"
-			 /* negative first: no id is taken twice on the way */
-			 "UPDATE funcs SET id = -(SELECT new FROM fmap WHERE old = funcs.id);"
-			 "UPDATE funcs SET id = -id;"
-			 "UPDATE sites SET func = (SELECT new FROM fmap WHERE old = sites.func);"
-			 "UPDATE stmts SET func = (SELECT new FROM fmap WHERE old = stmts.func);"
-			 "DROP TABLE fmap;", NULL, NULL, NULL) == SQLITE_OK)
+	if (sqlite3_exec(db, "DROP INDEX work_files; DROP INDEX work_funcs; DROP INDEX work_entries",
+			 NULL, NULL, NULL) == SQLITE_OK)
 		ret = 0;
 out:
 	sqlite3_finalize(st);
@@ -849,12 +840,12 @@ Dwarf *dw_module_dwarf(struct dw_module *m, Dwarf_CFI **cfi)
 int dw_module_functions(struct dw_module *m, const struct dw_pattern *p, dw_site_fn fn,
 			void *arg)
 {
-	return dwdb_sites(m->db, m->db_path, p, fn, arg);
+	return dwdb_sites(m->db, m->db_path, !m->user, p, fn, arg);
 }
 
 int dw_module_list(struct dw_module *m, const struct dw_pattern *p, dw_func_fn fn, void *arg)
 {
-	return dwdb_funcs(m->db, m->db_path, p, fn, arg);
+	return dwdb_funcs(m->db, m->db_path, !m->user, p, fn, arg);
 }
 
 int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stmt_fn fn,
