@@ -163,13 +163,14 @@ static int func_row(sqlite3_stmt *st, void *fn, void *arg)
 	return ((dw_func_fn)fn)(&f, arg);
 }
 
+#define DWDB_FUNCS \
+	"SELECT f.name, fl.path, f.line, f.n_outofline, f.n_inlined, f.vars, f.ret," \
+	" f.nparams FROM funcs f JOIN files fl ON fl.id = f.file" DWDB_WHERE("fl", "f.line")
+
 int dwdb_funcs(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_func_fn fn,
 	       void *arg)
 {
-	return run(db, db_path,
-		   "SELECT f.name, fl.path, f.line, f.n_outofline, f.n_inlined, f.vars, f.ret,"
-		   " f.nparams FROM funcs f JOIN files fl ON fl.id = f.file"
-		   DWDB_WHERE("fl", "f.line") " ORDER BY f.id", p, func_row, (void *)fn, arg);
+	return run(db, db_path, DWDB_FUNCS " ORDER BY f.id", p, func_row, (void *)fn, arg);
 }
 
 static int site_row(sqlite3_stmt *st, void *fn, void *arg)
@@ -193,16 +194,18 @@ static int site_row(sqlite3_stmt *st, void *fn, void *arg)
 	return ((dw_site_fn)fn)(&s, arg);
 }
 
+#define DWDB_SITES \
+	"SELECT f.name, fl.path, f.line, cu.path, s.inlined, f.n_outofline," \
+	" s.entry_pc, s.probe_pc, sy.name, s.sym_offset, f.vars, s.die, sy.section" \
+	" FROM funcs f JOIN files fl ON fl.id = f.file" \
+	" JOIN sites s ON s.func = f.id JOIN files cu ON cu.id = s.cu" \
+	" LEFT JOIN symbols sy ON sy.id = s.sym" DWDB_WHERE("fl", "f.line")
+
 int dwdb_sites(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_site_fn fn,
 	       void *arg)
 {
-	return run(db, db_path,
-		   "SELECT f.name, fl.path, f.line, cu.path, s.inlined, f.n_outofline,"
-		   " s.entry_pc, s.probe_pc, sy.name, s.sym_offset, f.vars, s.die, sy.section"
-		   " FROM funcs f JOIN files fl ON fl.id = f.file"
-		   " JOIN sites s ON s.func = f.id JOIN files cu ON cu.id = s.cu"
-		   " LEFT JOIN symbols sy ON sy.id = s.sym" DWDB_WHERE("fl", "f.line")
-		   " ORDER BY f.id, s.probe_pc", p, site_row, (void *)fn, arg);
+	return run(db, db_path, DWDB_SITES " ORDER BY f.id, s.probe_pc", p, site_row, (void *)fn,
+		   arg);
 }
 
 static int stmt_row(sqlite3_stmt *st, void *fn, void *arg)
