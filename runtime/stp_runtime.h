@@ -231,6 +231,8 @@ int _stp_session_state(void);
 int64_t _stp_target_pid(void);
 /* target_set_pid(): is process pid in the target's tree, and not exiting? */
 bool _stp_target_set_has(int64_t pid);
+/* target_set_report(): prints the target's tree, "PARENT begat PID" lines. */
+void _stp_target_set_report(struct stp_context *c);
 /* staprun -r N:URI (remote_id(), remote_uri()): -1 and "" otherwise. */
 int64_t _stp_remote_index(void);
 const char *_stp_remote_host(void);

@@ -74,6 +74,54 @@ enum stp_sc_kind {
 	STP_SC_SPLICE,		/* SPLICE_F_MOVE|SPLICE_F_NONBLOCK */
 	STP_SC_SYNC_RANGE,	/* SYNC_FILE_RANGE_WRITE */
 	STP_SC_DELMOD,		/* O_TRUNC|O_NONBLOCK (delete_module) */
+	/* More flag words (flag_kinds) */
+	STP_SC_IN_INIT,		/* IN_NONBLOCK|IN_CLOEXEC (inotify_init1) */
+	STP_SC_FAN_MARK,	/* FAN_MARK_ADD */
+	STP_SC_FAN_MASK,	/* FAN_OPEN|FAN_ONDIR */
+	STP_SC_INOTIFY_MASK,	/* IN_MODIFY|IN_CREATE */
+	STP_SC_MODINIT,		/* MODULE_INIT_IGNORE_MODVERSIONS */
+	STP_SC_MPOL_FLAGS,	/* MPOL_F_NODE (get_mempolicy) */
+	STP_SC_MPOL_MF,		/* MPOL_MF_MOVE (mbind, move_pages) */
+	STP_SC_MOUNT,		/* MS_RDONLY|MS_NOSUID */
+	STP_SC_MSGFLG,		/* IPC_NOWAIT|MSG_NOERROR */
+	STP_SC_SHMAT,		/* SHM_RDONLY */
+	STP_SC_PERF,		/* PERF_FLAG_FD_CLOEXEC */
+	STP_SC_PKEY,		/* PKEY_DISABLE_ACCESS */
+	STP_SC_RWF,		/* RWF_NOWAIT */
+	STP_SC_SECCOMP_FLAGS,	/* SECCOMP_FILTER_FLAG_TSYNC */
+	STP_SC_KEXEC_FILE,	/* KEXEC_FILE_ON_CRASH */
+	STP_SC_KEXEC,		/* KEXEC_ON_CRASH */
+	STP_SC_FLOCK,		/* LOCK_EX|LOCK_NB */
+	STP_SC_UFFD,		/* O_CLOEXEC|O_NONBLOCK (userfaultfd, memfd_secret) */
+	/* More selectors (enum_kinds, sc_special_str) */
+	STP_SC_FAN_INIT,	/* FAN_CLASS_NOTIF|FAN_CLOEXEC */
+	STP_SC_FUTEX_OP,	/* FUTEX_WAIT_PRIVATE */
+	STP_SC_TIME_STATE,	/* 5 (TIME_ERROR): adjtimex's return */
+	STP_SC_PRCTL,		/* PR_GET_DUMPABLE */
+	STP_SC_STATX_MASK,	/* 0x7ff: SystemTap 4.8 does not decode it */
+	STP_SC_MPOL_MODE,	/* MPOL_BIND|MPOL_F_STATIC_NODES */
+	STP_SC_IOPRIO_WHO,	/* IOPRIO_WHO_PROCESS */
+	STP_SC_IOPRIO,		/* IOPRIO_CLASS_BE|4 */
+	STP_SC_KCMP,		/* KCMP_FILE */
+	STP_SC_MEMBARRIER,	/* MEMBARRIER_CMD_QUERY */
+	STP_SC_SEM_CMD,		/* IPC_STAT, GETVAL */
+	STP_SC_QUOTACTL,	/* Q_GETFMT|USRQUOTA */
+	STP_SC_REBOOT_MAGIC,	/* LINUX_REBOOT_MAGIC1 */
+	STP_SC_REBOOT_CMD,	/* LINUX_REBOOT_CMD_CAD_OFF */
+	STP_SC_SECCOMP_OP,	/* SECCOMP_GET_ACTION_AVAIL */
+	STP_SC_SWAPON,		/* SWAP_FLAG_PREFER|5 */
+	/* More structs read from user memory */
+	STP_SC_TIMEVAL,		/* struct __kernel_old_timeval */
+	STP_SC_TIMEVAL2,	/* struct __kernel_old_timeval[2] (utimes) */
+	STP_SC_TIMEZONE,	/* struct timezone */
+	STP_SC_UTIMBUF,		/* struct utimbuf */
+	STP_SC_RLIMIT_VAL,	/* struct rlimit: [cur,max] */
+	STP_SC_SCHED_ATTR,	/* struct sched_attr */
+	STP_SC_SYSINFO,		/* struct sysinfo */
+	STP_SC_TMS,		/* struct tms */
+	STP_SC_TIMEX,		/* struct __kernel_timex */
+	STP_SC_STACK,		/* stack_t (sigaltstack) */
+	STP_SC_SIGINFO,		/* siginfo_t */
 };
 
 /* What _stp_sc_sockaddr shows of a user struct sockaddr. */

@@ -19,6 +19,7 @@
 #include <linux/fs.h>
 #include <linux/wait.h>
 #include <uapi/linux/wait.h>
+#include <linux/time.h>
 #include <linux/time64.h>
 #include <linux/uaccess.h>
 #include <linux/socket.h>
@@ -183,7 +184,114 @@ static const struct stp_sc_flag delmod_flags[] = {
 	{ O_TRUNC, "O_TRUNC" }, { O_NONBLOCK, "O_NONBLOCK" }, { 0, NULL }
 };
 
+static const struct stp_sc_flag fan_init_flags[] = {
+	{ 0x1, "FAN_CLOEXEC" }, { 0x2, "FAN_NONBLOCK" }, { 0x10, "FAN_UNLIMITED_QUEUE" },
+	{ 0x20, "FAN_UNLIMITED_MARKS" }, { 0x40, "FAN_ENABLE_AUDIT" }, { 0x80, "FAN_REPORT_PIDFD" },
+	{ 0x100, "FAN_REPORT_TID" }, { 0x200, "FAN_REPORT_FID" }, { 0x400, "FAN_REPORT_DIR_FID" },
+	{ 0x800, "FAN_REPORT_NAME" }, { 0x1000, "FAN_REPORT_TARGET_FID" }, { 0, NULL }
+};
+static const struct stp_sc_flag in_init_flags[] = {
+	{ O_NONBLOCK, "IN_NONBLOCK" }, { O_CLOEXEC, "IN_CLOEXEC" }, { 0, NULL }
+};
+static const struct stp_sc_flag fan_mark_flags[] = {
+	{ 0x1, "FAN_MARK_ADD" }, { 0x2, "FAN_MARK_REMOVE" }, { 0x4, "FAN_MARK_DONT_FOLLOW" },
+	{ 0x8, "FAN_MARK_ONLYDIR" }, { 0x10, "FAN_MARK_MOUNT" }, { 0x20, "FAN_MARK_IGNORED_MASK" },
+	{ 0x40, "FAN_MARK_IGNORED_SURV_MODIFY" }, { 0x80, "FAN_MARK_FLUSH" },
+	{ 0x100, "FAN_MARK_FILESYSTEM" }, { 0x200, "FAN_MARK_EVICTABLE" },
+	{ 0x400, "FAN_MARK_IGNORE" }, { 0, NULL }
+};
+static const struct stp_sc_flag fan_mask_flags[] = {
+	{ 0x1, "FAN_ACCESS" }, { 0x2, "FAN_MODIFY" }, { 0x4, "FAN_ATTRIB" },
+	{ 0x8, "FAN_CLOSE_WRITE" }, { 0x10, "FAN_CLOSE_NOWRITE" }, { 0x20, "FAN_OPEN" },
+	{ 0x40, "FAN_MOVED_FROM" }, { 0x80, "FAN_MOVED_TO" }, { 0x100, "FAN_CREATE" },
+	{ 0x200, "FAN_DELETE" }, { 0x400, "FAN_DELETE_SELF" }, { 0x800, "FAN_MOVE_SELF" },
+	{ 0x1000, "FAN_OPEN_EXEC" }, { 0x4000, "FAN_Q_OVERFLOW" }, { 0x8000, "FAN_FS_ERROR" },
+	{ 0x10000, "FAN_OPEN_PERM" }, { 0x20000, "FAN_ACCESS_PERM" },
+	{ 0x40000, "FAN_OPEN_EXEC_PERM" }, { 0x08000000, "FAN_EVENT_ON_CHILD" },
+	{ 0x10000000, "FAN_RENAME" }, { 0x40000000, "FAN_ONDIR" }, { 0, NULL }
+};
+static const struct stp_sc_flag inotify_flags[] = {
+	{ 0x1, "IN_ACCESS" }, { 0x2, "IN_MODIFY" }, { 0x4, "IN_ATTRIB" },
+	{ 0x8, "IN_CLOSE_WRITE" }, { 0x10, "IN_CLOSE_NOWRITE" }, { 0x20, "IN_OPEN" },
+	{ 0x40, "IN_MOVED_FROM" }, { 0x80, "IN_MOVED_TO" }, { 0x100, "IN_CREATE" },
+	{ 0x200, "IN_DELETE" }, { 0x400, "IN_DELETE_SELF" }, { 0x800, "IN_MOVE_SELF" },
+	{ 0x2000, "IN_UNMOUNT" }, { 0x4000, "IN_Q_OVERFLOW" }, { 0x8000, "IN_IGNORED" },
+	{ 0x01000000, "IN_ONLYDIR" }, { 0x02000000, "IN_DONT_FOLLOW" },
+	{ 0x04000000, "IN_EXCL_UNLINK" }, { 0x10000000, "IN_MASK_CREATE" },
+	{ 0x20000000, "IN_MASK_ADD" }, { 0x40000000, "IN_ISDIR" }, { 0x80000000, "IN_ONESHOT" },
+	{ 0, NULL }
+};
+static const struct stp_sc_flag modinit_flags[] = {
+	{ 1, "MODULE_INIT_IGNORE_MODVERSIONS" }, { 2, "MODULE_INIT_IGNORE_VERMAGIC" },
+	{ 4, "MODULE_INIT_COMPRESSED_FILE" }, { 0, NULL }
+};
+static const struct stp_sc_flag mpol_flags[] = {
+	{ 1, "MPOL_F_NODE" }, { 2, "MPOL_F_ADDR" }, { 4, "MPOL_F_MEMS_ALLOWED" }, { 0, NULL }
+};
+static const struct stp_sc_flag mpol_mf_flags[] = {
+	{ 1, "MPOL_MF_STRICT" }, { 2, "MPOL_MF_MOVE" }, { 4, "MPOL_MF_MOVE_ALL" }, { 0, NULL }
+};
+static const struct stp_sc_flag mount_flags[] = {
+	{ 1, "MS_RDONLY" }, { 2, "MS_NOSUID" }, { 4, "MS_NODEV" }, { 8, "MS_NOEXEC" },
+	{ 16, "MS_SYNCHRONOUS" }, { 32, "MS_REMOUNT" }, { 64, "MS_MANDLOCK" },
+	{ 128, "MS_DIRSYNC" }, { 256, "MS_NOSYMFOLLOW" }, { 1024, "MS_NOATIME" },
+	{ 2048, "MS_NODIRATIME" }, { 4096, "MS_BIND" }, { 8192, "MS_MOVE" }, { 16384, "MS_REC" },
+	{ 32768, "MS_SILENT" }, { 1 << 16, "MS_POSIXACL" }, { 1 << 17, "MS_UNBINDABLE" },
+	{ 1 << 18, "MS_PRIVATE" }, { 1 << 19, "MS_SLAVE" }, { 1 << 20, "MS_SHARED" },
+	{ 1 << 21, "MS_RELATIME" }, { 1 << 22, "MS_KERNMOUNT" }, { 1 << 23, "MS_I_VERSION" },
+	{ 1 << 24, "MS_STRICTATIME" }, { 1 << 25, "MS_LAZYTIME" }, { 0, NULL }
+};
+static const struct stp_sc_flag msgflg_flags[] = {
+	{ 04000, "IPC_NOWAIT" }, { 010000, "MSG_NOERROR" }, { 020000, "MSG_EXCEPT" },
+	{ 040000, "MSG_COPY" }, { 0, NULL }
+};
+static const struct stp_sc_flag shmat_flags[] = {
+	{ 010000, "SHM_RDONLY" }, { 020000, "SHM_RND" }, { 040000, "SHM_REMAP" },
+	{ 0100000, "SHM_EXEC" }, { 0, NULL }
+};
+static const struct stp_sc_flag perf_flags[] = {
+	{ 1, "PERF_FLAG_FD_NO_GROUP" }, { 2, "PERF_FLAG_FD_OUTPUT" }, { 4, "PERF_FLAG_PID_CGROUP" },
+	{ 8, "PERF_FLAG_FD_CLOEXEC" }, { 0, NULL }
+};
+static const struct stp_sc_flag pkey_flags[] = {
+	{ 1, "PKEY_DISABLE_ACCESS" }, { 2, "PKEY_DISABLE_WRITE" }, { 0, NULL }
+};
+static const struct stp_sc_flag rwf_flags[] = {
+	{ 1, "RWF_HIPRI" }, { 2, "RWF_DSYNC" }, { 4, "RWF_SYNC" }, { 8, "RWF_NOWAIT" },
+	{ 16, "RWF_APPEND" }, { 0, NULL }
+};
+static const struct stp_sc_flag seccomp_flags[] = {
+	{ 1, "SECCOMP_FILTER_FLAG_TSYNC" }, { 2, "SECCOMP_FILTER_FLAG_LOG" },
+	{ 4, "SECCOMP_FILTER_FLAG_SPEC_ALLOW" }, { 8, "SECCOMP_FILTER_FLAG_NEW_LISTENER" },
+	{ 16, "SECCOMP_FILTER_FLAG_TSYNC_ESRCH" }, { 32, "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV" },
+	{ 0, NULL }
+};
+static const struct stp_sc_flag kexec_file_flags[] = {
+	{ 1, "KEXEC_FILE_UNLOAD" }, { 2, "KEXEC_FILE_ON_CRASH" }, { 4, "KEXEC_FILE_NO_INITRAMFS" },
+	{ 0, NULL }
+};
+static const struct stp_sc_flag kexec_flags[] = {
+	{ 1, "KEXEC_ON_CRASH" }, { 2, "KEXEC_PRESERVE_CONTEXT" }, { 0, NULL }
+};
+static const struct stp_sc_flag flock_flags[] = {
+	{ 1, "LOCK_SH" }, { 2, "LOCK_EX" }, { 4, "LOCK_NB" }, { 8, "LOCK_UN" }, { 32, "LOCK_MAND" },
+	{ 64, "LOCK_READ" }, { 128, "LOCK_WRITE" }, { 0, NULL }
+};
+static const struct stp_sc_flag uffd_flags[] = {
+	{ O_NONBLOCK, "O_NONBLOCK" }, { O_CLOEXEC, "O_CLOEXEC" }, { 1, "UFFD_USER_MODE_ONLY" },
+	{ 0, NULL }
+};
+
 static const struct { int kind; const struct stp_sc_flag *flags; } flag_kinds[] = {
+	{ STP_SC_IN_INIT, in_init_flags }, { STP_SC_FAN_MARK, fan_mark_flags },
+	{ STP_SC_FAN_MASK, fan_mask_flags }, { STP_SC_INOTIFY_MASK, inotify_flags },
+	{ STP_SC_MODINIT, modinit_flags }, { STP_SC_MPOL_FLAGS, mpol_flags },
+	{ STP_SC_MPOL_MF, mpol_mf_flags }, { STP_SC_MOUNT, mount_flags },
+	{ STP_SC_MSGFLG, msgflg_flags }, { STP_SC_SHMAT, shmat_flags }, { STP_SC_PERF, perf_flags },
+	{ STP_SC_PKEY, pkey_flags }, { STP_SC_RWF, rwf_flags },
+	{ STP_SC_SECCOMP_FLAGS, seccomp_flags }, { STP_SC_KEXEC_FILE, kexec_file_flags },
+	{ STP_SC_KEXEC, kexec_flags },
+	{ STP_SC_UFFD, uffd_flags }, { STP_SC_FLOCK, flock_flags },
 	{ STP_SC_XATTR, xattr_flags }, { STP_SC_SPLICE, splice_flags },
 	{ STP_SC_SYNC_RANGE, sync_range_flags }, { STP_SC_DELMOD, delmod_flags },
 	{ STP_SC_MCL, mcl_flags }, { STP_SC_MFD, mfd_flags }, { STP_SC_TFD, tfd_flags },
@@ -215,6 +323,19 @@ static const char *const bpf_cmd[] = {
 	"BPF_ENABLE_STATS", "BPF_ITER_CREATE", "BPF_LINK_DETACH", "BPF_PROG_BIND_MAP",
 };
 static const char *const ipc_cmd[] = { "IPC_RMID", "IPC_SET", "IPC_STAT", "IPC_INFO" };
+static const char *const sem_cmd[] = {
+	"IPC_RMID", "IPC_SET", "IPC_STAT", "IPC_INFO", NULL, NULL, NULL, NULL, NULL, NULL,
+	NULL, "GETPID", "GETVAL", "GETALL", "GETNCNT", "GETZCNT", "SETVAL", "SETALL",
+	"SEM_STAT", "SEM_INFO", "SEM_STAT_ANY",
+};
+static const char *const ioprio_who[] = { "IOPRIO_WHO_PROCESS", "IOPRIO_WHO_PGRP",
+					  "IOPRIO_WHO_USER" };
+static const char *const kcmp_type[] = { "KCMP_FILE", "KCMP_VM", "KCMP_FILES", "KCMP_FS",
+					 "KCMP_SIGHAND", "KCMP_IO", "KCMP_SYSVSEM",
+					 "KCMP_EPOLL_TFD" };
+static const char *const seccomp_op[] = { "SECCOMP_SET_MODE_STRICT", "SECCOMP_SET_MODE_FILTER",
+					  "SECCOMP_GET_ACTION_AVAIL",
+					  "SECCOMP_GET_NOTIF_SIZES" };
 
 static const struct {
 	int kind, first;
@@ -223,6 +344,10 @@ static const struct {
 } enum_kinds[] = {
 	{ STP_SC_BPF_CMD, 0, bpf_cmd, ARRAY_SIZE(bpf_cmd) },
 	{ STP_SC_IPC_CMD, 0, ipc_cmd, ARRAY_SIZE(ipc_cmd) },
+	{ STP_SC_SEM_CMD, 0, sem_cmd, ARRAY_SIZE(sem_cmd) },
+	{ STP_SC_IOPRIO_WHO, 1, ioprio_who, ARRAY_SIZE(ioprio_who) },
+	{ STP_SC_KCMP, 0, kcmp_type, ARRAY_SIZE(kcmp_type) },
+	{ STP_SC_SECCOMP_OP, 0, seccomp_op, ARRAY_SIZE(seccomp_op) },
 	{ STP_SC_RUSAGE, -1, rusage_who, ARRAY_SIZE(rusage_who) },
 	{ STP_SC_ITIMER, 0, itimer_which, ARRAY_SIZE(itimer_which) },
 	{ STP_SC_SCHED_POLICY, 0, sched_policy, ARRAY_SIZE(sched_policy) },
@@ -484,6 +609,340 @@ void _stp_sc_sockaddr(char *dst, unsigned long uaddr, int64_t len, int part)
 		scnprintf(dst, MAXSTRINGLEN, "{%s}", af);
 }
 
+/* Selectors with flags or parts beside the name; false if kind is not one. */
+static bool sc_special_str(char *dst, int kind, int64_t v)
+{
+	static const char *const mpol_mode[] = { "MPOL_DEFAULT", "MPOL_PREFERRED", "MPOL_BIND",
+						 "MPOL_INTERLEAVE", "MPOL_LOCAL",
+						 "MPOL_PREFERRED_MANY" };
+	static const struct stp_sc_flag mpol_mode_flags[] = {
+		{ 1 << 15, "MPOL_F_STATIC_NODES" }, { 1 << 14, "MPOL_F_RELATIVE_NODES" },
+		{ 1 << 13, "MPOL_F_NUMA_BALANCING" }, { 0, NULL }
+	};
+	static const char *const ioprio_class[] = { "IOPRIO_CLASS_NONE", "IOPRIO_CLASS_RT",
+						    "IOPRIO_CLASS_BE", "IOPRIO_CLASS_IDLE" };
+	static const struct { int64_t v; const char *name; } named[] = {
+		{ 0xfee1dead, "LINUX_REBOOT_MAGIC1" }, { 672274793, "LINUX_REBOOT_MAGIC2" },
+		{ 85072278, "LINUX_REBOOT_MAGIC2A" }, { 369367448, "LINUX_REBOOT_MAGIC2B" },
+		{ 537993216, "LINUX_REBOOT_MAGIC2C" },
+	};
+	static const struct { unsigned int v; const char *name; } reboot_cmd[] = {
+		{ 0x01234567, "LINUX_REBOOT_CMD_RESTART" }, { 0xCDEF0123, "LINUX_REBOOT_CMD_HALT" },
+		{ 0x89ABCDEF, "LINUX_REBOOT_CMD_CAD_ON" }, { 0x00000000, "LINUX_REBOOT_CMD_CAD_OFF" },
+		{ 0x4321FEDC, "LINUX_REBOOT_CMD_POWER_OFF" },
+		{ 0xA1B2C3D4, "LINUX_REBOOT_CMD_RESTART2" },
+		{ 0xD000FCE2, "LINUX_REBOOT_CMD_SW_SUSPEND" }, { 0x45584543, "LINUX_REBOOT_CMD_KEXEC" },
+	};
+	static const char *const membarrier[] = {
+		"MEMBARRIER_CMD_GLOBAL", "MEMBARRIER_CMD_GLOBAL_EXPEDITED",
+		"MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED", "MEMBARRIER_CMD_PRIVATE_EXPEDITED",
+		"MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED",
+		"MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE",
+		"MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE",
+		"MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ",
+		"MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ",
+	};
+	static const char *const qcmd[] = { NULL, "Q_SYNC", "Q_QUOTAON", "Q_QUOTAOFF",
+					    "Q_GETFMT", "Q_GETINFO", "Q_SETINFO", "Q_GETQUOTA",
+					    "Q_SETQUOTA", "Q_GETNEXTQUOTA" };
+	static const char *const qtype[] = { "USRQUOTA", "GRPQUOTA", "PRJQUOTA" };
+	char part[64];
+	size_t len, i;
+
+	switch (kind) {
+	case STP_SC_FAN_INIT: {
+		/* the notification class (a field), then the flags */
+		static const char *const cls[] = { "FAN_CLASS_NOTIF", "FAN_CLASS_CONTENT",
+						   "FAN_CLASS_PRE_CONTENT", NULL };
+
+		enum_str(part, (v >> 2) & 3, cls, ARRAY_SIZE(cls));
+		flag_str(dst, (unsigned int)v & ~0xcU, fan_init_flags, part);
+		return true;
+	}
+	case STP_SC_FUTEX_OP: {
+		/* the command, _PRIVATE, then |FUTEX_CLOCK_REALTIME */
+		static const char *const ops[] = {
+			"FUTEX_WAIT", "FUTEX_WAKE", "FUTEX_FD", "FUTEX_REQUEUE",
+			"FUTEX_CMP_REQUEUE", "FUTEX_WAKE_OP", "FUTEX_LOCK_PI", "FUTEX_UNLOCK_PI",
+			"FUTEX_TRYLOCK_PI", "FUTEX_WAIT_BITSET", "FUTEX_WAKE_BITSET",
+			"FUTEX_WAIT_REQUEUE_PI", "FUTEX_CMP_REQUEUE_PI", "FUTEX_LOCK_PI2",
+		};
+
+		enum_str(dst, v & 0x7f, ops, ARRAY_SIZE(ops));
+		len = strlen(dst);
+		if (v & 128)
+			len += scnprintf(dst + len, MAXSTRINGLEN - len, "_PRIVATE");
+		if (v & 256)
+			scnprintf(dst + len, MAXSTRINGLEN - len, "|FUTEX_CLOCK_REALTIME");
+		return true;
+	}
+	case STP_SC_TIME_STATE: {
+		/* adjtimex's return: the clock state */
+		static const char *const st[] = { "TIME_OK", "TIME_INS", "TIME_DEL", "TIME_OOP",
+						  "TIME_WAIT", "TIME_ERROR" };
+
+		if (v >= 0 && v < (int64_t)ARRAY_SIZE(st))
+			scnprintf(dst, MAXSTRINGLEN, "%lld (%s)", (long long)v, st[v]);
+		else
+			scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
+		return true;
+	}
+	case STP_SC_PRCTL: {
+		static const char *const opt[] = {
+			NULL, "PR_SET_PDEATHSIG", "PR_GET_PDEATHSIG", "PR_GET_DUMPABLE",
+			"PR_SET_DUMPABLE", "PR_GET_UNALIGN", "PR_SET_UNALIGN", "PR_GET_KEEPCAPS",
+			"PR_SET_KEEPCAPS", "PR_GET_FPEMU", "PR_SET_FPEMU", "PR_GET_FPEXC",
+			"PR_SET_FPEXC", "PR_GET_TIMING", "PR_SET_TIMING", "PR_SET_NAME",
+			"PR_GET_NAME", NULL, NULL, "PR_GET_ENDIAN", "PR_SET_ENDIAN",
+			"PR_GET_SECCOMP", "PR_SET_SECCOMP", "PR_CAPBSET_READ", "PR_CAPBSET_DROP",
+			"PR_GET_TSC", "PR_SET_TSC", "PR_GET_SECUREBITS", "PR_SET_SECUREBITS",
+			"PR_SET_TIMERSLACK", "PR_GET_TIMERSLACK", "PR_TASK_PERF_EVENTS_DISABLE",
+			"PR_TASK_PERF_EVENTS_ENABLE", "PR_MCE_KILL", "PR_MCE_KILL_GET",
+			"PR_SET_MM", "PR_SET_CHILD_SUBREAPER", "PR_GET_CHILD_SUBREAPER",
+			"PR_SET_NO_NEW_PRIVS", "PR_GET_NO_NEW_PRIVS", "PR_GET_TID_ADDRESS",
+			"PR_SET_THP_DISABLE", "PR_GET_THP_DISABLE", "PR_MPX_ENABLE_MANAGEMENT",
+			"PR_MPX_DISABLE_MANAGEMENT", "PR_SET_FP_MODE", "PR_GET_FP_MODE",
+			"PR_CAP_AMBIENT", NULL, NULL, "PR_SVE_SET_VL", "PR_SVE_GET_VL",
+			"PR_GET_SPECULATION_CTRL", "PR_SET_SPECULATION_CTRL", "PR_PAC_RESET_KEYS",
+			"PR_SET_TAGGED_ADDR_CTRL", "PR_GET_TAGGED_ADDR_CTRL", "PR_SET_IO_FLUSHER",
+			"PR_GET_IO_FLUSHER",
+		};
+
+		if (v == 0x59616d61)
+			strscpy(dst, "PR_SET_PTRACER", MAXSTRINGLEN);
+		else
+			enum_str(dst, v, opt, ARRAY_SIZE(opt));
+		return true;
+	}
+	case STP_SC_STATX_MASK:
+		/* SystemTap 4.8 shows the mask as it is */
+		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)(unsigned int)v);
+		return true;
+	case STP_SC_MPOL_MODE:
+		enum_str(part, v & 0xfff, mpol_mode, ARRAY_SIZE(mpol_mode));
+		flag_str(dst, v & ~0xfffULL, mpol_mode_flags, part);
+		return true;
+	case STP_SC_IOPRIO:
+		/* class << 13 | data */
+		enum_str(part, (v >> 13) & 7, ioprio_class, ARRAY_SIZE(ioprio_class));
+		scnprintf(dst, MAXSTRINGLEN, "%s|%lld", part, (long long)(v & 0x1fff));
+		return true;
+	case STP_SC_MEMBARRIER:
+		if (!v) {
+			strscpy(dst, "MEMBARRIER_CMD_QUERY", MAXSTRINGLEN);
+			return true;
+		}
+		for (i = 0; i < ARRAY_SIZE(membarrier); i++)
+			if (v == 1LL << i) {
+				strscpy(dst, membarrier[i], MAXSTRINGLEN);
+				return true;
+			}
+		scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
+		return true;
+	case STP_SC_QUOTACTL: {
+		/* QCMD(cmd, type): cmd << 8 | type, cmd 0x8000NN (Q_NN) */
+		unsigned int cmd = (unsigned int)v >> 8;
+
+		if ((cmd & ~0xffu) == 0x800000 && (cmd & 0xff) < ARRAY_SIZE(qcmd) &&
+		    qcmd[cmd & 0xff])
+			strscpy(part, qcmd[cmd & 0xff], sizeof(part));
+		else
+			scnprintf(part, sizeof(part), "0x%x", cmd);
+		len = scnprintf(dst, MAXSTRINGLEN, "%s|", part);
+		enum_str(dst + len, v & 0xff, qtype, ARRAY_SIZE(qtype));
+		return true;
+	}
+	case STP_SC_REBOOT_MAGIC:
+		for (i = 0; i < ARRAY_SIZE(named); i++)
+			if ((unsigned int)v == named[i].v) {
+				strscpy(dst, named[i].name, MAXSTRINGLEN);
+				return true;
+			}
+		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)(unsigned int)v);
+		return true;
+	case STP_SC_REBOOT_CMD:
+		for (i = 0; i < ARRAY_SIZE(reboot_cmd); i++)
+			if ((unsigned int)v == reboot_cmd[i].v) {
+				strscpy(dst, reboot_cmd[i].name, MAXSTRINGLEN);
+				return true;
+			}
+		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)(unsigned int)v);
+		return true;
+	case STP_SC_SWAPON: {
+		static const struct stp_sc_flag swap_flags[] = {
+			{ 0x10000, "SWAP_FLAG_DISCARD" }, { 0x20000, "SWAP_FLAG_DISCARD_ONCE" },
+			{ 0x40000, "SWAP_FLAG_DISCARD_PAGES" }, { 0, NULL }
+		};
+
+		/* SWAP_FLAG_PREFER with its priority, then the others */
+		len = 0;
+		if (v & 0x8000)
+			len = scnprintf(dst, MAXSTRINGLEN, "SWAP_FLAG_PREFER|%lld",
+					(long long)(v & 0x7fff));
+		if (!(v & ~0xffffULL) && len)
+			return true;
+		flag_str(dst + len + !!len, v & ~0xffffULL, swap_flags, NULL);
+		if (len)
+			dst[len] = '|';
+		return true;
+	}
+	}
+	return false;
+}
+
+/* ADJ_* of struct timex's modes */
+static const struct stp_sc_flag adj_flags[] = {
+	{ 0xa001, "ADJ_OFFSET_SS_READ" }, { 0x8001, "ADJ_OFFSET_SINGLESHOT" },
+	{ 0x0001, "ADJ_OFFSET" }, { 0x0002, "ADJ_FREQUENCY" }, { 0x0004, "ADJ_MAXERROR" },
+	{ 0x0008, "ADJ_ESTERROR" }, { 0x0010, "ADJ_STATUS" }, { 0x0020, "ADJ_TIMECONST" },
+	{ 0x0080, "ADJ_TAI" }, { 0x0100, "ADJ_SETOFFSET" }, { 0x1000, "ADJ_MICRO" },
+	{ 0x2000, "ADJ_NANO" }, { 0x4000, "ADJ_TICK" }, { 0, NULL }
+};
+
+/* prefix, then time t as ctime(3) writes it ("Thu Jan  1 00:00:07 1970"). */
+static size_t sc_ctime(char *dst, size_t size, const char *prefix, long long t)
+{
+	static const char *const day[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
+	static const char *const mon[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul",
+					   "Aug", "Sep", "Oct", "Nov", "Dec" };
+	struct tm tm;
+
+	time64_to_tm(t, 0, &tm);
+	return scnprintf(dst, size, "%s%s %s %2d %02d:%02d:%02d %ld", prefix, day[tm.tm_wday],
+			 mon[tm.tm_mon], tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+			 tm.tm_year + 1900);
+}
+
+/* A timespec or timeval at t as argstr shows it: [s.fraction], digits decimals. */
+static size_t sc_time_str(char *dst, size_t size, const long long *t, int digits)
+{
+	return scnprintf(dst, size, "[%lld.%0*lld]", t[0], digits, t[1]);
+}
+
+/* Structs read from user memory (STP_SC_TIMEVAL on): NULL, the address if unreadable. */
+static void sc_struct_str(char *dst, int kind, int64_t v)
+{
+	static const size_t sizes[] = {
+		[STP_SC_TIMEVAL - STP_SC_TIMEVAL] = 16, [STP_SC_TIMEVAL2 - STP_SC_TIMEVAL] = 32,
+		[STP_SC_TIMEZONE - STP_SC_TIMEVAL] = 8, [STP_SC_UTIMBUF - STP_SC_TIMEVAL] = 16,
+		[STP_SC_RLIMIT_VAL - STP_SC_TIMEVAL] = 16,
+		[STP_SC_SCHED_ATTR - STP_SC_TIMEVAL] = 56, [STP_SC_SYSINFO - STP_SC_TIMEVAL] = 112,
+		[STP_SC_TMS - STP_SC_TIMEVAL] = 32, [STP_SC_TIMEX - STP_SC_TIMEVAL] = 208,
+		[STP_SC_STACK - STP_SC_TIMEVAL] = 24, [STP_SC_SIGINFO - STP_SC_TIMEVAL] = 128,
+	};
+	union {
+		long long l[26];
+		int i[52];
+		unsigned char b[208];
+	} u;
+	size_t size, len;
+
+	if (kind - STP_SC_TIMEVAL >= (int)ARRAY_SIZE(sizes)) {
+		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
+		return;
+	}
+	size = sizes[kind - STP_SC_TIMEVAL];
+	if (!v) {
+		strscpy(dst, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	memset(&u, 0, sizeof(u));
+	if (copy_from_user_nofault(&u, (void __user *)(unsigned long)v, size)) {
+		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
+		return;
+	}
+	switch (kind) {
+	case STP_SC_TIMEVAL:
+		sc_time_str(dst, MAXSTRINGLEN, u.l, 6);
+		return;
+	case STP_SC_TIMEVAL2:
+		len = sc_time_str(dst, MAXSTRINGLEN, u.l, 6);
+		sc_time_str(dst + len, MAXSTRINGLEN - len, u.l + 2, 6);
+		return;
+	case STP_SC_TIMEZONE:
+		scnprintf(dst, MAXSTRINGLEN, "[%d, %d]", u.i[0], u.i[1]);
+		return;
+	case STP_SC_UTIMBUF:
+		/* as ctime(3) writes them */
+		len = sc_ctime(dst, MAXSTRINGLEN, "[", u.l[0]);
+		len += sc_ctime(dst + len, MAXSTRINGLEN - len, ", ", u.l[1]);
+		scnprintf(dst + len, MAXSTRINGLEN - len, "]");
+		return;
+	case STP_SC_RLIMIT_VAL:
+		scnprintf(dst, MAXSTRINGLEN, "[%lld,%lld]", u.l[0], u.l[1]);
+		return;
+	case STP_SC_SCHED_ATTR: {
+		/* size, policy (u32), flags (u64), nice (s32), priority (u32), runtime,
+		 * deadline, period (u64) */
+		unsigned long long flags, rt[3];
+
+		memcpy(&flags, u.b + 8, 8);
+		memcpy(rt, u.b + 24, 24);
+		scnprintf(dst, MAXSTRINGLEN, "{size=%u, sched_policy=%u, sched_flags=%llu, "
+			  "sched_nice=%d, sched_priority=%u, sched_runtime=%llu, "
+			  "sched_deadline=%llu, sched_period=%llu}", u.i[0], u.i[1], flags,
+			  u.i[4], u.i[5], rt[0], rt[1], rt[2]);
+		return;
+	}
+	case STP_SC_SYSINFO:
+		scnprintf(dst, MAXSTRINGLEN, "{uptime=%lld, loads=[%llu, %llu, %llu], "
+			  "totalram=%llu, freeram=%llu, sharedram=%llu, bufferram=%llu, "
+			  "totalswap=%llu, freeswap=%llu, procs=%u}", u.l[0], u.l[1], u.l[2],
+			  u.l[3], u.l[4], u.l[5], u.l[6], u.l[7], u.l[8], u.l[9],
+			  (unsigned int)(u.l[10] & 0xffff));
+		return;
+	case STP_SC_TMS:
+		scnprintf(dst, MAXSTRINGLEN, "{tms_utime=%lld, tms_stime=%lld, tms_cutime=%lld, "
+			  "tms_cstime=%lld}", u.l[0], u.l[1], u.l[2], u.l[3]);
+		return;
+	case STP_SC_TIMEX:
+		/* struct __kernel_timex: modes (u32), offset, freq, maxerror, esterror,
+		 * status (s32), constant, precision, tolerance, time (16 bytes), tick;
+		 * the modes, then the fields by name, as SystemTap 4.8 */
+		flag_str(dst, u.i[0], adj_flags, NULL);
+		len = strlen(dst);
+		scnprintf(dst + len, MAXSTRINGLEN - len, ", constant=%lld, esterror=%lld, "
+			  "freq=%lld, maxerror=%lld, offset=%lld, precision=%lld, status=%d, "
+			  "tick=%lld, tolerance=%lld}", u.l[6], u.l[4], u.l[2], u.l[3], u.l[1],
+			  u.l[7], u.i[10], u.l[11], u.l[8]);
+		memmove(dst + 1, dst, strlen(dst) + 1);
+		dst[0] = '{';
+		return;
+	case STP_SC_STACK: {
+		static const struct stp_sc_flag ss_flags[] = {
+			{ 1, "SS_ONSTACK" }, { 2, "SS_DISABLE" }, { 0x80000000, "SS_AUTODISARM" },
+			{ 0, NULL }
+		};
+		char f[64];
+
+		flag_str(f, (unsigned int)u.i[2], ss_flags, NULL);
+		scnprintf(dst, MAXSTRINGLEN, "{ss_sp=0x%llx, ss_flags=%s, ss_size=%lld}",
+			  u.l[0], f, u.l[2]);
+		return;
+	}
+	case STP_SC_SIGINFO: {
+		static const char *const codes[] = { "SI_USER", "SI_QUEUE", "SI_TIMER",
+						     "SI_MESGQ", "SI_ASYNCIO", "SI_SIGIO",
+						     "SI_TKILL", "SI_DETHREAD", NULL,
+						     "SI_ASYNCNL" };
+		char sig[32], code[32];
+		int c = u.i[2];
+
+		_stp_sc_decode(sig, STP_SC_SIGNAL, u.i[0]);
+		if (c == 0x80)
+			strscpy(code, "SI_KERNEL", sizeof(code));
+		else if (c <= 0 && -c < (int)ARRAY_SIZE(codes) && codes[-c])
+			strscpy(code, codes[-c], sizeof(code));
+		else
+			scnprintf(code, sizeof(code), "%d", c);
+		/* the sender's pid and uid (at offsets 16 and 20) */
+		scnprintf(dst, MAXSTRINGLEN, "{si_signo=%s, si_code=%s, si_pid=%d, si_uid=%u}",
+			  sig, code, u.i[4], (unsigned int)u.i[5]);
+		return;
+	}
+	}
+}
+
 void _stp_sc_decode(char *dst, int kind, int64_t v)
 {
 	static const char *const whence[] = { "SEEK_SET", "SEEK_CUR", "SEEK_END",
@@ -544,9 +1003,7 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 		flag_str(dst, v & ~CSIGNAL, clone_flags, NULL);
 		if (v & CSIGNAL) {
 			_stp_signal_str(sig, v & CSIGNAL);
-			len = strlen(dst);
-			if (!(v & ~CSIGNAL))
-				len = 0;	/* no "0x0|" before the signal */
+			len = strlen(dst);	/* "0x0|SIGCHLD" without flags, as SystemTap 4.8 */
 			scnprintf(dst + len, MAXSTRINGLEN - len, "%sSIG%s", len ? "|" : "", sig);
 		}
 		return;
@@ -783,6 +1240,12 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 		return;
 	}
 	default:
+		if (kind >= STP_SC_TIMEVAL) {
+			sc_struct_str(dst, kind, v);
+			return;
+		}
+		if (sc_special_str(dst, kind, v))
+			return;
 		break;
 	}
 	for (i = 0; i < ARRAY_SIZE(flag_kinds); i++)
@@ -792,9 +1255,12 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 		}
 	for (i = 0; i < ARRAY_SIZE(enum_kinds); i++)
 		if (enum_kinds[i].kind == kind) {
-			enum_str(dst, v - enum_kinds[i].first, enum_kinds[i].names, enum_kinds[i].n);
+			int64_t k = v - enum_kinds[i].first;
+
 			/* a value outside the table in decimal, as it is */
-			if (dst[0] != enum_kinds[i].names[0][0])
+			if (k >= 0 && (uint64_t)k < enum_kinds[i].n && enum_kinds[i].names[k])
+				strscpy(dst, enum_kinds[i].names[k], MAXSTRINGLEN);
+			else
 				scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
 			return;
 		}

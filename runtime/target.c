@@ -83,6 +83,33 @@ bool _stp_target_set_has(int64_t pid)
 	return in;
 }
 
+/*
+ * target_set_report(): "target set:", then "PARENT begat PID" for each
+ * live process of the target's tree but the target, by pid.  PARENT is
+ * its parent now (SystemTap 4.8 keeps the one it had at its fork).
+ */
+void _stp_target_set_report(struct stp_context *c)
+{
+	unsigned long pid;
+
+	_stp_print(c, "target set:\n");
+	if (!ts_bits)
+		return;
+	rcu_read_lock();
+	for_each_set_bit(pid, ts_bits, PID_MAX_LIMIT) {
+		struct task_struct *t;
+
+		if (pid == _stp_target)
+			continue;
+		t = pid_task(find_vpid((pid_t)pid), PIDTYPE_PID);
+		if (!t || atomic_read(&t->signal->live) <= 0)
+			continue;
+		_stp_printf(c, "%d begat %d\n", task_tgid_vnr(rcu_dereference(t->real_parent)),
+			    (int)pid);
+	}
+	rcu_read_unlock();
+}
+
 /* Follow the target's forks from now: it and its descendants so far. */
 int _stp_target_set_start(void)
 {

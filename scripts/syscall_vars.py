@@ -37,6 +37,10 @@ def parse(text):
             name, _, typ = w.partition(":")
             if name not in IGNORED:
                 vars_[name] = typ
+        # An alias defined twice (syscall.pipe: pipe and pipe2) has, for a
+        # script, only the variables every definition sets.
+        if words[0] in out:
+            vars_ = {v: t for v, t in vars_.items() if v in out[words[0]]}
         out[words[0]] = vars_
     return out
 

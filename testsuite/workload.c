@@ -33,6 +33,12 @@
  *   workload decoders      calls whose arguments SystemTap decodes
  *                          (decoders() below: sockaddrs, flags, commands)
  *   workload decoders2     more of them (decoders2() below)
+ *   workload decoders3     still more (decoders3() below: structs, flag
+ *                          words, commands)
+ *   workload common        the most used calls (file, memory, signal,
+ *                          scheduler, clock, socket, process), each made
+ *                          once with syscall(2) and fixed arguments, between
+ *                          two getppid() markers (common() below)
  *   workload proc          getppid() as a marker, then fork a child that
  *                          execs this program as "workload exit 3" and
  *                          wait for it; raise SIGUSR1 (caught); read 5
@@ -106,6 +112,8 @@
 #include <netinet/ip.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,7 +124,7 @@ static int usage(void)
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
 		" getppid N | getppid-sh N CMD | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N |"
 		" udp [PORT] | sockio | signals | tty | vio | tcp-refused | tcp PORT | ip | fs DIR | decoders |"
-		" decoders2\n");
+		" decoders2 | decoders3 | common\n");
 	return 2;
 }
 
@@ -700,6 +708,319 @@ static int decoders2(void)
 	return 0;
 }
 
+/*
+ * Calls whose structs, flag words and commands SystemTap decodes, beyond
+ * decoders2's; all harmless (a bad descriptor, magic or path, or an
+ * invalid clock): only the arguments matter.
+ */
+static int decoders3(void)
+{
+	struct timespec ts[2] = { { 1, 500 }, { 2, 0 } };
+	struct timeval tv[2] = { { 3, 4 }, { 5, 6 } };
+	struct { long ac, mod; } ut = { 7, 8 };
+	struct { void *sp; int flags; size_t size; } ss = { NULL, 2, 0 };	/* SS_DISABLE */
+	struct { unsigned int size, policy; unsigned long long flags; int nice;
+		 unsigned int prio; unsigned long long rt[3]; unsigned int util[2]; } attr;
+	int info[32];
+	unsigned long set = 1UL << (SIGUSR2 - 1);
+	long big[64], fd;
+	struct iovec iov = { big, 8 };
+
+	memset(big, 0, sizeof(big));
+	memset(info, 0, sizeof(info));
+	info[0] = SIGUSR2;
+	info[2] = -1;	/* SI_QUEUE */
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.policy = SCHED_BATCH;
+	attr.nice = 3;
+	syscall(SYS_getppid);
+	syscall(SYS_clock_settime, (long)CLOCK_MONOTONIC, ts);	/* EINVAL */
+	syscall(SYS_settimeofday, NULL, NULL);
+	syscall(SYS_utime, "/nonexistent", &ut);
+	syscall(SYS_utimes, "/nonexistent", tv);
+	syscall(SYS_futimesat, AT_FDCWD, "/nonexistent", tv);
+	syscall(SYS_select, 0L, NULL, NULL, NULL, tv);
+	syscall(SYS_sigaltstack, &ss, NULL);
+	syscall(SYS_rt_sigqueueinfo, (long)getpid(), 0L, info);
+	syscall(SYS_rt_tgsigqueueinfo, (long)getpid(), (long)getpid(), 0L, info);
+	syscall(SYS_rt_sigtimedwait, &set, info, ts + 1, 8L);
+	syscall(SYS_sched_setattr, 999999L, &attr, 0L);	/* ESRCH */
+	syscall(SYS_sched_getattr, 999999L, &attr, (long)sizeof(attr), 0L);
+	syscall(SYS_sysinfo, big);
+	memset(big, 0, sizeof(big));
+	syscall(SYS_times, big);
+	memset(big, 0, sizeof(big));
+	syscall(SYS_adjtimex, big);
+	memset(big, 0, sizeof(big));
+	syscall(SYS_clock_adjtime, (long)CLOCK_REALTIME, big);
+	memset(big, 0, sizeof(big));
+	syscall(SYS_prlimit64, 0L, (long)RLIMIT_CORE, big, NULL);
+	syscall(SYS_setrlimit, (long)RLIMIT_CORE, big);
+	syscall(SYS_statx, AT_FDCWD, "/tmp", 0L, 0x17L, big + 8);	/* TYPE|MODE|UID|ATIME */
+	syscall(SYS_dup2, 0L, 0L);
+	syscall(SYS_pipe, big);
+	syscall(SYS_close, big[0] & 0xffffffff);
+	syscall(SYS_close, big[0] >> 32);
+	big[0] = 0;
+	fd = syscall(SYS_epoll_create, 5L);
+	syscall(SYS_close, fd);
+	fd = syscall(SYS_eventfd, 2L);
+	syscall(SYS_close, fd);
+	fd = syscall(SYS_inotify_init);
+	syscall(SYS_close, fd);
+	syscall(SYS_signalfd, 999L, &set, 8L);
+	syscall(SYS_io_getevents, 0L, 0L, 0L, NULL, ts);
+	syscall(SYS_preadv2, 999L, &iov, 1L, 0L, 0L, 8L);	/* RWF_NOWAIT */
+	syscall(SYS_pwritev2, 999L, &iov, 1L, 16L, 0L, 1L);	/* RWF_HIPRI */
+	syscall(SYS_preadv, 999L, &iov, 1L, 24L, 0L);
+	syscall(SYS_fadvise64, 999L, 8L, 16L, 4L);	/* POSIX_FADV_DONTNEED */
+	syscall(SYS_getrandom, big, 4L, 3L);	/* GRND_NONBLOCK|GRND_RANDOM */
+	/* flag words and commands */
+	fd = syscall(SYS_fanotify_init, 0x1L, 0L);	/* FAN_CLOEXEC, O_RDONLY */
+	syscall(SYS_fanotify_mark, fd, 1L, 0x20L, (long)AT_FDCWD, "/tmp");	/* ADD, FAN_OPEN */
+	syscall(SYS_close, fd);
+	fd = syscall(SYS_inotify_init1, 0L);
+	syscall(SYS_inotify_add_watch, fd, "/tmp", 0x102L);	/* IN_MODIFY|IN_CREATE */
+	syscall(SYS_close, fd);
+	syscall(SYS_finit_module, 999L, "", 1L);	/* MODULE_INIT_IGNORE_MODVERSIONS */
+	syscall(SYS_get_mempolicy, big, NULL, 0L, NULL, 0L);
+	syscall(SYS_set_mempolicy, 0L, NULL, 0L);	/* MPOL_DEFAULT */
+	syscall(SYS_mbind, 0x10000L, 4096L, 0L, NULL, 0L, 2L);	/* MPOL_MF_MOVE */
+	syscall(SYS_move_pages, 0L, 0L, NULL, NULL, NULL, 2L);
+	syscall(SYS_ioprio_get, 1L, 0L);	/* IOPRIO_WHO_PROCESS */
+	syscall(SYS_ioprio_set, 1L, 999999L, (long)((2 << 13) | 4));	/* BE, 4 */
+	syscall(SYS_kcmp, (long)getpid(), (long)getpid(), 0L, 0L, 0L);	/* KCMP_FILE */
+	syscall(SYS_membarrier, 0L, 0L, 0L);	/* MEMBARRIER_CMD_QUERY */
+	syscall(SYS_mount, "none", "/nonexistent", "tmpfs", 3L, NULL);	/* MS_RDONLY|MS_NOSUID */
+	syscall(SYS_mq_open, "/stp-nonexistent", (long)O_RDONLY, 0600L, NULL);
+	syscall(SYS_msgsnd, 999999L, NULL, 0L, 04000L);	/* IPC_NOWAIT */
+	syscall(SYS_msgrcv, 999999L, NULL, 0L, 0L, 010000L);	/* MSG_NOERROR */
+	syscall(SYS_semctl, 999999L, 0L, 2L, NULL);	/* IPC_STAT */
+	syscall(SYS_shmat, 999999L, NULL, 010000L);	/* SHM_RDONLY */
+	syscall(SYS_name_to_handle_at, (long)AT_FDCWD, "/nonexistent", NULL, NULL, 0x400L);
+	syscall(SYS_perf_event_open, NULL, 0L, -1L, -1L, 8L);	/* PERF_FLAG_FD_CLOEXEC */
+	syscall(SYS_pkey_alloc, 0L, 1L);	/* PKEY_DISABLE_ACCESS */
+	syscall(SYS_quotactl, (long)((0x800004 << 8) | 0), "/nonexistent", 0L, 0x10000L);	/* Q_GETFMT */
+	syscall(SYS_reboot, 0xfee1deadL, 0L, 0L, NULL);	/* bad magic2: EINVAL */
+	syscall(SYS_remap_file_pages, 0x10000L, 4096L, 0L, 0L, 0L);
+	syscall(SYS_seccomp, 2L, 0L, big);	/* SECCOMP_GET_ACTION_AVAIL */
+	syscall(SYS_swapon, "/nonexistent", 0x8005L);	/* SWAP_FLAG_PREFER, 5 */
+	syscall(SYS_userfaultfd, (long)(O_CLOEXEC | O_NONBLOCK));
+	syscall(SYS_kexec_file_load, 999L, 998L, 0L, "", 2L);	/* KEXEC_FILE_ON_CRASH */
+	syscall(SYS_memfd_secret, 0x80000L);	/* O_CLOEXEC */
+	syscall(SYS_getppid);
+	return 0;
+}
+
+/*
+ * The calls most traced, each once with fixed arguments, for argstr and
+ * retstr as SystemTap shows them.  Buffers are zeroed first, so what a
+ * call reads from one is the same on every run; some calls fail on
+ * purpose (ENOENT, ENOTTY, EAGAIN), and only their arguments matter.
+ */
+static int common(void)
+{
+	const char *f = "/tmp/stp-cm", *l = "/tmp/stp-cml", *d = "/tmp/stp-cmd";
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(54326) };
+	struct timespec zero = { 0, 0 }, ms = { 0, 1000000 };
+	struct timeval tv0 = { 0, 0 };
+	struct { unsigned long handler, flags, restorer, mask; } sa = { 0, 0, 0, 0 }, osa;
+	struct { unsigned long cur, max; } rl = { 0, 0 }, orl;
+	struct { unsigned int size, policy; unsigned long long flags; int nice;
+		 unsigned int prio; unsigned long long rt[3]; unsigned int util[2]; } attr;
+	struct { int fd; short ev, rev; } pfd;
+	struct iovec iov[2];
+	struct { void *name; unsigned int namelen; struct iovec *iov; unsigned long iovlen;
+		 void *ctl; unsigned long ctllen; int flags; } mh;
+	unsigned long set = 1UL << (SIGUSR2 - 1), oset = 0, fds = 0, cpus[16];
+	long big[128], fd, dfd, rx, tx, pid, one = 1;
+	char buf[256], *argv[] = { "stp", "-x", NULL }, *envp[] = { "A=1", NULL };
+	int p[2] = { -1, -1 }, word = 0, sv[2] = { -1, -1 };
+	unsigned int len;
+	void *m;
+
+	memset(big, 0, sizeof(big));
+	memset(buf, 0, sizeof(buf));
+	memset(&attr, 0, sizeof(attr));
+	memset(cpus, 0, sizeof(cpus));
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	unlink(l);
+	unlink(f);
+	rmdir(d);
+	pin(0);	/* on one CPU, the probes' output comes in the calls' order */
+	syscall(SYS_getppid);
+	/* files */
+	syscall(SYS_chdir, "/tmp");
+	fd = syscall(SYS_openat, AT_FDCWD, f, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+	if (fd < 0)
+		return fail("cannot create", f);
+	syscall(SYS_write, fd, "hello, world\n", 13L);
+	syscall(SYS_pwrite64, fd, "XY", 2L, 7L);
+	syscall(SYS_lseek, fd, 0L, SEEK_SET);
+	syscall(SYS_read, fd, buf, 64L);
+	syscall(SYS_pread64, fd, buf, 4L, 2L);
+	syscall(SYS_fstat, fd, big);
+	syscall(SYS_newfstatat, AT_FDCWD, f, big, (long)AT_SYMLINK_NOFOLLOW);
+	syscall(SYS_stat, f, big);
+	syscall(SYS_lstat, f, big);
+	syscall(SYS_statx, AT_FDCWD, f, (long)AT_SYMLINK_NOFOLLOW, 0x7ffL, big);
+	syscall(SYS_fcntl, fd, (long)F_GETFL, 0L);
+	syscall(SYS_ioctl, fd, 0x5401L, big);	/* TCGETS: ENOTTY */
+	syscall(SYS_fadvise64, fd, 0L, 0L, 2L);	/* POSIX_FADV_SEQUENTIAL */
+	syscall(SYS_flock, fd, 2L);	/* LOCK_EX */
+	syscall(SYS_ftruncate, fd, 8L);
+	syscall(SYS_fsync, fd);
+	syscall(SYS_fdatasync, fd);
+	m = (void *)syscall(SYS_mmap, NULL, 4096L, (long)PROT_READ, (long)MAP_SHARED, fd, 0L);
+	syscall(SYS_msync, m, 4096L, 4L);	/* MS_SYNC */
+	syscall(SYS_munmap, m, 4096L);
+	syscall(SYS_close, fd);
+	syscall(SYS_truncate, f, 2L);
+	syscall(SYS_access, f, (long)R_OK);
+	syscall(SYS_faccessat, AT_FDCWD, f, (long)W_OK, 0L);
+	syscall(SYS_chmod, f, 0600L);
+	syscall(SYS_fchmodat, AT_FDCWD, f, 0644L, 0L);
+	syscall(SYS_chown, f, -1L, -1L);
+	syscall(SYS_utimensat, AT_FDCWD, f, NULL, 0L);
+	syscall(SYS_symlink, f, l);
+	syscall(SYS_readlink, l, buf, 64L);
+	syscall(SYS_readlinkat, AT_FDCWD, l, buf, 64L);
+	syscall(SYS_unlink, l);
+	syscall(SYS_link, f, l);
+	syscall(SYS_rename, l, "/tmp/stp-cm2");
+	syscall(SYS_unlinkat, AT_FDCWD, "/tmp/stp-cm2", 0L);
+	syscall(SYS_mkdir, d, 0750L);
+	dfd = syscall(SYS_open, d, (long)(O_RDONLY | O_DIRECTORY));
+	syscall(SYS_getdents64, dfd, buf, 256L);
+	syscall(SYS_fchdir, dfd);
+	syscall(SYS_getcwd, buf, 256L);
+	syscall(SYS_close, dfd);
+	syscall(SYS_unlinkat, AT_FDCWD, d, (long)AT_REMOVEDIR);
+	syscall(SYS_chdir, "/tmp");
+	syscall(SYS_unlink, f);
+	syscall(SYS_open, "/nonexistent/stp", (long)(O_WRONLY | O_APPEND));
+	syscall(SYS_umask, 022L);
+	syscall(SYS_umask, 022L);	/* now 022 */
+	/* memory */
+	m = (void *)syscall(SYS_mmap, NULL, 8192L, (long)(PROT_READ | PROT_WRITE),
+			    (long)(MAP_PRIVATE | MAP_ANONYMOUS), -1L, 0L);
+	syscall(SYS_mprotect, m, 4096L, (long)PROT_NONE);
+	syscall(SYS_madvise, m, 8192L, 4L);	/* MADV_DONTNEED */
+	syscall(SYS_mlock, (char *)m + 4096, 4096L);
+	syscall(SYS_munlock, (char *)m + 4096, 4096L);
+	syscall(SYS_munmap, m, 8192L);
+	/* pipes, polling, futexes */
+	syscall(SYS_pipe2, p, (long)O_CLOEXEC);
+	pfd.fd = p[0];
+	pfd.ev = POLLIN;
+	pfd.rev = 0;
+	syscall(SYS_poll, &pfd, 1L, 0L);
+	syscall(SYS_ppoll, &pfd, 1L, &zero, NULL, 8L);
+	fds = 1UL << p[0];
+	syscall(SYS_select, (long)p[0] + 1, &fds, NULL, NULL, &tv0);
+	fds = 1UL << p[0];
+	syscall(SYS_pselect6, (long)p[0] + 1, &fds, NULL, NULL, &zero, NULL);
+	syscall(SYS_dup, (long)p[0]);
+	syscall(SYS_dup2, (long)p[0], 10L);
+	syscall(SYS_dup3, (long)p[0], 11L, (long)O_CLOEXEC);
+	syscall(SYS_write, (long)p[1], "ab", 2L);
+	iov[0].iov_base = buf;
+	iov[0].iov_len = 1;
+	iov[1].iov_base = buf + 1;
+	iov[1].iov_len = 1;
+	syscall(SYS_readv, (long)p[0], iov, 2L);
+	syscall(SYS_close, 10L);
+	syscall(SYS_close, 11L);
+	syscall(SYS_futex, &word, 129L, 1L, NULL, NULL, 0L);	/* FUTEX_WAKE_PRIVATE */
+	syscall(SYS_futex, &word, 128L, 1L, &ms, NULL, 0L);	/* FUTEX_WAIT_PRIVATE: EAGAIN */
+	/* signals */
+	syscall(SYS_rt_sigaction, (long)SIGUSR2, &sa, &osa, 8L);
+	syscall(SYS_rt_sigprocmask, (long)SIG_BLOCK, &set, &oset, 8L);
+	syscall(SYS_rt_sigpending, &oset, 8L);
+	syscall(SYS_rt_sigprocmask, (long)SIG_UNBLOCK, &set, NULL, 8L);
+	syscall(SYS_kill, (long)getpid(), 0L);
+	/* limits, scheduler, clocks */
+	syscall(SYS_getrlimit, (long)RLIMIT_NOFILE, &orl);
+	syscall(SYS_setrlimit, (long)RLIMIT_CORE, &rl);
+	syscall(SYS_prlimit64, 0L, (long)RLIMIT_CORE, &rl, &orl);
+	syscall(SYS_prlimit64, 0L, (long)RLIMIT_NOFILE, NULL, &orl);
+	syscall(SYS_getrusage, (long)RUSAGE_SELF, big);
+	syscall(SYS_sched_getaffinity, 0L, sizeof(cpus), cpus);
+	syscall(SYS_sched_setaffinity, 0L, 8L, cpus);
+	syscall(SYS_sched_getscheduler, 0L);
+	syscall(SYS_sched_getparam, 0L, big);
+	syscall(SYS_sched_setparam, 0L, big);
+	syscall(SYS_sched_setscheduler, 0L, (long)SCHED_OTHER, big);
+	syscall(SYS_sched_getattr, 0L, &attr, (long)sizeof(attr), 0L);
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	syscall(SYS_sched_setattr, 0L, &attr, 0L);
+	syscall(SYS_sched_get_priority_max, (long)SCHED_RR);
+	syscall(SYS_sched_rr_get_interval, 0L, big);
+	syscall(SYS_sched_yield);
+	syscall(SYS_clock_gettime, (long)CLOCK_MONOTONIC, big);
+	syscall(SYS_clock_getres, (long)CLOCK_REALTIME, big);
+	syscall(SYS_clock_nanosleep, (long)CLOCK_MONOTONIC, 0L, &ms, NULL);
+	syscall(SYS_nanosleep, &ms, NULL);
+	syscall(SYS_gettimeofday, big, NULL);
+	memset(big, 0, sizeof(big));
+	syscall(SYS_adjtimex, big);	/* modes 0: reads */
+	memset(big, 0, sizeof(big));
+	syscall(SYS_clock_adjtime, (long)CLOCK_REALTIME, big);
+	memset(big, 0, sizeof(big));
+	syscall(SYS_sysinfo, big);
+	memset(big, 0, sizeof(big));
+	syscall(SYS_uname, big);
+	memset(buf, 0, sizeof(buf));
+	syscall(SYS_getrandom, buf, 8L, 6L);	/* GRND_RANDOM|GRND_INSECURE: EINVAL */
+	/* sockets */
+	rx = syscall(SYS_socket, (long)AF_INET, (long)(SOCK_DGRAM | SOCK_CLOEXEC), (long)IPPROTO_UDP);
+	syscall(SYS_setsockopt, rx, (long)SOL_SOCKET, (long)SO_REUSEADDR, &one, 4L);
+	syscall(SYS_bind, rx, &a, (long)sizeof(a));
+	len = sizeof(big);
+	syscall(SYS_getsockname, rx, big, &len);
+	len = sizeof(one);
+	syscall(SYS_getsockopt, rx, (long)SOL_SOCKET, (long)SO_TYPE, &one, &len);
+	tx = syscall(SYS_socket, (long)AF_INET, (long)SOCK_DGRAM, 0L);
+	syscall(SYS_sendto, tx, "hello", 5L, 0L, &a, (long)sizeof(a));
+	len = sizeof(big);
+	syscall(SYS_recvfrom, rx, buf, 16L, (long)MSG_DONTWAIT, big, &len);
+	syscall(SYS_connect, tx, &a, (long)sizeof(a));
+	syscall(SYS_sendto, tx, "hi", 2L, (long)MSG_DONTWAIT, NULL, 0L);
+	iov[0].iov_base = "abc";
+	iov[0].iov_len = 3;
+	memset(&mh, 0, sizeof(mh));
+	mh.iov = iov;
+	mh.iovlen = 1;
+	syscall(SYS_sendmsg, tx, &mh, 0L);
+	iov[0].iov_base = buf;
+	iov[0].iov_len = 16;
+	syscall(SYS_recvmsg, rx, &mh, (long)MSG_DONTWAIT);
+	syscall(SYS_recvfrom, rx, buf, 16L, (long)MSG_DONTWAIT, NULL, NULL);
+	syscall(SYS_shutdown, tx, (long)SHUT_WR);
+	syscall(SYS_close, tx);
+	syscall(SYS_close, rx);
+	syscall(SYS_socketpair, (long)AF_UNIX, (long)SOCK_STREAM, 0L, sv);
+	syscall(SYS_close, (long)sv[0]);
+	syscall(SYS_close, (long)sv[1]);
+	syscall(SYS_close, (long)p[0]);
+	syscall(SYS_close, (long)p[1]);
+	/* processes */
+	syscall(SYS_wait4, -1L, NULL, (long)WNOHANG, NULL);	/* ECHILD */
+	pid = syscall(SYS_clone, (long)SIGCHLD, 0L, NULL, NULL, 0L);
+	if (pid == 0)
+		_exit(7);
+	syscall(SYS_wait4, pid, &word, 0L, NULL);
+	syscall(SYS_execve, "/nonexistent/stp", argv, envp);
+	syscall(SYS_arch_prctl, 0x1003L, big);	/* ARCH_GET_FS */
+	syscall(SYS_prctl, 3L, 0L, 0L, 0L, 0L);	/* PR_GET_DUMPABLE */
+	syscall(SYS_getuid);
+	syscall(SYS_getegid);
+	syscall(SYS_getppid);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = 1;
@@ -767,6 +1088,10 @@ int main(int argc, char **argv)
 		return decoders();
 	if (!strcmp(argv[1], "decoders2") && argc == 2)
 		return decoders2();
+	if (!strcmp(argv[1], "decoders3") && argc == 2)
+		return decoders3();
+	if (!strcmp(argv[1], "common") && argc == 2)
+		return common();
 	if (!strcmp(argv[1], "udp") && argc == 2)
 		return udp(0);
 	if (!strcmp(argv[1], "udp") && argc == 3 && !number(argv[2], 65535, &n))

@@ -50,7 +50,7 @@
 #include <gelf.h>
 
 /* Bump when the database layout or its contents' meaning changes. */
-#define DW_SCHEMA_VERSION 6
+#define DW_SCHEMA_VERSION 7
 
 struct dw_kernel;
 

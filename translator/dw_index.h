@@ -25,14 +25,12 @@ char *dwdb_meta(sqlite3 *db, const char *key);
 /*
  * The queries behind dw_list_functions, dw_lookup_functions and
  * dw_module_statements, on one index (db_path names it in errors):
- * dw.h's order and return convention.  by_id: the functions' ids follow
- * that order (the builder numbers them so), else they are sorted (a user
- * file's symbol-table functions come after its DWARF's).
+ * dw.h's order and return convention.
  */
-int dwdb_funcs(sqlite3 *db, const char *db_path, bool by_id, const struct dw_pattern *p,
-	       dw_func_fn fn, void *arg);
-int dwdb_sites(sqlite3 *db, const char *db_path, bool by_id, const struct dw_pattern *p,
-	       dw_site_fn fn, void *arg);
+int dwdb_funcs(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_func_fn fn,
+	       void *arg);
+int dwdb_sites(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_site_fn fn,
+	       void *arg);
 int dwdb_stmts(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_stmt_fn fn,
 	       void *arg);
 

@@ -782,7 +782,7 @@ static int list_query(struct dw_kernel *k, const struct dw_pattern *p, dw_func_f
 {
 	sqlite3 *db = index_for(k, p->name);
 
-	return db ? dwdb_funcs(db, k->db_path, true, p, fn, arg) : -EIO;
+	return db ? dwdb_funcs(db, k->db_path, p, fn, arg) : -EIO;
 }
 
 static int site_query(struct dw_kernel *k, const struct dw_pattern *p, dw_site_fn fn,
@@ -790,7 +790,7 @@ static int site_query(struct dw_kernel *k, const struct dw_pattern *p, dw_site_f
 {
 	sqlite3 *db = index_for(k, p->name);
 
-	return db ? dwdb_sites(db, k->db_path, true, p, fn, arg) : -EIO;
+	return db ? dwdb_sites(db, k->db_path, p, fn, arg) : -EIO;
 }
 
 /*

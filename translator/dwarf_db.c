@@ -20,9 +20,8 @@
 
 /*
  * Addresses are int64 and in the object's own space (dw.h); file names
- * and symbols are interned.  The builder numbers funcs in (name, file
- * path, line) order: listings read them in id order without sorting (but
- * a user file's symbol-table functions are added after: dwdb_funcs).  The statement table
+ * and symbols are interned.  funcs' ids follow (name, file path, line):
+ * listings read them in id order without sorting.  The statement table
  * is filled for modules and user files (.statement); the kernel's
  * statements come from its line tables (probes/dwarf_stmt.c).
  */
@@ -168,11 +167,10 @@ static int func_row(sqlite3_stmt *st, void *fn, void *arg)
 	"SELECT f.name, fl.path, f.line, f.n_outofline, f.n_inlined, f.vars, f.ret," \
 	" f.nparams FROM funcs f JOIN files fl ON fl.id = f.file" DWDB_WHERE("fl", "f.line")
 
-int dwdb_funcs(sqlite3 *db, const char *db_path, bool by_id, const struct dw_pattern *p,
-	       dw_func_fn fn, void *arg)
+int dwdb_funcs(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_func_fn fn,
+	       void *arg)
 {
-	return run(db, db_path, by_id ? DWDB_FUNCS " ORDER BY f.id" :
-		   DWDB_FUNCS " ORDER BY f.name, fl.path, f.line", p, func_row, (void *)fn, arg);
+	return run(db, db_path, DWDB_FUNCS " ORDER BY f.id", p, func_row, (void *)fn, arg);
 }
 
 static int site_row(sqlite3_stmt *st, void *fn, void *arg)
@@ -203,12 +201,11 @@ static int site_row(sqlite3_stmt *st, void *fn, void *arg)
 	" JOIN sites s ON s.func = f.id JOIN files cu ON cu.id = s.cu" \
 	" LEFT JOIN symbols sy ON sy.id = s.sym" DWDB_WHERE("fl", "f.line")
 
-int dwdb_sites(sqlite3 *db, const char *db_path, bool by_id, const struct dw_pattern *p,
-	       dw_site_fn fn, void *arg)
+int dwdb_sites(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_site_fn fn,
+	       void *arg)
 {
-	return run(db, db_path, by_id ? DWDB_SITES " ORDER BY f.id, s.probe_pc" :
-		   DWDB_SITES " ORDER BY f.name, fl.path, f.line, s.probe_pc", p, site_row,
-		   (void *)fn, arg);
+	return run(db, db_path, DWDB_SITES " ORDER BY f.id, s.probe_pc", p, site_row, (void *)fn,
+		   arg);
 }
 
 static int stmt_row(sqlite3_stmt *st, void *fn, void *arg)

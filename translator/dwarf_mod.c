@@ -468,19 +468,87 @@ static int add_symbol_func(struct usym *u, const char *name, uint64_t pc)
 	return count_copy(u, fid);
 }
 
+/* By name, then address: symbols' functions in the schema's order. */
+static int sym_name_cmp(const void *a, const void *b)
+{
+	const struct dwi_sym *x = *(const struct dwi_sym *const *)a;
+	const struct dwi_sym *y = *(const struct dwi_sym *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* The renumbering: new ids of the functions, by their old ones. */
+struct fmap {
+	int64_t *id;
+	int64_t n;
+};
+
+static void fmap_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const struct fmap *m = sqlite3_user_data(ctx);
+	int64_t old = sqlite3_value_int64(argv[0]);
+
+	(void)argc;
+	sqlite3_result_int64(ctx, old > 0 && old < m->n ? m->id[old] : old);
+}
+
+/*
+ * Number the functions in (name, file, line) order, as the schema wants
+ * (dwarf_db.c), through a map in C (a table of it, read by correlated
+ * subqueries, costs more than the whole walk).  0 or -EIO.
+ */
+static int renumber(sqlite3 *db)
+{
+	struct fmap m = { 0 };
+	sqlite3_stmt *st;
+	int64_t next = 1;
+	int ret = -EIO;
+
+	if (sqlite3_prepare_v2(db, "SELECT max(id) FROM funcs", -1, &st, NULL))
+		return -EIO;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		m.n = sqlite3_column_int64(st, 0) + 1;
+	sqlite3_finalize(st);
+	m.id = xcalloc((size_t)(m.n > 0 ? m.n : 1), sizeof(*m.id));
+	if (sqlite3_prepare_v2(db, "SELECT f.id FROM funcs f JOIN files fl ON fl.id = f.file"
+			       " ORDER BY f.name, fl.path, f.line", -1, &st, NULL))
+		goto out;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t old = sqlite3_column_int64(st, 0);
+
+		if (old > 0 && old < m.n)
+			m.id[old] = next++;
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_create_function(db, "stap_fmap", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, &m,
+				    fmap_fn, NULL, NULL) != SQLITE_OK)
+		goto out;
+	/* Negative first: no id is taken twice on the way. */
+	if (sqlite3_exec(db, "UPDATE funcs SET id = -stap_fmap(id); UPDATE funcs SET id = -id;"
+			 "UPDATE sites SET func = stap_fmap(func);"
+			 "UPDATE stmts SET func = stap_fmap(func)", NULL, NULL, NULL) == SQLITE_OK)
+		ret = 0;
+	sqlite3_create_function(db, "stap_fmap", 1, SQLITE_UTF8, NULL, NULL, NULL, NULL);
+out:
+	free(m.id);
+	return ret;
+}
+
 /*
  * For dwarf_index.c's builder, on a user file's index before its indexes
  * are made: each function symbol with no DWARF function at its address
  * (all of them without DWARF; startup code and libraries' objects built
  * without -g otherwise) is a function with no source position and no
  * variables, probed at its entry, as SystemTap lists them; one at a DWARF
- * function's entry under another name is an alias (add_alias).  Their ids
- * then no longer follow (name, file, line): queries sort (dw_module_*).
+ * function's entry under another name is an alias (add_alias).  Then the
+ * functions are numbered in (name, file, line) order again (renumber).
  * 0, or -EIO (sqlite3_errmsg says why).
  */
 static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, void *arg)
 {
 	struct usym u = { .db = db, .meta = meta };
+	const struct dwi_sym **order = NULL;
 	sqlite3_stmt *st = NULL;
 	uint64_t *entries = NULL;
 	size_t nentries = 0, cap = 0;
@@ -531,8 +599,17 @@ static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, void *arg)
 			       " AND s.inlined = 0 AND s.func != ?1 LIMIT 1", -1, &u.alias_site, NULL))
 		goto out;
 	u.symids = xcalloc(meta->nsyms + 1, sizeof(*u.symids));
+	/*
+	 * Without DWARF every function is a symbol's, made in name order: the
+	 * ids come out as the schema wants them, with no renumbering.
+	 */
+	order = xmalloc((meta->nsyms + 1) * sizeof(*order));
+	for (size_t i = 0; i < meta->nsyms; i++)
+		order[i] = &meta->syms[i];
+	if (!meta->dbg && meta->nsyms)
+		qsort(order, meta->nsyms, sizeof(*order), sym_name_cmp);
 	for (size_t i = 0; i < meta->nsyms; i++) {
-		const struct dwi_sym *y = &meta->syms[i];
+		const struct dwi_sym *y = order[i];
 		uint64_t pc = y->addr - meta->bias;
 
 		if (!y->addr)
@@ -543,7 +620,7 @@ static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, void *arg)
 	}
 	if (sqlite3_exec(db, "DROP INDEX work_files; DROP INDEX work_funcs; DROP INDEX work_entries",
 			 NULL, NULL, NULL) == SQLITE_OK)
-		ret = 0;
+		ret = meta->dbg ? renumber(db) : 0;
 out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(u.get_func);
@@ -554,6 +631,7 @@ out:
 	sqlite3_finalize(u.alias_func);
 	sqlite3_finalize(u.alias_site);
 	free(u.symids);
+	free(order);
 	free(entries);
 	return ret;
 }
@@ -840,12 +918,12 @@ Dwarf *dw_module_dwarf(struct dw_module *m, Dwarf_CFI **cfi)
 int dw_module_functions(struct dw_module *m, const struct dw_pattern *p, dw_site_fn fn,
 			void *arg)
 {
-	return dwdb_sites(m->db, m->db_path, !m->user, p, fn, arg);
+	return dwdb_sites(m->db, m->db_path, p, fn, arg);
 }
 
 int dw_module_list(struct dw_module *m, const struct dw_pattern *p, dw_func_fn fn, void *arg)
 {
-	return dwdb_funcs(m->db, m->db_path, !m->user, p, fn, arg);
+	return dwdb_funcs(m->db, m->db_path, p, fn, arg);
 }
 
 int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stmt_fn fn,

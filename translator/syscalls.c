@@ -185,7 +185,46 @@ static const char *const sc_argnames[][3] = {
 	{ "clone", "child_tidptr", "child_tid" }, { "pselect6", "inp", "readfds" },
 	{ "pselect6", "outp", "writefds" }, { "pselect6", "exp", "exceptfds" },
 	{ "pselect6", "tsp", "timeout" }, { "pselect6", "sig", "sigmask" },
-	{ "vmsplice", "uiov", "iov" },
+	{ "vmsplice", "uiov", "iov" }, { "getrandom", "ubuf", "buf" },
+	{ "p*v2", "vec", "vector" }, { "p*v2", "vlen", "count" },
+	{ "lookup_dcookie", "cookie64", "cookie" }, { "lookup_dcookie", "buf", "buffer" },
+};
+
+/*
+ * argstr where SystemTap shows fewer arguments for some values: call, a
+ * condition and the shorter argstr, a format of the decoder's number
+ * (futex's wait and wake: 3).
+ */
+static const struct { const char *call, *cond, *argstr; int kind; } sc_short[] = {
+	{ "futex", "(op & 0x7f) < 2",
+	  "sprintf(\"%%p, %%s, %%d\", futex_uaddr, __sc_decode(%d, op), val)", STP_SC_FUTEX_OP },
+	/* the getters that take no argument */
+	{ "prctl", "option == 3 || option == 7 || option == 13 || option == 21 || "
+		   "option == 27 || option == 30 || option == 31 || option == 32 || "
+		   "option == 34 || option == 39 || option == 42 || option == 46 || option == 58",
+	  "__sc_decode(%d, option)", STP_SC_PRCTL },
+};
+
+/*
+ * Variables SystemTap has beside the arguments, by the kernel's name of
+ * the call: those of the other call of a renamed pair (syscall.pipe is
+ * pipe and pipe2), values read through a pointer, its spellings.
+ */
+static const char *const sc_extras[][2] = {
+	{ "pipe", "flags = 0\n\tflag_str = \"\"" },
+	{ "pipe*", "pipe0 = __sc_arg(1) ? user_int(__sc_arg(1)) : 0\n"
+		   "\tpipe1 = __sc_arg(1) ? user_int(__sc_arg(1) + 4) : 0" },
+	{ "dup2", "flags = 0\n\tflags_str = \"0x0\"" },
+	{ "epoll_create", "flags = 0" }, { "epoll_create1", "size = 0" },
+	{ "eventfd", "flags = 0\n\tflags_str = \"0x0\"" }, { "inotify_init", "flags = 0" },
+	{ "signalfd", "flags = 0" },
+	{ "utime", "actime = __sc_arg(2) ? user_long(__sc_arg(2)) : 0\n"
+		   "\tmodtime = __sc_arg(2) ? user_long(__sc_arg(2) + 8) : 0" },
+	{ "mq_open", "name_uaddr = __sc_arg(1)\n\tfilename = u_name\n"
+		     "\tfilename_unquoted = u_name_unquoted" },
+	{ "mkdirat", "pahtname_unquoted = pathname_unquoted" },
+	{ "sethostname", "name_str = hostname_str\n\tname_str_unquoted = hostname_str_unquoted" },
+	{ "preadv*", "offset = __sc_arg(4)" }, { "pwritev*", "offset = __sc_arg(4)" },
 };
 
 /*
@@ -196,7 +235,8 @@ static const char *const sc_argnames[][3] = {
  * NAME_str and NAME_str_unquoted.
  */
 enum { SC_SH_PTR = 1, SC_SH_STR = 2, SC_SH_UADDR = 4, SC_SH_RAW = 8, SC_SH_SUFFIX = 16,
-       SC_SH_BUF = 32 /* shown as text, as much as its length says */ };
+       SC_SH_BUF = 32 /* shown as text, as much as its length says */,
+       SC_SH_HEX = 64 /* a pointer in hex without 0x (quotactl's addr) */ };
 static const struct { const char *call, *arg; int shape; } sc_shapes[] = {
 	{ "shm*", "shmaddr", SC_SH_PTR }, { "mq_timed*", "u_msg_ptr", SC_SH_PTR },
 	{ "[gs]etsockopt", "optval", SC_SH_PTR }, { "*listxattr", "list", SC_SH_PTR },
@@ -234,7 +274,9 @@ static const struct { const char *call, *arg; int shape; } sc_shapes[] = {
 	{ "pselect6", "sig", SC_SH_RAW }, { "*_pages", "*nodes", SC_SH_RAW },
 	{ "move_pages", "pages", SC_SH_RAW }, { "move_pages", "status", SC_SH_RAW },
 	{ "splice", "off_*", SC_SH_RAW }, { "copy_file_range", "off_*", SC_SH_RAW },
-	{ "vmsplice", "uiov", SC_SH_RAW },
+	{ "vmsplice", "uiov", SC_SH_RAW }, { "getrandom", "ubuf", SC_SH_STR },
+	{ "quotactl", "addr", SC_SH_HEX },
+	{ "set*name", "name", SC_SH_STR | SC_SH_UADDR | SC_SH_SUFFIX },
 };
 
 /* Decoders (runtime/stp_syscall.h) by call ("*": any) and argument. */
@@ -306,6 +348,39 @@ static const struct sc_decoder {
 	{ "semget", "key", STP_SC_IPC_KEY },
 	{ "*splice", "flags", STP_SC_SPLICE }, { "sync_file_range", "flags", STP_SC_SYNC_RANGE },
 	{ "setns", "nstype", STP_SC_CLONE }, { "delete_module", "flags", STP_SC_DELMOD },
+	{ "fanotify_init", "flags", STP_SC_FAN_INIT },
+	{ "fanotify_init", "event_f_flags", STP_SC_OPEN_FLAGS },
+	{ "fanotify_mark", "flags", STP_SC_FAN_MARK }, { "fanotify_mark", "mask", STP_SC_FAN_MASK },
+	{ "inotify_add_watch", "mask", STP_SC_INOTIFY_MASK },
+	{ "finit_module", "flags", STP_SC_MODINIT }, { "get_mempolicy", "flags", STP_SC_MPOL_FLAGS },
+	{ "set_mempolicy", "mode", STP_SC_MPOL_MODE }, { "mbind", "mode", STP_SC_MPOL_MODE },
+	{ "mbind", "flags", STP_SC_MPOL_MF }, { "move_pages", "flags", STP_SC_MPOL_MF },
+	{ "ioprio_[gs]et", "which", STP_SC_IOPRIO_WHO }, { "ioprio_set", "ioprio", STP_SC_IOPRIO },
+	{ "kcmp", "type", STP_SC_KCMP }, { "membarrier", "cmd", STP_SC_MEMBARRIER },
+	{ "mount", "flags", STP_SC_MOUNT }, { "mq_open", "oflag", STP_SC_OPEN_FLAGS },
+	{ "msg[sr][nc][dv]", "msgflg", STP_SC_MSGFLG }, { "semctl", "cmd", STP_SC_SEM_CMD },
+	{ "shmat", "shmflg", STP_SC_SHMAT }, { "name_to_handle_at", "flag", STP_SC_AT_FLAGS },
+	{ "perf_event_open", "flags", STP_SC_PERF }, { "pkey_alloc", "init_val", STP_SC_PKEY },
+	{ "p*v2", "flags", STP_SC_RWF }, { "quotactl", "cmd", STP_SC_QUOTACTL },
+	{ "reboot", "magic1", STP_SC_REBOOT_MAGIC }, { "reboot", "magic2", STP_SC_REBOOT_MAGIC },
+	{ "reboot", "cmd", STP_SC_REBOOT_CMD }, { "remap_file_pages", "prot", STP_SC_PROT },
+	{ "remap_file_pages", "flags", STP_SC_MMAP_FLAGS }, { "seccomp", "op", STP_SC_SECCOMP_OP },
+	{ "seccomp", "flags", STP_SC_SECCOMP_FLAGS }, { "swapon", "swap_flags", STP_SC_SWAPON },
+	{ "userfaultfd", "flags", STP_SC_UFFD }, { "memfd_secret", "flags", STP_SC_UFFD },
+	{ "kexec_file_load", "flags", STP_SC_KEXEC_FILE }, { "kexec_load", "flags", STP_SC_KEXEC },
+	{ "statx", "mask", STP_SC_STATX_MASK }, { "fadvise64", "advice", STP_SC_FADVICE },
+	{ "inotify_init", "flags", STP_SC_IN_INIT }, { "flock", "cmd", STP_SC_FLOCK },
+	{ "futex", "op", STP_SC_FUTEX_OP }, { "prctl", "option", STP_SC_PRCTL },
+	/* structs the caller passes in */
+	{ "clock_settime", "tp", STP_SC_TIMESPEC }, { "settimeofday", "tv", STP_SC_TIMEVAL },
+	{ "settimeofday", "tz", STP_SC_TIMEZONE }, { "utime", "times", STP_SC_UTIMBUF },
+	{ "utimes", "utimes", STP_SC_TIMEVAL2 }, { "futimesat", "utimes", STP_SC_TIMEVAL2 },
+	{ "select", "tvp", STP_SC_TIMEVAL }, { "sigaltstack", "uss", STP_SC_STACK },
+	{ "rt_*sigqueueinfo", "uinfo", STP_SC_SIGINFO }, { "rt_sigtimedwait", "uthese", STP_SC_SIGSET },
+	{ "rt_sigtimedwait", "uinfo", STP_SC_SIGINFO }, { "sched_[gs]etattr", "uattr", STP_SC_SCHED_ATTR },
+	{ "sysinfo", "info", STP_SC_SYSINFO }, { "times", "tbuf", STP_SC_TMS },
+	{ "adjtimex", "txc_p", STP_SC_TIMEX }, { "clock_adjtime", "utx", STP_SC_TIMEX },
+	{ "prlimit64", "new_rlim", STP_SC_RLIMIT_VAL }, { "setrlimit", "rlim", STP_SC_RLIMIT_VAL },
 };
 
 /*
@@ -321,13 +396,19 @@ static const char *const sc_sockaddrs[][4] = {
 /* Decoded variables SystemTap names otherwise than NAME_str: call, kernel name, its name. */
 static const char *const sc_strnames[][3] = {
 	{ "sendto", "buff", "buf" }, { "pipe", "flags", "flag_str" },
+	{ "clock_settime", "tp", "tp_uaddr_str" }, { "utimes", "utimes", "tvp_uaddr_str" },
+	{ "rt_sigqueueinfo", "uinfo", "siginfo_str" }, { "clock_adjtime", "utx", "tx_uaddr_str" },
+	{ "io_getevents", "timeout", "timestr" }, { "semctl", "cmd", "cmdstr" },
+	{ "utime", "times", "" }, { "inotify_init", "flags", "" }, { "flock", "cmd", "" },
+	{ "futex", "op", "" }, { "prctl", "option", "" },
 	/* none: argstr shows it */
 	{ "pipe", "fildes", "" }, { "getitimer", "which", "" }, { "getpriority", "which", "" },
 };
 
 /* Arguments argstr leaves out, as SystemTap's does (clone's tls). */
 static const char *const sc_hidden[][2] = {
-	{ "clone", "tls" },
+	{ "clone", "tls" }, { "membarrier", "cpu_id" }, { "preadv*", "pos_h" },
+	{ "pwritev*", "pos_h" },
 };
 
 /* What an argument is, from its DWARF type. */
@@ -359,7 +440,7 @@ static const struct { const char *name; int bits; bool is_signed; } sc_ints[] = 
 	{ "long long unsigned int", 64, false }, { "short int", 16, true },
 	{ "short unsigned int", 16, false }, { "char", 8, true }, { "unsigned char", 8, false },
 	{ "size_t", 64, false }, { "ssize_t", 64, true }, { "umode_t", 16, false },
-	{ "pid_t", 32, true }, { "uid_t", 32, false }, { "gid_t", 32, false },
+	{ "pid_t", 32, true }, { "uid_t", 32, true }, { "gid_t", 32, true },
 	{ "old_uid_t", 16, false }, { "old_gid_t", 16, false }, { "off_t", 64, true },
 	{ "loff_t", 64, true }, { "qid_t", 32, false }, { "key_serial_t", 32, true },
 	{ "clockid_t", 32, true }, { "timer_t", 32, true }, { "mqd_t", 32, true },
@@ -456,7 +537,7 @@ static void sc_classify(const char *call, const char *type, struct sc_arg *a)
 			a->cls = sc_ints[i].is_signed ? SC_SIGNED : SC_UNSIGNED;
 			break;
 		}
-	if (!strcmp(t, "umode_t"))
+	if (!strcmp(t, "umode_t") || (!strcmp(call, "umask") && !strcmp(a->kname, "mask")))
 		a->cls = SC_OCTAL;
 	/* Descriptors passed as unsigned long (mmap's) are still ints: -1. */
 	n = strlen(a->kname);
@@ -472,8 +553,13 @@ static void sc_classify(const char *call, const char *type, struct sc_arg *a)
 	     !strcmp(a->kname, "new_addr") || !strcmp(a->kname, "brk") ||
 	     !strcmp(a->kname, "newsp")))
 		a->cls = SC_ADDR;
-	/* SystemTap shows fallocate's offset in hex too. */
-	if (!strcmp(call, "fallocate") && !strcmp(a->kname, "offset"))
+	/* SystemTap shows these in hex too. */
+	if ((!strcmp(call, "fallocate") && !strcmp(a->kname, "offset")) ||
+	    (!strcmp(call, "remap_file_pages") && strcmp(a->kname, "start") &&
+	     strcmp(a->kname, "prot") && strcmp(a->kname, "flags")) ||
+	    ((!fnmatch("preadv*", call, 0) || !fnmatch("pwritev*", call, 0)) &&
+	     !strcmp(a->kname, "pos_l")) ||
+	    (!strcmp(call, "semctl") && !strcmp(a->kname, "arg")))
 		a->cls = SC_ADDR;
 }
 
@@ -608,7 +694,8 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 {
 	struct sc_arg args[6];
 	struct strbuf fmt = STRBUF_INIT, vals = STRBUF_INIT, late = STRBUF_INIT;
-	int n = sc_args(s, c, args, 6);
+	int n = sc_args(s, c, args, 6), cut = -1;
+	size_t cut_fmt = 0, cut_vals = 0;
 
 	sb_printf(sb, "probe syscall.%s = kernel.trace(\"raw_syscalls:sys_enter\").nr(%s)\n"
 		  "{\n\tname = \"%s\"\n", c->name, sc_nr(c), sc_name(c));
@@ -623,7 +710,7 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 		int len;
 
 		for (size_t h = 0; h < sizeof(sc_hidden) / sizeof(sc_hidden[0]); h++)
-			hidden |= !strcmp(sc_hidden[h][0], c->name) &&
+			hidden |= !fnmatch(sc_hidden[h][0], c->name, 0) &&
 				  !strcmp(sc_hidden[h][1], a->kname);
 		if (hidden) {
 			/* The variable, not the text. */
@@ -672,7 +759,7 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 				sb_puts(&fmt, "%s");
 				sb_printf(&vals, ", %s", a->str);
 			} else {
-				sb_puts(&fmt, "%p");
+				sb_puts(&fmt, a->shape & SC_SH_HEX ? "%x" : "%p");
 				sb_printf(&vals, ", %s", a->uaddr);
 			}
 			break;
@@ -709,18 +796,34 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 				sb_printf(&vals, ", %s", a->name);
 			}
 		}
+		if (a->decoder == STP_SC_OPEN_FLAGS && i + 1 < n && args[i + 1].cls == SC_OCTAL) {
+			cut = i;
+			cut_fmt = fmt.len;
+			cut_vals = vals.len;
+		}
 	}
 	sb_puts(sb, sb_str(&late));
 	sb_free(&late);
-	/* open's mode means something only when it creates (O_CREAT, O_TMPFILE). */
-	if (n > 1 && args[n - 1].cls == SC_OCTAL && args[n - 2].decoder == STP_SC_OPEN_FLAGS) {
+	for (size_t e = 0; e < sizeof(sc_extras) / sizeof(sc_extras[0]); e++)
+		if (!fnmatch(sc_extras[e][0], c->kname, 0))
+			sb_printf(sb, "\t%s\n", sc_extras[e][1]);
+	/* open's mode (and mq_open's attributes) mean something only when it
+	 * creates (O_CREAT, O_TMPFILE): argstr stops at the flags otherwise. */
+	if (cut >= 0) {
 		const char *f = sb_str(&fmt), *v = sb_str(&vals);
 
 		sb_printf(sb, "\targstr = %s & %d ? sprintf(\"%s\"%s) : sprintf(\"%.*s\"%.*s)\n}\n",
-			  args[n - 2].name, 0100 | 020000000, f, v, (int)(strrchr(f, ',') - f), f,
-			  (int)(strrchr(v, ',') - v), v);
+			  args[cut].name, 0100 | 020000000, f, v, (int)cut_fmt, f,
+			  (int)cut_vals, v);
 	} else if (n) {
-		sb_printf(sb, "\targstr = sprintf(\"%s\"%s)\n}\n", sb_str(&fmt), sb_str(&vals));
+		sb_printf(sb, "\targstr = sprintf(\"%s\"%s)\n", sb_str(&fmt), sb_str(&vals));
+		for (size_t e = 0; e < sizeof(sc_short) / sizeof(sc_short[0]); e++)
+			if (!strcmp(sc_short[e].call, c->name)) {
+				sb_printf(sb, "\tif (%s)\n\t\targstr = ", sc_short[e].cond);
+				sb_printf(sb, sc_short[e].argstr, sc_short[e].kind);
+				sb_puts(sb, "\n");
+			}
+		sb_puts(sb, "}\n");
 	} else {
 		sb_puts(sb, "\targstr = \"\"\n}\n");
 	}
@@ -732,11 +835,16 @@ static void sc_return(struct strbuf *sb, const struct sc_call *c)
 {
 	/* Calls that return addresses show them in hex. */
 	int format = !strcmp(c->name, "mmap2") || !strcmp(c->name, "mremap") ||
-		     !strcmp(c->name, "shmat") ? 2 : 1;
+		     !strcmp(c->name, "shmat") ? 2 : !strcmp(c->name, "umask") ? 3 : 1;
 
 	sb_printf(sb, "probe syscall.%s.return = kernel.trace(\"raw_syscalls:sys_exit\").nr(%s)\n"
-		  "{\n\tname = \"%s\"\n\tretval = $ret\n\tretstr = return_str(%d, retval)\n}\n",
+		  "{\n\tname = \"%s\"\n\tretval = $ret\n\tretstr = return_str(%d, retval)\n",
 		  c->name, sc_nr(c), sc_name(c), format);
+	/* adjtimex's clock state: "5 (TIME_ERROR)" */
+	if (!strcmp(c->name, "adjtimex"))
+		sb_printf(sb, "\tif (retval >= 0)\n\t\tretstr = __sc_decode(%d, retval)\n",
+			  STP_SC_TIME_STATE);
+	sb_puts(sb, "}\n");
 }
 
 struct sc_collect;
@@ -832,6 +940,124 @@ static int sc_read_table(struct session *s, struct sc_collect *k)
 	return n;
 }
 
+/*
+ * One C parameter declaration of syscalls.h ("const char __user *filename")
+ * as the DWARF index writes it: "$filename:char const*" into *sb.  The
+ * integer spellings are DWARF's ("unsigned long" is "long unsigned int").
+ */
+static void sc_c_param(struct strbuf *sb, const char *decl, size_t n)
+{
+	static const char *const ints[][2] = {
+		{ "unsigned long", "long unsigned int" }, { "unsigned", "unsigned int" },
+		{ "long", "long int" }, { "unsigned long long", "long long unsigned int" },
+		{ "long long", "long long int" }, { "short", "short int" },
+		{ "unsigned short", "short unsigned int" }, { "unsigned char", "unsigned char" },
+	};
+	struct strbuf base = STRBUF_INIT, ptr = STRBUF_INIT;
+	char word[64], last[64] = "";
+	bool konst = false, stars = false;
+	size_t i = 0;
+
+	while (i < n) {
+		size_t j = i;
+
+		if (decl[i] == ' ' || decl[i] == '\t' || decl[i] == '\n') {
+			i++;
+			continue;
+		}
+		if (decl[i] == '*') {
+			/* the last word was a type word, not the name */
+			if (*last) {
+				sb_printf(&base, "%s%s", base.len ? " " : "", last);
+				*last = '\0';
+			}
+			sb_puts(&ptr, "*");
+			stars = true;
+			i++;
+			continue;
+		}
+		while (j < n && decl[j] != ' ' && decl[j] != '\t' && decl[j] != '\n' && decl[j] != '*')
+			j++;
+		snprintf(word, sizeof(word), "%.*s", (int)(j - i), decl + i);
+		i = j;
+		if (!strcmp(word, "__user"))
+			continue;
+		if (!strcmp(word, "const")) {
+			if (stars)
+				sb_puts(&ptr, " const");
+			else
+				konst = true;
+			continue;
+		}
+		if (*last && !stars)
+			sb_printf(&base, "%s%s", base.len ? " " : "", last);
+		snprintf(last, sizeof(last), "%s", word);
+	}
+	const char *b = base.len ? sb_str(&base) : "int";
+
+	for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
+		if (!strcmp(ints[k][0], b))
+			b = ints[k][1];
+	sb_printf(sb, "%s$%s:%s%s%s", sb->len ? " " : "", *last ? last : "arg", b,
+		  konst ? " const" : "", ptr.len ? sb_str(&ptr) : "");
+	sb_free(&base);
+	sb_free(&ptr);
+}
+
+/*
+ * The prototypes of calls the DWARF index has none of (their __do_sys_ and
+ * __se_sys_ were inlined: fadvise64 on 6.1), from the kernel headers'
+ * linux/syscalls.h ("asmlinkage long sys_fadvise64(int fd, ...)").
+ */
+static void sc_read_protos(struct session *s, struct sc_collect *k)
+{
+	static const char *const where[] = { "source", "build" };
+	struct strbuf text = STRBUF_INIT;
+
+	for (size_t w = 0; w < 2 && !text.len; w++) {
+		char *path = xasprintf("/lib/modules/%s/%s/include/linux/syscalls.h",
+				       s->release, where[w]);
+
+		if (read_file(path, &text) < 0)
+			text.len = 0;
+		free(path);
+	}
+	for (int i = 0; text.len && i < k->calls.len; i++) {
+		struct sc_call *c = k->calls.items[i];
+		struct strbuf vars = STRBUF_INIT;
+		char *key;
+		const char *p, *end;
+		int n = 0;
+
+		if (c->vars)
+			continue;
+		key = xasprintf("asmlinkage long sys_%s(", c->kname);
+		p = strstr(sb_str(&text), key);
+		if (p)
+			p += strlen(key);
+		free(key);
+		end = p ? strchr(p, ')') : NULL;
+		while (p && p < end) {
+			const char *comma = memchr(p, ',', end - p);
+			const char *e = comma ? comma : end;
+
+			while (p < e && (*p == ' ' || *p == '\n' || *p == '\t'))
+				p++;
+			if (e - p == 4 && !strncmp(p, "void", 4))
+				break;
+			sc_c_param(&vars, p, e - p);
+			n++;
+			p = e + 1;
+		}
+		if (end) {
+			c->vars = arena_strdup(&k->s->arena, vars.len ? sb_str(&vars) : "");
+			c->nparams = n;
+		}
+		sb_free(&vars);
+	}
+	sb_free(&text);
+}
+
 static int sc_list(struct dw_kernel *dk, const char *glob, dw_func_fn fn, struct sc_collect *k)
 {
 	struct dw_pattern p = { .name = (char *)glob };
@@ -868,6 +1094,7 @@ int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out)
 	sc_list(dk, "__do_sys_*", sc_proto_fn, &k);
 	k.prefix = "__se_sys_";
 	sc_list(dk, "__se_sys_*", sc_proto_fn, &k);
+	sc_read_protos(s, &k);
 
 	sb_puts(&sb, "// Generated from the kernel's system calls (translator/syscalls.c).\n");
 	for (i = 0; i < k.calls.len; i++) {
