@@ -170,12 +170,6 @@ struct stp_lock_req {
 	raw_spinlock_t __percpu *pcpu;	/* DEFINE_PER_CPU, when lock is NULL */
 	bool write;
 };
-/*
- * Take every lock in reqs (sorted by the translator, so no deadlock),
- * waiting for each at most MAXTRYLOCK x TRYLOCKDELAY us.  On failure
- * release what was taken, count a skipped probe and return false: the
- * hit does not run.  Called with interrupts off (probe context).
- */
 bool _stp_lock_globals_wait(const struct stp_lock_req *reqs, int n, int i);
 bool _stp_trylock_all_cpus(raw_spinlock_t __percpu *l);
 void _stp_unlock_all_cpus(raw_spinlock_t __percpu *l);
@@ -201,6 +195,10 @@ static __always_inline void _stp_unlock_req(const struct stp_lock_req *r)
 }
 
 /*
+ * Take every lock in reqs (sorted by the translator, so no deadlock),
+ * waiting for each at most MAXTRYLOCK x TRYLOCKDELAY us.  On failure
+ * release what was taken, count a skipped probe and return false: the
+ * hit does not run.  Called with interrupts off (probe context).
  * Inline, so that a probe's own constant table folds into a trylock per
  * lock; only a lock that is not free at once goes out of line to wait.
  */
@@ -212,6 +210,13 @@ static __always_inline bool _stp_lock_globals(const struct stp_lock_req *reqs, i
 		if (unlikely(!_stp_trylock_req(&reqs[i])))
 			return _stp_lock_globals_wait(reqs, n, i);
 	return true;
+}
+
+/* Reverse order of taking, the usual discipline. */
+static __always_inline void _stp_unlock_globals(const struct stp_lock_req *reqs, int n)
+{
+	while (n-- > 0)
+		_stp_unlock_req(&reqs[n]);
 }
 /*
  * A per-CPU counter's value is the sum of its slots.  With every CPU's
@@ -228,12 +233,6 @@ static inline void _stp_pcpu_fold(int64_t __percpu *v)
 		*per_cpu_ptr(v, cpu) = 0;
 	}
 	*this_cpu_ptr(v) = sum;
-}
-/* Reverse order of taking, the usual discipline. */
-static __always_inline void _stp_unlock_globals(const struct stp_lock_req *reqs, int n)
-{
-	while (n-- > 0)
-		_stp_unlock_req(&reqs[n]);
 }
 
 #endif /* STP_MAP_H */
