@@ -129,7 +129,8 @@ static void notrace fentry_args(unsigned long ip, unsigned long parent_ip,
 /* Which ops the probes at ip go to: the full one if any needs it. */
 static int ops_of(const struct stp_fentry *fe, unsigned int i)
 {
-#ifdef STP_FENTRY_ARGS
+/* -DSTP_FENTRY_FULL_REGS: all on SAVE_REGS, for bench/entry_overhead.sh. */
+#if defined(STP_FENTRY_ARGS) && !defined(STP_FENTRY_FULL_REGS)
 	unsigned long ip = fe->ents[i].ip;
 
 	for (; i < fe->n && fe->ents[i].ip == ip; i++)
