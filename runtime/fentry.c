@@ -114,9 +114,9 @@ static void notrace fentry_full(unsigned long ip, unsigned long parent_ip,
 
 #ifdef STP_FENTRY_ARGS
 /*
- * Only r10-r15, bx, flags and ss are not filled: the translator sends
- * no probe that reads them here (translator/emit.c, args_regs).  Under
- * another ops' SAVE_REGS on the same function the regs are full.
+ * bx, r10-r15, flags and ss are not filled (cs is 0): no probe that
+ * reads them comes here (stp_probe.args_regs, translator/regs_use.c).
+ * Under another ops' SAVE_REGS on the same function the regs are full.
  */
 static void notrace fentry_args(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)

@@ -6,9 +6,8 @@
  * false).  runtime/fentry.c runs those on the cheaper ops
  * (stp_probe.args_regs); any other handler gets full pt_regs.
  *
- * Decided on the emitted C (less string literals and #line file names),
- * where every register read shows, and
- * conservatively: a handler is cleared only when neither its code nor
+ * Decided on the emitted C (less comments, literals and #line lines),
+ * where every register read shows, and conservatively: a handler is cleared only when neither its code nor
  * any function it calls (func_N(c), transitively) can read another one.
  *  - Target variables read registers as STP_TV_REG(c, NAME).
  *  - The tapset's embedded C reaches other registers only through
@@ -79,8 +78,9 @@ struct regs_use {
 };
 
 /*
- * A copy of [p, end) without string literals and #line lines, whose
- * file names and text are no code (a script named regs.stp).
+ * A copy of [p, end) without comments, string and character literals
+ * and #line lines, whose file names and text are no code (a script
+ * named regs.stp).
  */
 static const char *strip(struct regs_use *R, const char *p, const char *end)
 {
@@ -99,6 +99,16 @@ static const char *strip(struct regs_use *R, const char *p, const char *end)
 			continue;
 		}
 		bol = *p == '\n';
+		/* Comments first: an apostrophe in one opens no literal. */
+		if (p + 1 < end && p[0] == '/' && (p[1] == '*' || p[1] == '/')) {
+			const char *stop = p[1] == '*' ? "*/" : "\n";
+			const char *q = memmem(p + 2, (size_t)(end - p - 2), stop, strlen(stop));
+
+			p = q ? q + strlen(stop) : end;
+			R->clean[n++] = ' ';
+			bol = stop[0] == '\n';
+			continue;
+		}
 		if (*p == '"' || *p == '\'') {
 			char q = *p++;
 
