@@ -6,9 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 
 gen="$TOP/scripts/tapset-man.awk"
-DONE="argv dentry generic guru input ioscheduler ipmib-filter-default
+DONE="ansi argv context conversions dentry errno generic guru input ioscheduler ipmib-filter-default
 linuxmib-filter-default loadavg netfilter oneshot perf procfs prometheus
-regex scsi socket tcpmib-filter-default this tty uprobes"
+regex scsi socket task tcpmib-filter-default this tty uprobes"
 files=
 for f in $DONE; do files="$files $TOP/tapsets/$f.stp"; done
 expect_rc 0 awk -f "$gen" -v mode=check $files
