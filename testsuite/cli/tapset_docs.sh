@@ -6,9 +6,11 @@
 . "$(dirname "$0")/lib.sh"
 
 gen="$TOP/scripts/tapset-man.awk"
-DONE="ansi argv context conversions dentry errno generic guru input ioscheduler ipmib-filter-default
-linuxmib-filter-default loadavg netfilter oneshot perf procfs prometheus
-regex scsi socket task tcpmib-filter-default this tty uprobes"
+DONE="ansi argv context conversions dentry errno fp generic guru input
+ioscheduler ipmib-filter-default ipmib linuxmib-filter-default linuxmib
+loadavg memory netfilter oneshot perf procfs prometheus queue_stats
+regex scheduler scsi signal socket string task tcp_udp
+tcpmib-filter-default tcpmib this time tty uprobes vfs"
 files=
 for f in $DONE; do files="$files $TOP/tapsets/$f.stp"; done
 expect_rc 0 awk -f "$gen" -v mode=check $files
