@@ -164,7 +164,12 @@ inalias {
 	name = substr(l, 1, RLENGTH)
 	if (priv || !public(name)) { havedoc = 0; fn_c($0); next }
 	take_doc("function", name, FNR)
-	# The signature: "name[:type] (a[:type], ...)" on this line.
+	# The signature: "name[:type] (a[:type], ...)", maybe over more lines.
+	first = $0
+	while (l !~ /\)/ && (getline more) > 0) {
+		l = l " " more
+		first = first " " more
+	}
 	sig = l
 	sub(/\).*/, ")", sig)
 	gsub(/[ \t]+/, " ", sig)
@@ -178,7 +183,7 @@ inalias {
 		w1 = trim(pa[i]); sub(/:.*/, "", w1)
 		if (w1 != "") it_p[nitems, ++it_np[nitems]] = w1
 	}
-	fn_c($0)
+	fn_c(first)
 	next
 }
 

@@ -17,7 +17,8 @@ expect_rc 0 awk -f "$gen" -v mode=check $files
 [ -z "$out" ] || fail "checker complains: $out"
 
 # Planted gaps: a missing, a misnamed and an empty @ line; an undocumented
-# alias variable; an item with no doc block at all.
+# alias variable; an item with no doc block at all; a parameter on the
+# second line of a signature.
 cat >planted.stp <<'STP'
 /**
  * sfunction two - Return a plus b
@@ -42,6 +43,13 @@ probe p.q = begin { name = "p.q"; count = 3 # not: x = 1
 
 function bare:long () { return 1 }
 function __internal:long (z) { return z }
+
+/**
+ * sfunction multi - Return a
+ * @a: the first
+ */
+function multi:long (a:long,
+		     c:long) { return a }
 STP
 expect_rc 1 awk -f "$gen" -v mode=check planted.stp
 contains "planted.stp:5: function two: parameter b is not documented (@b: ...)"
@@ -49,9 +57,10 @@ contains "planted.stp:9: function three: @x is not a parameter of three:long(a:l
 contains "planted.stp:10: function three: @a has no description"
 contains "planted.stp:18: probe p.q: variable count is not documented (@count: ...)"
 contains "planted.stp:22: function bare has no doc comment"
-[ "$(wc -l <<<"$out")" = 5 ] || fail "expected exactly 5 complaints: $out"
+contains "planted.stp:29: function multi: parameter c is not documented (@c: ...)"
+[ "$(wc -l <<<"$out")" = 6 ] || fail "expected exactly 6 complaints: $out"
 expect_rc 0 awk -f "$gen" -v mode=coverage planted.stp
-is "0 of 4 documented"
+is "0 of 5 documented"
 
 # Pages: one per public function name and alias of the listed files.
 mkdir man
