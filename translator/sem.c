@@ -1227,6 +1227,7 @@ static void foreach_stmt(struct sem *S, struct node *n)
 		nkeys++;
 	if (sym) {
 		sym->read = true;
+		sym->sorted = sym->sorted || n->sort_key;
 		n->array->sym = sym;
 		if (!sym->arity) {
 			sym->arity = nkeys;
@@ -2059,8 +2060,11 @@ static bool set_by_option(const struct session *s, const char *name)
 /*
  * As SystemTap, a global that is read but never assigned (no assignment,
  * initialiser, delete, <<< or -G in the probes and functions in use) is a
- * warning, in -I tapsets too: it is likely a misspelt name.  SystemTap lists every global as "similar"; the
- * nearest assigned one, if close, is offered instead.
+ * warning, in -I tapsets too: it is likely a misspelt name.  As in 4.8, a
+ * sorted foreach counts as an assignment, so an array only an optional
+ * probe fills is not warned of when it is printed in order.  4.8 lists
+ * every global as "similar"; the nearest assigned one, if close, is
+ * offered instead.
  */
 static void warn_unassigned_globals(struct sem *S)
 {
@@ -2076,7 +2080,7 @@ static void warn_unassigned_globals(struct sem *S)
 	for (i = 0; i < S->globals.len; i++) {
 		const struct symbol *g = S->globals.items[i];
 
-		if (!g->read || g->written || g->global->init ||
+		if (!g->read || g->written || g->sorted || g->global->init ||
 		    set_by_option(S->s, g->name))
 			continue;
 		if (g->is_array || g->type == TY_STATS)

@@ -5,8 +5,9 @@
 # an "if (0)" or a probe that never fires, one set by -G, one read only by
 # an unused function, and anything under -w.  4.8 warns too when the only
 # assignment is in an unused function or an optional probe that resolves
-# to nothing.  4.8 lists every global as "(similar: ...)"; ours offers the
-# nearest assigned one, if close.
+# to nothing, and not when an array is sorted by foreach.  4.8 lists
+# every global as "(similar: ...)"; ours offers the nearest assigned one,
+# if close.
 . "$(dirname "$0")/lib.sh"
 w() { out=$("$STAP" -p2 "$@" 2>&1 >/dev/null); }
 
@@ -62,6 +63,19 @@ function f() { x = 1 }
 probe kernel.function("no_such_function_s11d")? { x = 2 }
 probe begin { println(x + 1) }'
 contains "<input>:1:8: warning: global variable 'x' is never assigned: it reads as 0"
+
+# 4.8 counts a sorted foreach as an assignment, an unsorted one (or one
+# with only a limit) not.
+w -e 'global c
+probe kernel.function("no_such_function_s11d")? { c[pn()]++ }
+probe end { foreach (n+ in c) printf("%s = %d\n", n, c[n]) }
+probe end { foreach (n in c-) println(c[n]) }'
+is ""
+w -e 'global c
+probe end { foreach (n in c limit 5) println(c[n] + 1) }'
+is "<input>:1:8: warning: global array 'c' is never assigned: it is always empty
+global c
+       ^"
 
 # In a tapset named by -I.
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
