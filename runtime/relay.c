@@ -110,8 +110,15 @@ static size_t readable_locked(struct rchan_buf *buf, struct relay_cpu *rc,
 {
 	size_t size = chan->subbuf_size, n = chan->n_subbufs;
 
-	/* Overwritten while unread: start at the oldest sub-buffer left. */
-	if (buf->subbufs_produced - buf->subbufs_consumed >= n) {
+	/*
+	 * Overwritten while unread: start at the oldest sub-buffer left.
+	 * Without overwriting, this many produced is only a full buffer:
+	 * relay refused the writer the reader's sub-buffer, whose rest is
+	 * still to read (skipping it lost lines silently, and left staprun
+	 * half a record when a read had split one).
+	 */
+	if (_stp_overwrite &&
+	    buf->subbufs_produced - buf->subbufs_consumed >= n) {
 		buf->subbufs_consumed = buf->subbufs_produced - n + 1;
 		rc->read_bytes = 0;
 	}
