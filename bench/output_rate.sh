@@ -103,7 +103,7 @@ stop() {
 # Until the output stops growing: the reader caught up.
 drain() {
 	a=-1; b=$(wc -c < $1)
-	while [ $a != $b ]; do sleep 1; a=$b; b=$(wc -c < $1); done
+	while [ $a != $b ]; do sleep 2; a=$b; b=$(wc -c < $1); done
 }
 hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
 cost() {  # CFG COMMAND...
@@ -121,8 +121,8 @@ cost() {  # CFG COMMAND...
 		fi
 		drain $o
 		t1=$(ticks $pid); l1=$(wc -l < $o)
-		echo "@@C $cfg $mode ns/call=$ns lines=$((l1 - l0)) reader_ticks=$((t1 - t0)) hz=$hz"
 		stop
+		echo "@@C $cfg $mode ns/call=$ns lines=$((l1 - l0)) reader_ticks=$((t1 - t0)) hz=$hz delivered=$(($(wc -l < $o) - l0))"
 		rm -f $o
 	done
 }
@@ -143,7 +143,7 @@ rate() {  # CFG COMMAND...
 	while :; do
 		set -- $(step $r)
 		echo "@@S $cfg rate=$r lost=$1 achieved=$2"
-		if [ $1 -gt 0 ]; then bad=$r; break; fi
+		if [ $1 -ne 0 ]; then bad=$r; break; fi
 		good=$r
 		# The loops fell short of the rate: as fast as they go.
 		[ $2 -lt $((r * 9 / 10)) ] && break
@@ -154,7 +154,7 @@ rate() {  # CFG COMMAND...
 		r=$(((good + bad) / 2))
 		set -- $(step $r)
 		echo "@@S $cfg rate=$r lost=$1 achieved=$2"
-		if [ $1 -gt 0 ]; then bad=$r; else good=$r; fi
+		if [ $1 -ne 0 ]; then bad=$r; else good=$r; fi
 		k=$((k + 1))
 	done
 	echo "@@L $cfg lossless=$good first_lossy=$bad"
@@ -174,14 +174,16 @@ echo "== output_rate.sh $(date -u '+%F %T UTC') kernel=$KVER N=$N SECS=$SECS BUF
 grep -a -v '^@@' "$T/vm.out" | head -20
 echo
 echo "Part 1: reader CPU per line (utime+stime of staprun/stapio, its threads and children)"
-printf '%-7s %-5s %-15s %10s %10s %15s\n' config mode ns/call lines reader-ms reader-ns/line
-awk '/^@@C / { split($4, a, "="); split($5, l, "="); split($6, t, "="); split($7, h, "=");
+printf '%-7s %-5s %-15s %10s %10s %15s  %s\n' config mode ns/call lines reader-ms reader-ns/line "delivered/made"
+awk -v N=$N '/^@@C / { split($4, a, "="); split($5, l, "="); split($6, t, "="); split($7, h, "=");
 	ms = t[2] * 1000 / h[2];
-	printf "%-7s %-5s %-15s %10d %10.0f %15.0f\n", $2, $3, a[2], l[2], ms, l[2] ? ms * 1e6 / l[2] : 0 }
+	split($8, d, "="); made = ($3 == "2cpu" ? 2 : 1) * N
+	printf "%-7s %-5s %-15s %10d %10.0f %15.0f  %d/%d\n", $2, $3, a[2], l[2], ms, l[2] ? ms * 1e6 / l[2] : 0, d[2], made }
 	/^@@W|^@@X/ { print "  " $0 }' "$T/vm.out"
 echo
 echo "Part 2: lossless line rate, lines/s in total over 2 CPUs (steps of ${SECS}s each)"
-grep -a '^@@S' "$T/vm.out" | sed 's/^@@S /  /' || true
+# lost < 0: more lines than calls, i.e. lines delivered twice.
+grep -a '^@@S' "$T/vm.out" | sed 's/^@@S /  /; s/lost=-\([0-9]*\)/lost=0 DUPLICATED=\1/' || true
 awk '/^@@L / { split($3, g, "="); split($4, b, "=");
 	printf "%-7s highest lossless rate %d lines/s%s\n", $2, g[2],
 		b[2] ? " (lines lost at " b[2] ")" : " (no loss at the fastest the loops went)" }' "$T/vm.out"
