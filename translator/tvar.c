@@ -84,6 +84,7 @@ struct tv {
 struct tv_state {
 	struct dw_kernel *k;
 	struct tv_scope kscope;
+	struct vec captured;	/* entry_capture_warning texts said (char *) */
 };
 
 static void PRINTF_LIKE(2, 3) fail(struct tv *t, const char *fmt, ...)
@@ -2078,6 +2079,45 @@ static struct tv_code *resolve_entry(struct tv *t, struct node *e)
 }
 
 /*
+ * $var (but $return) in a .return probe reads the value at entry, as
+ * @entry($var) would: SystemTap 4.8 warns, once per text, in its words
+ * (its "$p$" shows as "$p->$").  @entry() and @defined() do not warn.
+ */
+static void entry_capture_warning(struct session *s, struct node *n)
+{
+	struct tv_state *st = s->tv_state;
+	struct node one = *n;
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(n->str), pd = (size_t)n->num;
+	char *text;
+
+	/* Nor does it for tapset code (socket.create.return's $protocol). */
+	if (!strcmp(n->str, "return") || !strcmp(n->str, "$return") ||
+	    (n->loc.file && n->loc.file->is_tapset))
+		return;
+	/* $p$ and $p$$ keep the pretty-printing '$'s in the name, $p->x$ in num. */
+	while (!n->members && pd < 2 && len > pd + 1 && n->str[len - pd - 1] == '$')
+		pd++;
+	one.next = NULL;
+	one.num = 0;
+	one.str = arena_strndup(&s->arena, n->str, n->members ? len : len - pd);
+	ast_print_expr(&sb, &one);
+	sb_puts(&sb, pd == 2 ? "->$$" : pd == 1 ? "->$" : "");
+	if (!st)
+		st = s->tv_state = xcalloc(1, sizeof(*st));
+	for (int i = 0; i < st->captured.len; i++)
+		if (!strcmp(st->captured.items[i], sb_str(&sb))) {
+			sb_free(&sb);
+			return;
+		}
+	text = arena_strdup(&s->arena, sb_str(&sb));
+	sb_free(&sb);
+	vec_push(&st->captured, text);
+	diag_warn(s, &n->loc, "confusing usage, value is captured as @entry(%s) in .return "
+		  "probe [man stapprobes] RETURN PROBES", text);
+}
+
+/*
  * The address space rp's reads are of, known here so that a read does
  * not ask at run time: "u" (_stp_tv_uread: the traced task's memory)
  * for probes whose hits run in a process (family user_space), "k"
@@ -2180,6 +2220,8 @@ static enum type resolve_node(struct session *s, struct resolved_probe *rp, stru
 	out = arena_alloc(&s->arena, sizeof(*out));
 	if (resolve_target(&t, n, lvalue, out) < 0 || t.failed)
 		return TY_UNKNOWN;
+	if (n->kind == ND_TARGET && t.sc && t.sc->has_fn && t.sc->is_return)
+		entry_capture_warning(s, n);
 	n->tv = out;
 	return out->type;
 }
@@ -2207,6 +2249,7 @@ void tv_free(struct session *s)
 	if (!st)
 		return;
 	dw_close(st->k);
+	vec_free(&st->captured);
 	free(st);
 	s->tv_state = NULL;
 }
