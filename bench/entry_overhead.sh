@@ -15,6 +15,10 @@
 #   CONFIGS=which tracers (default "ours ours_kprobe stap48 stap48_noov
 #   bpftrace");
 #   OVERHEAD=path of overhead.sh (default /work/shared/tools/bench/overhead.sh);
+#   CONFIGS may also name ours_fullregs: ours built with
+#   -DSTP_FENTRY_FULL_REGS, whose entry probes all take the ftrace_ops
+#   with full pt_regs (SAVE_REGS), as before the partial-regs ops
+#   (runtime/fentry.c): both in one boot give the before/after ratio;
 #   BPFTRACE_PROBE=kfunc:__do_sys_getppid attaches bpftrace through its BPF
 #   trampoline (fentry) instead of a kprobe: the cheapest entry probe the
 #   issue names (BTF has no entry for the alias __x64_sys_getppid on 6.1).
@@ -45,6 +49,9 @@ probed() { grep -q getppid \$KL 2>/dev/null \|\| grep -q getppid $ef 2>/dev/null
     -e 's|elif ! grep -q getppid \$KL; then|elif ! probed; then|' \
     -e 's|^\(    ours)  *scr=.*bld=\$STAP\);;$|\1; [ $body = printf ] \&\& flags="$OURS_PRINTF_FLAGS";;|' \
     -e "s|^\(    [a-z]*)  *echo '\)kprobe:__x64_sys_getppid|\1${BPFTRACE_PROBE:-kprobe:__x64_sys_getppid}|" \
+    -e 's|for tool in ours ours_kprobe |for tool in ours ours_fullregs ours_kprobe |' \
+    -e 's|^    ours)  *scr=\(.*\)bld=\$STAP\(.*\);;$|&\
+    ours_fullregs) scr=\1bld=$STAP\2; flags="$flags -DSTP_FENTRY_FULL_REGS";;|' \
     "$overhead" >"$work/bench/overhead.sh"
 chmod +x "$work/bench/overhead.sh"
 # A printf flood spends most of each interval in the handler under TCG,
@@ -55,7 +62,8 @@ export OURS_PRINTF_FLAGS=${OURS_PRINTF_FLAGS--DSTP_NO_OVERLOAD}
 # Each edit above must have happened, or the copy would wait in vain.
 n=$(grep -c 'probed' "$work/bench/overhead.sh" || true)
 if [ "$n" -ne 3 ] || ! grep -q "grep getppid $ef; }" "$work/bench/overhead.sh" ||
-   ! grep -q 'OURS_PRINTF_FLAGS' "$work/bench/overhead.sh"; then
+   ! grep -q 'OURS_PRINTF_FLAGS' "$work/bench/overhead.sh" ||
+   [ "$(grep -c 'ours_fullregs' "$work/bench/overhead.sh")" -ne 2 ]; then
 	echo "entry_overhead: $overhead changed: cannot adapt its readiness check" >&2
 	exit 1
 fi

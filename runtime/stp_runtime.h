@@ -40,6 +40,12 @@ struct stp_probe {
 	const char *loc;	/* "file:line:col" of the probe keyword */
 	void (*handler)(struct stp_context *c);
 	u8 state;		/* enum stp_session_state it runs in */
+	/*
+	 * Reads no register but ax, cx, dx, si, di, r8, r9, bp, sp and ip:
+	 * runtime/fentry.c may hand it the partial pt_regs of an ftrace_ops
+	 * without SAVE_REGS (translator/emit.c decides).
+	 */
+	u8 args_regs;
 	u32 timed;		/* stap -t: 1 + its row of stp_timed[]; 0 untimed */
 };
 

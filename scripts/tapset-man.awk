@@ -64,7 +64,7 @@ function take_doc(kind, name, ln,    i, l, sect, at, word, key) {
 	it_kind[nitems] = kind; it_name[nitems] = name
 	it_file[nitems] = FILENAME; it_line[nitems] = ln
 	it_doc[nitems] = 0; it_nat[nitems] = 0
-	it_summary[nitems] = ""; it_desc[nitems] = ""
+	it_summary[nitems] = ""; it_desc[nitems] = ""; it_ref[nitems] = ""
 	if (!havedoc)
 		return
 	havedoc = 0
@@ -97,6 +97,15 @@ function take_doc(kind, name, ln,    i, l, sect, at, word, key) {
 			it_atline[nitems, at] = docline + i - 1
 			continue
 		}
+		if (match(l, /^[ \t]*Variables:[ \t]+as[ \t]+/)) {
+			# The variables of another alias, documented there.
+			word = trim(substr(l, RSTART + RLENGTH))
+			sub(/^probe[ \t]+/, "", word)
+			sub(/[.,;]*$/, "", word)
+			it_ref[nitems] = word
+			at = 0
+			continue
+		}
 		if (trim(l) == "") {
 			at = 0
 			if (sect == 1 && it_nat[nitems])
@@ -118,8 +127,9 @@ function take_doc(kind, name, ln,    i, l, sect, at, word, key) {
 }
 
 FNR == 1 {
-	indoc = 0; havedoc = 0; inc = 0; incom = 0; inalias = 0
+	indoc = 0; havedoc = 0; inc = 0; incom = 0; inalias = 0; inmacro = 0
 	for (g in globals) delete globals[g]
+	for (g in macro) delete macro[g]
 }
 
 # Embedded C: nothing in it is a tapset item.
@@ -131,6 +141,20 @@ inc {
 indoc {
 	doc[++ndoc] = $0
 	if ($0 ~ /\*\//) { indoc = 0; havedoc = 1 }
+	next
+}
+
+# A macro of this file: an alias that uses it assigns what it assigns.
+inmacro {
+	if ($0 ~ /^%\)/) inmacro = 0
+	else macro[mname] = macro[mname] "\n" $0
+	next
+}
+
+/^@define[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*%\([ \t]*$/ {
+	mname = $2
+	macro[mname] = ""
+	inmacro = 1
 	next
 }
 
@@ -207,15 +231,9 @@ function fn_c(line) {
 	if (line ~ /%\{/ && line !~ /%\}/) inc = 1
 }
 
-function alias_text(line,    l, i, c, n, rest, v) {
-	l = clean(line)
-	if (!opened) {
-		i = index(l, "{")
-		if (!i) return
-		opened = 1
-		l = substr(l, i)
-	}
-	# Assignments "NAME = ..." (not ==, <=, !=, +=, ->NAME, $NAME, @x).
+# Note the plain names that the cleaned text l assigns with "=" (not ==,
+# <=, !=, +=, ->NAME, $NAME, @x) as variables of the current alias.
+function assigned(l,    rest, v, c) {
 	rest = " " l
 	while (match(rest, /[^A-Za-z0-9_$@>.][A-Za-z_][A-Za-z0-9_]*[ \t]*=/)) {
 		v = substr(rest, RSTART + 1, RLENGTH - 1)
@@ -227,6 +245,34 @@ function alias_text(line,    l, i, c, n, rest, v) {
 		seen[v] = 1
 		it_p[nitems, ++it_np[nitems]] = v
 	}
+}
+
+# "@NAME" in l of a macro this file defines: what it assigns counts too,
+# and so do the macros it uses in turn (to a depth of 8).
+function expand(l, depth,    rest, v, n, i, mlines) {
+	rest = l
+	while (depth < 8 && match(rest, /@[A-Za-z_][A-Za-z0-9_]*/)) {
+		v = substr(rest, RSTART + 1, RLENGTH - 1)
+		rest = substr(rest, RSTART + RLENGTH)
+		if (!(v in macro)) continue
+		n = split(macro[v], mlines, "\n")
+		for (i = 1; i <= n; i++) {
+			assigned(clean(mlines[i]))
+			expand(clean(mlines[i]), depth + 1)
+		}
+	}
+}
+
+function alias_text(line,    l, i, c, n, rest, v) {
+	l = clean(line)
+	if (!opened) {
+		i = index(l, "{")
+		if (!i) return
+		opened = 1
+		l = substr(l, i)
+	}
+	assigned(l)
+	expand(l, 0)
 	n = length(l)
 	for (i = 1; i <= n; i++) {
 		c = substr(l, i, 1)
@@ -366,9 +412,36 @@ function page(kind, name,    f, i, j, k, d, n, ln, pre, first, sect, shown) {
 	close(f)
 }
 
+# Give item i the @ entries of the alias its "Variables: as NAME" names
+# (that alias's own reference first), those it does not have itself.
+function resolve(i, depth,    j, k, m, have) {
+	if (it_ref[i] == "" || depth > 8) return
+	for (j = 1; j <= nitems; j++)
+		if (it_kind[j] == "probe" && it_name[j] == it_ref[i]) break
+	if (j > nitems) {
+		if (mode == "check") printf "%s:%d: probe %s: no alias %s to take the variables of\n",
+		    it_file[i], it_line[i], it_name[i], it_ref[i]
+		badref++
+		it_ref[i] = ""
+		return
+	}
+	resolve(j, depth + 1)
+	for (k = 1; k <= it_nat[j]; k++) {
+		have = 0
+		for (m = 1; m <= it_nat[i]; m++) if (it_at[i, m] == it_at[j, k]) have = 1
+		if (have) continue
+		m = ++it_nat[i]
+		it_at[i, m] = it_at[j, k]
+		it_attext[i, m] = it_attext[j, k]
+		it_atline[i, m] = it_atline[j, k]
+	}
+	it_ref[i] = ""
+}
+
 END {
+	for (i = 1; i <= nitems; i++) resolve(i, 0)
 	if (mode == "check" || mode == "coverage")
-		exit check() && mode == "check" ? 1 : 0
+		exit (check() + badref) && mode == "check" ? 1 : 0
 	if (mode != "man" || out == "") {
 		print "usage: awk -f tapset-man.awk -v mode=man|check|coverage [-v out=DIR] FILE..." > "/dev/stderr"
 		exit 2

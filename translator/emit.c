@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
@@ -1468,26 +1469,35 @@ int emit_program(struct session *s)
 
 		rx_emit_c(n->rx, arena_printf(&s->arena, "_stp_rx%d", n->id), c);
 	}
+	/* Where each function's and handler's C lies in code: regs_use.c. */
+	size_t (*fspan)[2] = xcalloc((size_t)s->funcs.len + 1, sizeof(*fspan));
+	size_t (*hspan)[2] = xcalloc((size_t)s->handlers.len + 1, sizeof(*hspan));
+	bool *args_regs = xcalloc((size_t)s->handlers.len + 1, sizeof(*args_regs));
+
 	for (i = 0; i < s->funcs.len; i++) {
 		struct func *f = s->funcs.items[i];
 		char *cname = arena_printf(&s->arena, "func_%d", f->id);
 
-		if (f->body->kind == ND_EMBEDDED) {
-			sb_printf(c, "static void %s(struct stp_context *c);\n", cname);
-			emit_embedded_func(s, &frames, &code, cname, f);
-			continue;
-		}
+		fspan[i][0] = code.len;
 		sb_printf(c, "static void %s(struct stp_context *c);\n", cname);
-		emit_body(s, &frames, &code, cname,
-			  arena_printf(&s->arena, "f%d", f->id), &f->locals, f, f->body);
+		if (f->body->kind == ND_EMBEDDED)
+			emit_embedded_func(s, &frames, &code, cname, f);
+		else
+			emit_body(s, &frames, &code, cname,
+				  arena_printf(&s->arena, "f%d", f->id), &f->locals, f, f->body);
+		fspan[i][1] = code.len;
 	}
 	for (i = 0; i < s->handlers.len; i++) {
 		struct probe *pr = s->handlers.items[i];
 
+		hspan[i][0] = code.len;
 		emit_body(s, &frames, &code, arena_printf(&s->arena, "probe_%d", pr->id),
 			  arena_printf(&s->arena, "p%d", pr->id), &pr->locals, NULL,
 			  pr->body);
+		hspan[i][1] = code.len;
 	}
+	regs_use_mark(s, sb_str(&code), (const size_t (*)[2])fspan,
+		      (const size_t (*)[2])hspan, args_regs);
 	bool autoprint = emit_autoprint(s, &frames, &code);
 
 	emit_global_decls(s, c);
@@ -1523,6 +1533,8 @@ int emit_program(struct session *s)
 		}
 		sb_printf(c, ",\n\t.handler = probe_%d,\n\t.state = %s,\n",
 			  rp->probe->id, rp->family->state);
+		if (args_regs[rp->probe->id])
+			sb_puts(c, "\t.args_regs = 1,\n");
 		if (s->timing || s->monitor_s)
 			sb_printf(c, "\t.timed = %d,\n", i + 1);
 		sb_puts(c, "};\n\n");
@@ -1548,6 +1560,9 @@ int emit_program(struct session *s)
 	/* Tapset hook: the symbol tables runtime/sym.c reads (syms.c). */
 	syms_emit(s, c);
 	lines_emit(s, c);
+	free(fspan);
+	free(hspan);
+	free(args_regs);
 	sb_free(&frames);
 	sb_free(&code);
 	return s->errors ? -1 : 0;

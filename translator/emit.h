@@ -67,6 +67,13 @@ void emit_global_exit(struct session *s, struct strbuf *c);
 /* The C name of a global's storage: "g_name". */
 const char *emit_global_ref(struct emitter *E, struct symbol *sym);
 /* A handler printing write-only globals at the end; false if none. */
+/*
+ * regs_use.c: args_regs[i] for each handler whose code, in
+ * code[hspan[i][0]..hspan[i][1]), and the functions it calls (fspan, by
+ * id) read no register an ftrace_ops without SAVE_REGS leaves unsaved.
+ */
+void regs_use_mark(struct session *s, const char *code, const size_t (*fspan)[2],
+		   const size_t (*hspan)[2], bool *args_regs);
 bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *code);
 /*
  * Lock list of a handler; returns its length (0: no globals).  AFTER gets

@@ -4,7 +4,7 @@ stap_SOURCES = \
 	translator/main.c translator/stap.h translator/session.c \
 	translator/diag.c translator/lex.c translator/preprocess.c \
 	translator/parse.c translator/ast.c \
-	translator/format.c translator/sem.c translator/elide.c translator/desugar.c translator/syscalls.c translator/emit.c translator/emit.h \
+	translator/format.c translator/sem.c translator/elide.c translator/desugar.c translator/syscalls.c translator/emit.c translator/emit.h translator/regs_use.c \
 	translator/emit_map.c \
 	translator/build.c translator/run.c translator/vm.c translator/vm.h \
 	translator/regex.c translator/regex.h \

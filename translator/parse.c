@@ -253,6 +253,23 @@ static struct member *members(struct parser *p, struct node *n)
 	return head.next;
 }
 
+/*
+ * e->member after a parenthesized expression, a variable or a call:
+ * sem.c gives it a C type where e is a target expression, and says why
+ * not otherwise (SystemTap's "autocast" of typed locals is not done).
+ */
+static struct node *autocast_members(struct parser *p, struct node *n)
+{
+	struct node *a;
+
+	if (FAIL(p) || !peek(p, "->"))
+		return n;
+	a = new_node(p, ND_AUTOCAST, p->tok);
+	a->lhs = n;
+	a->members = members(p, a);
+	return a;
+}
+
 /* args -> '(' (expr (',' expr)*)? ')' */
 static struct node *call_args(struct parser *p, int *count)
 {
@@ -427,29 +444,20 @@ static struct node *primary(struct parser *p)
 			n->str = ident_name(p, t);
 			n->args = call_args(p, &nargs);
 			n->num = nargs;
-			return n;
-		}
-		if (peek(p, "[")) {
+		} else if (peek(p, "[")) {
 			n = new_node(p, ND_INDEX, t);
 			n->str = ident_name(p, t);
 			n->args = index_list(p);
-			return n;
+		} else {
+			n = new_node(p, ND_VAR, t);
+			n->str = ident_name(p, t);
 		}
-		n = new_node(p, ND_VAR, t);
-		n->str = ident_name(p, t);
-		return n;
+		return autocast_members(p, n);
 	case TK_PUNCT:
 		if (accept(p, "(")) {
 			n = expr(p);
 			expect(p, ")");
-			if (!FAIL(p) && peek(p, "->")) {
-				struct node *a = new_node(p, ND_AUTOCAST, p->tok);
-
-				a->lhs = n;
-				a->members = members(p, a);
-				return a;
-			}
-			return n;
+			return autocast_members(p, n);
 		}
 		break;
 	default:

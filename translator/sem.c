@@ -1227,6 +1227,7 @@ static void foreach_stmt(struct sem *S, struct node *n)
 		nkeys++;
 	if (sym) {
 		sym->read = true;
+		sym->sorted = sym->sorted || n->sort_key;
 		n->array->sym = sym;
 		if (!sym->arity) {
 			sym->arity = nkeys;
@@ -2042,6 +2043,64 @@ static void warn_unassigned(struct sem *S)
 	}
 }
 
+/* -G NAME=... sets the global from the command line. */
+static bool set_by_option(const struct session *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (int i = 0; i < s->gvars.len; i++) {
+		const char *arg = s->gvars.items[i];
+
+		if (!strncmp(arg, name, n) && arg[n] == '=')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * As SystemTap, a global that is read but never assigned (no assignment,
+ * initialiser, delete, <<< or -G in the probes and functions in use) is a
+ * warning, in -I tapsets too: it is likely a misspelt name.  As in 4.8, a
+ * sorted foreach counts as an assignment, so an array only an optional
+ * probe fills is not warned of when it is printed in order.  4.8 lists
+ * every global as "similar"; the nearest assigned one, if close, is
+ * offered instead.
+ */
+static void warn_unassigned_globals(struct sem *S)
+{
+	const char **names = xcalloc((size_t)S->globals.len + 1, sizeof(*names));
+	int i, k = 0;
+
+	for (i = 0; i < S->globals.len; i++) {
+		const struct symbol *o = S->globals.items[i];
+
+		if (o->written || o->global->init)
+			names[k++] = o->name;
+	}
+	for (i = 0; i < S->globals.len; i++) {
+		const struct symbol *g = S->globals.items[i];
+
+		if (!g->read || g->written || g->sorted || g->global->init ||
+		    set_by_option(S->s, g->name))
+			continue;
+		if (g->is_array || g->type == TY_STATS)
+			diag_warn(S->s, &g->decl, "global %s '%s' is never assigned: "
+				  "it is always empty",
+				  g->is_array ? "array" : "aggregate", g->name);
+		else if (g->type == TY_UNKNOWN)
+			diag_warn(S->s, &g->decl, "global variable '%s' is never assigned",
+				  g->name);
+		else
+			diag_warn(S->s, &g->decl, "global variable '%s' is never assigned: "
+				  "it reads as %s", g->name, g->type == TY_STRING ? "\"\"" : "0");
+		const char *near = diag_closest(g->name, names, k);
+
+		if (near)
+			diag_hint(S->s, "did you mean '%s'?", near);
+	}
+	free(names);
+}
+
 static void check_bodies(struct sem *S)
 {
 	struct session *s = S->s;
@@ -2124,6 +2183,7 @@ int sem_elaborate(struct session *s)
 		goto out;
 	S.final = true;
 	check_bodies(&S);
+	warn_unassigned_globals(&S);
 	for (i = 0; i < S.globals.len; i++) {
 		struct symbol *g = S.globals.items[i];
 
@@ -2135,17 +2195,18 @@ int sem_elaborate(struct session *s)
 			diag_hint(s, "'%%' lets a full array drop its oldest element: "
 				  "use it on arrays only");
 		}
+		/* Unused globals and functions go silently, as in SystemTap. */
 		if (g->read || g->written)
 			vec_push(&s->globals, g);
-		else if (!g->global->file->is_tapset)
-			diag_warn(s, &g->decl, "eliding unused global '%s'", g->name);
+		else if (!g->global->file->is_tapset && s->verbose >= 2)
+			diag_note(s, &g->decl, "eliding unused global '%s'", g->name);
 	}
 	for (i = 0; i < S.funcs.len; i++) {
 		struct func *f = S.funcs.items[i];
 
 		if (!f->used) {
-			if (!f->file->is_tapset)
-				diag_warn(s, &f->loc, "eliding unused function '%s'", f->name);
+			if (!f->file->is_tapset && s->verbose >= 2)
+				diag_note(s, &f->loc, "eliding unused function '%s'", f->name);
 			continue;
 		}
 		if (f->type == TY_UNKNOWN)

@@ -371,6 +371,7 @@ struct symbol {
 	struct global *global;	/* SYM_GLOBAL */
 	bool read, written;
 	bool unassigned_reported;	/* locals: "never assigned" said once */
+	bool sorted;		/* globals: a sorted foreach (sem.c's warning) */
 	bool value_read;	/* globals: value used after elision (else autoprinted) */
 	bool is_array;		/* indexed anywhere (arity > 0) */
 	bool pcpu_counter;	/* globals: a number kept per CPU (emit_map.c) */

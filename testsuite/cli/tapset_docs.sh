@@ -12,7 +12,8 @@ expect_rc 0 awk -f "$gen" -v mode=check $files
 
 # Planted gaps: a missing, a misnamed and an empty @ line; an undocumented
 # alias variable; an item with no doc block at all; a parameter on the
-# second line of a signature.
+# second line of a signature; a variable a nested macro assigns, in an
+# alias and in one that shares its @ lines; a share of a missing alias.
 cat >planted.stp <<'STP'
 /**
  * sfunction two - Return a plus b
@@ -44,6 +45,33 @@ function __internal:long (z) { return z }
  */
 function multi:long (a:long,
 		     c:long) { return a }
+
+@define inner %(
+	deep = 2
+%)
+@define outer %(
+	@inner
+	mid = 1
+%)
+/**
+ * probe m.one - Variables from macros
+ * @mid: documented
+ */
+probe m.one = begin { @outer }
+
+/**
+ * probe m.two - Shares m.one's
+ *
+ * Variables: as m.one
+ */
+probe m.two = begin { @outer }
+
+/**
+ * probe m.three - Shares a missing alias's
+ *
+ * Variables: as m.none
+ */
+probe m.three = begin { }
 STP
 expect_rc 1 awk -f "$gen" -v mode=check planted.stp
 contains "planted.stp:5: function two: parameter b is not documented (@b: ...)"
@@ -52,9 +80,12 @@ contains "planted.stp:10: function three: @a has no description"
 contains "planted.stp:18: probe p.q: variable count is not documented (@count: ...)"
 contains "planted.stp:22: function bare has no doc comment"
 contains "planted.stp:29: function multi: parameter c is not documented (@c: ...)"
-[ "$(wc -l <<<"$out")" = 6 ] || fail "expected exactly 6 complaints: $out"
+contains "planted.stp:43: probe m.one: variable deep is not documented (@deep: ...)"
+contains "planted.stp:50: probe m.two: variable deep is not documented (@deep: ...)"
+contains "planted.stp:57: probe m.three: no alias m.none to take the variables of"
+[ "$(wc -l <<<"$out")" = 9 ] || fail "expected exactly 9 complaints: $out"
 expect_rc 0 awk -f "$gen" -v mode=coverage planted.stp
-is "0 of 5 documented"
+is "1 of 8 documented"
 
 # Pages: one per public function name and alias of the listed files.
 mkdir man
