@@ -50,7 +50,7 @@
 #include <gelf.h>
 
 /* Bump when the database layout or its contents' meaning changes. */
-#define DW_SCHEMA_VERSION 7
+#define DW_SCHEMA_VERSION 8	/* 8: -L variables from the lowest-DIE copy */
 
 struct dw_kernel;
 
