@@ -1062,7 +1062,8 @@ static int sc_list(struct dw_kernel *dk, const char *glob, dw_func_fn fn, struct
 {
 	struct dw_pattern p = { .name = (char *)glob };
 
-	return dw_list_functions(dk, &p, fn, k);
+	/* DWARF names them all: the symbol table (~10 MB of vmlinux) is not read. */
+	return dw_list_dwarf_functions(dk, &p, fn, k);
 }
 
 /*
