@@ -735,13 +735,55 @@ static void no_such_var(struct tv *t, const char *name)
 
 static void entry_slot_code(struct tv *t, const char *expr, struct tval *v);
 
+/*
+ * The link-time address of a global the DWARF only declares ("extern
+ * unsigned long volatile jiffies;": the linker script defines it, or no
+ * unit with DWARF does), from the object's symbol table.  Relocatable
+ * objects (.ko) are left out: their symbol values are section offsets.
+ */
+static bool decl_symbol_addr(struct tv *t, Dwarf_Die *var, const char *name, uint64_t *addr)
+{
+	Elf *elf = dwarf_getelf(t->sc->dbg);
+	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL;
+
+	if (dwarf_tag(var) != DW_TAG_variable || !dwarf_hasattr(var, DW_AT_declaration) ||
+	    !elf || !gelf_getehdr(elf, &eh) || eh.e_type == ET_REL)
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
+			    (GELF_ST_TYPE(sym.st_info) != STT_OBJECT &&
+			     GELF_ST_TYPE(sym.st_info) != STT_NOTYPE) ||
+			    GELF_ST_BIND(sym.st_info) == STB_LOCAL)
+				continue;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, name)) {
+				*addr = sym.st_value;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* The location of DWARF variable var at the probe (or at entry). */
 static int var_location(struct tv *t, Dwarf_Die *var, const char *name, struct tval *v)
 {
 	uint64_t pc = t->at_entry ? t->sc->entry_pc : t->sc->pc;
+	Dwarf_Op sym_op = { .atom = DW_OP_addr };
 	Dwarf_Attribute a;
 	Dwarf_Op *ops;
-	size_t nops;
+	size_t nops = 0;
 	int r;
 
 	memset(v, 0, sizeof(*v));
@@ -761,10 +803,16 @@ static int var_location(struct tv *t, Dwarf_Die *var, const char *name, struct t
 		}
 		return 0;
 	}
-	if (!dwarf_attr_integrate(var, DW_AT_location, &a) ||
+	if (!dwarf_attr_integrate(var, DW_AT_location, &a) &&
+	    decl_symbol_addr(t, var, name, &sym_op.number)) {
+		ops = &sym_op;
+		nops = 1;
+	} else if (!dwarf_attr_integrate(var, DW_AT_location, &a) ||
 	    (r = dwarf_getlocation_addr(&a, pc, &ops, &nops, 1)) <= 0 || nops == 0) {
 		r = 1;
-	} else {
+		nops = 0;
+	}
+	if (nops) {
 		struct tval loc;
 
 		r = translate_ops(t, ops, nops, &loc, 0);
