@@ -193,7 +193,13 @@ void _stp_print_mem(struct stp_context *c, uint64_t addr, int64_t bytes,
 #define STP_TV_REG(c, r) \
 	((c)->regs ? (u64)(c)->regs->r : _stp_tv_noregs(c))
 u64 _stp_tv_noregs(struct stp_context *c);
-/* size bytes (1, 2, 4, 8) at addr, sign- or zero-extended. */
+/*
+ * size bytes (1, 2, 4, 8) at addr, sign- or zero-extended: in kernel
+ * memory (kread), the traced task's (uread), or, for code that kernel and
+ * process probes both run, the hit's (read: c->uprobe decides).
+ */
+u64 _stp_tv_kread(struct stp_context *c, unsigned long addr, int size, bool sign);
+u64 _stp_tv_uread(struct stp_context *c, unsigned long addr, int size, bool sign);
 u64 _stp_tv_read(struct stp_context *c, unsigned long addr, int size, bool sign);
 /* Guru-mode writes: store the low size bytes of v at addr. */
 void _stp_tv_write(struct stp_context *c, unsigned long addr, int size, u64 v);
@@ -215,10 +221,14 @@ static inline u64 _stp_tv_bits(u64 v, int off, int bits, bool sign)
 /* Append to a MAXSTRINGLEN buffer ($$parms, $var$). */
 __printf(2, 3) void _stp_tv_append(char *dst, const char *fmt, ...);
 /*
- * Append the NUL-terminated kernel string at addr, quoted and escaped
- * as SystemTap prints it, or "?" / the bad address on a fault (no
- * error: pretty printing shows what it can).
+ * Append the NUL-terminated string at addr, quoted and escaped as
+ * SystemTap prints it, or the bad address on a fault (no error: pretty
+ * printing shows what it can); kernel, user or the hit's memory as above.
  */
+void _stp_tv_append_kstr(struct stp_context *c, char *dst, unsigned long addr,
+			 size_t max);
+void _stp_tv_append_ustr(struct stp_context *c, char *dst, unsigned long addr,
+			 size_t max);
 void _stp_tv_append_str(struct stp_context *c, char *dst, unsigned long addr,
 			size_t max);
 

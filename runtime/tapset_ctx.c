@@ -9,6 +9,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include "stp_tapset.h"
 
 #ifdef CONFIG_X86_64
@@ -76,7 +77,8 @@ static unsigned long *arg_slot(struct stp_context *c, int n, unsigned long *stac
 {
 	struct pt_regs *regs = c->regs;
 
-	if (!regs || user_mode(regs)) {
+	/* A process probe's registers are the task's, at the probed function. */
+	if (!regs || (user_mode(regs) && !c->uprobe)) {
 		_stp_error(c, "cannot access function args in this context");
 		return NULL;
 	}
@@ -106,7 +108,9 @@ int64_t _stp_func_arg(struct stp_context *c, int n)
 		return *reg;
 	if (!stack)
 		return 0;
-	if (_stp_kread_quiet(&v, stack, sizeof(v))) {
+	if (user_mode(c->regs) ?
+	    copy_from_user_nofault(&v, (const void __user *)stack, sizeof(v)) :
+	    _stp_kread_quiet(&v, stack, sizeof(v))) {
 		_stp_error(c, "read fault [man error::fault] at 0x%lx", stack);
 		return 0;
 	}
@@ -125,7 +129,8 @@ void _stp_set_func_arg(struct stp_context *c, int n, int64_t v, size_t size)
 	reg = arg_slot(c, n, &stack);
 	if (reg)
 		*reg = v;	/* the caller extended v as the type is */
-	else if (stack && _stp_kwrite_quiet(stack, &v, size))
+	else if (stack && (user_mode(c->regs) ? _stp_uwrite_quiet(stack, &v, size) :
+			   _stp_kwrite_quiet(stack, &v, size)))
 		_stp_error(c, "write fault [man error::fault] at 0x%lx", stack);
 #else
 	_stp_error(c, "function arguments are not supported on this architecture");

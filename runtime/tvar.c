@@ -17,15 +17,20 @@ u64 _stp_tv_noregs(struct stp_context *c)
 	return 0;
 }
 
-u64 _stp_tv_read(struct stp_context *c, unsigned long addr, int size, bool sign)
+/*
+ * The translator picks the reader by the probe's address space (see
+ * translator/tvar.c), so user is a constant where these are inlined and
+ * a read does not ask at run time.
+ */
+static __always_inline u64 tv_read(struct stp_context *c, unsigned long addr,
+				   int size, bool sign, bool user)
 {
 	union { u8 b; u16 h; u32 w; u64 q; } v = { .q = 0 };
 	u64 r;
 
 	if (c->last_error)
 		return 0;
-	/* A process(...) probe's variables live in the traced task. */
-	if (c->uprobe ? copy_from_user_nofault(&v, (const void __user *)addr, size) :
+	if (user ? copy_from_user_nofault(&v, (const void __user *)addr, size) :
 	    copy_from_kernel_nofault(&v, (const void *)addr, size)) {
 		/* SystemTap's words (its location text follows them). */
 		_stp_error(c, "read fault [man error::fault] at 0x%lx", addr);
@@ -38,6 +43,22 @@ u64 _stp_tv_read(struct stp_context *c, unsigned long addr, int size, bool sign)
 	default: r = v.q; break;
 	}
 	return _stp_tv_ext(r, size, sign);
+}
+
+u64 _stp_tv_kread(struct stp_context *c, unsigned long addr, int size, bool sign)
+{
+	return tv_read(c, addr, size, sign, false);
+}
+
+u64 _stp_tv_uread(struct stp_context *c, unsigned long addr, int size, bool sign)
+{
+	return tv_read(c, addr, size, sign, true);
+}
+
+/* Code that kernel and process probes both run: a process probe's hit reads its task. */
+u64 _stp_tv_read(struct stp_context *c, unsigned long addr, int size, bool sign)
+{
+	return tv_read(c, addr, size, sign, c->uprobe);
 }
 
 void _stp_tv_write(struct stp_context *c, unsigned long addr, int size, u64 v)
@@ -69,8 +90,8 @@ void _stp_tv_append(char *dst, const char *fmt, ...)
 	va_end(ap);
 }
 
-void _stp_tv_append_str(struct stp_context *c, char *dst, unsigned long addr,
-			size_t max)
+static __always_inline void tv_append_str(struct stp_context *c, char *dst,
+					  unsigned long addr, size_t max, bool user)
 {
 	char buf[MAXSTRINGLEN / 2];
 	size_t i;
@@ -78,7 +99,7 @@ void _stp_tv_append_str(struct stp_context *c, char *dst, unsigned long addr,
 	if (c->last_error)
 		return;
 	max = min(max, sizeof(buf));
-	if (c->uprobe ? _stp_ustring(c, buf, addr, max, true) :
+	if (user ? _stp_ustring(c, buf, addr, max, true) :
 	    _stp_kstring(c, buf, addr, max, true)) {
 		_stp_tv_append(dst, "0x%lx", addr);
 		return;
@@ -100,4 +121,22 @@ void _stp_tv_append_str(struct stp_context *c, char *dst, unsigned long addr,
 		}
 	}
 	_stp_tv_append(dst, "\"");
+}
+
+void _stp_tv_append_kstr(struct stp_context *c, char *dst, unsigned long addr,
+			 size_t max)
+{
+	tv_append_str(c, dst, addr, max, false);
+}
+
+void _stp_tv_append_ustr(struct stp_context *c, char *dst, unsigned long addr,
+			 size_t max)
+{
+	tv_append_str(c, dst, addr, max, true);
+}
+
+void _stp_tv_append_str(struct stp_context *c, char *dst, unsigned long addr,
+			size_t max)
+{
+	tv_append_str(c, dst, addr, max, c->uprobe);
 }

@@ -50,7 +50,7 @@
 #include <gelf.h>
 
 /* Bump when the database layout or its contents' meaning changes. */
-#define DW_SCHEMA_VERSION 7
+#define DW_SCHEMA_VERSION 8	/* 8: -L variables from the lowest-DIE copy */
 
 struct dw_kernel;
 
@@ -157,6 +157,12 @@ int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p,
 /* Every function matching the pattern, once. */
 int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p,
 		      dw_func_fn fn, void *arg);
+/*
+ * The same from the DWARF index alone, without the other names the
+ * symbol table gives those functions (so without reading it).
+ */
+int dw_list_dwarf_functions(struct dw_kernel *k, const struct dw_pattern *p,
+			    dw_func_fn fn, void *arg);
 
 /* The index cache directory (malloc'ed); n bytes as lowercase hex. */
 char *dw_cache_dir(void);

@@ -53,6 +53,12 @@ bool dw_indexed(const struct dw_kernel *k) { return false; }
 Dwarf *dw_dwarf(struct dw_kernel *k) { return NULL; }
 Dwarf_CFI *dw_cfi(struct dw_kernel *k) { return NULL; }
 
+int dw_list_dwarf_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
+			    void *arg)
+{
+	return list_query(k, p, fn, arg);
+}
+
 int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_site_fn fn,
 			void *arg)
 {
@@ -943,6 +949,12 @@ int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_f
 	return query_with_aliases(k, p, false, (void *)fn, arg);
 }
 
+int dw_list_dwarf_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
+			    void *arg)
+{
+	return list_query(k, p, fn, arg);
+}
+
 int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_site_fn fn,
 			void *arg)
 {
@@ -1288,7 +1300,8 @@ int dw_tracepoints(struct dw_kernel *k, dw_tracepoint_fn fn, void *arg)
 	char *line, *save = NULL;
 	int ret, n = 0, i, j;
 
-	ret = dw_lookup_functions(k, &p, add_traceiter, &v);
+	/* DWARF names them all: no symbol-table aliases (nor its reading). */
+	ret = site_query(k, &p, add_traceiter, &v);
 	if (ret < 0)
 		goto out;
 	qsort(v.items, (size_t)v.len, sizeof(void *), tp_entry_ptr_cmp);

@@ -823,6 +823,7 @@ uint32_t dwi_sym_find(const struct dwi_sym *v, size_t n, uint64_t addr)
 struct fn {
 	const char *name, *vars, *ret;
 	int nparams;
+	uint64_t vars_die;	/* the copy vars, ret and nparams are from */
 	uint32_t file, line;
 	int nout, ninl;
 };
@@ -857,8 +858,19 @@ static uint32_t merge_rec(struct merge *m, struct rec *r)
 		i = (int64_t)m->nfns++;
 		m->fns[i] = (struct fn){ .name = r->name, .vars = r->vars ? r->vars : "",
 					.ret = r->ret ? r->ret : "", .nparams = r->nparams,
-					.file = r->file, .line = r->line };
+					.file = r->file, .line = r->line,
+					.vars_die = r->vars ? r->die : UINT64_MAX };
 		ht_set(&m->ht, slot, h, (uint32_t)i);
+	} else if (r->vars && r->die < m->fns[i].vars_die) {
+		/*
+		 * Each worker computes the variables of its first copy; copies
+		 * differ (inlined into other units), so take the lowest DIE's,
+		 * whichever thread took which unit (-L the same every run).
+		 */
+		m->fns[i].vars = r->vars;
+		m->fns[i].ret = r->ret ? r->ret : "";
+		m->fns[i].nparams = r->nparams;
+		m->fns[i].vars_die = r->die;
 	}
 	if (r->inlined)
 		m->fns[i].ninl++;

@@ -16,7 +16,9 @@
  * Addresses are C expressions of type u64 built while translating the
  * DWARF location expression (a stack machine run at translation time on
  * C expressions instead of numbers).  Every memory read goes through
- * _stp_tv_read, which cannot fault.
+ * a reader that cannot fault, of the probe's address space: kernel
+ * memory (_stp_tv_kread) or the traced task's (_stp_tv_uread), chosen
+ * here; see reader().
  *
  * x86-64 only: DWARF register numbers map to struct pt_regs fields.
  */
@@ -73,6 +75,7 @@ struct tv {
 	bool dry;		/* @defined: resolve, but allocate no @entry slot */
 	bool failed;
 	bool at_entry;		/* reading at the function's entry (@entry) */
+	const char *rd;		/* reader() of rp: "k", "u" or "" */
 	int nidx;		/* index expressions used: _tv_i0.. */
 	struct node **idx;
 };
@@ -81,6 +84,7 @@ struct tv {
 struct tv_state {
 	struct dw_kernel *k;
 	struct tv_scope kscope;
+	struct vec captured;	/* entry_capture_warning texts said (char *) */
 };
 
 static void PRINTF_LIKE(2, 3) fail(struct tv *t, const char *fmt, ...)
@@ -440,13 +444,13 @@ static int translate_ops(struct tv *t, Dwarf_Op *ops, size_t n, struct tval *out
 			break;
 		case DW_OP_deref:
 			NEED(1);
-			st[sp - 1] = cfmt(t, "_stp_tv_read(c, %s, 8, false)", st[sp - 1]);
+			st[sp - 1] = cfmt(t, "_stp_tv_%sread(c, %s, 8, false)", t->rd, st[sp - 1]);
 			break;
 		case DW_OP_deref_size:
 			NEED(1);
 			if (ops[i].number < 1 || ops[i].number > 8)
 				goto unsupported;
-			st[sp - 1] = cfmt(t, "_stp_tv_read(c, %s, %d, false)", st[sp - 1],
+			st[sp - 1] = cfmt(t, "_stp_tv_%sread(c, %s, %d, false)", t->rd, st[sp - 1],
 					  (int)ops[i].number);
 			break;
 		case DW_OP_neg:
@@ -731,13 +735,55 @@ static void no_such_var(struct tv *t, const char *name)
 
 static void entry_slot_code(struct tv *t, const char *expr, struct tval *v);
 
+/*
+ * The link-time address of a global the DWARF only declares ("extern
+ * unsigned long volatile jiffies;": the linker script defines it, or no
+ * unit with DWARF does), from the object's symbol table.  Relocatable
+ * objects (.ko) are left out: their symbol values are section offsets.
+ */
+static bool decl_symbol_addr(struct tv *t, Dwarf_Die *var, const char *name, uint64_t *addr)
+{
+	Elf *elf = dwarf_getelf(t->sc->dbg);
+	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL;
+
+	if (dwarf_tag(var) != DW_TAG_variable || !dwarf_hasattr(var, DW_AT_declaration) ||
+	    !elf || !gelf_getehdr(elf, &eh) || eh.e_type == ET_REL)
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
+			    (GELF_ST_TYPE(sym.st_info) != STT_OBJECT &&
+			     GELF_ST_TYPE(sym.st_info) != STT_NOTYPE) ||
+			    GELF_ST_BIND(sym.st_info) == STB_LOCAL)
+				continue;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, name)) {
+				*addr = sym.st_value;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* The location of DWARF variable var at the probe (or at entry). */
 static int var_location(struct tv *t, Dwarf_Die *var, const char *name, struct tval *v)
 {
 	uint64_t pc = t->at_entry ? t->sc->entry_pc : t->sc->pc;
+	Dwarf_Op sym_op = { .atom = DW_OP_addr };
 	Dwarf_Attribute a;
 	Dwarf_Op *ops;
-	size_t nops;
+	size_t nops = 0;
 	int r;
 
 	memset(v, 0, sizeof(*v));
@@ -757,10 +803,16 @@ static int var_location(struct tv *t, Dwarf_Die *var, const char *name, struct t
 		}
 		return 0;
 	}
-	if (!dwarf_attr_integrate(var, DW_AT_location, &a) ||
+	if (!dwarf_attr_integrate(var, DW_AT_location, &a) &&
+	    decl_symbol_addr(t, var, name, &sym_op.number)) {
+		ops = &sym_op;
+		nops = 1;
+	} else if (!dwarf_attr_integrate(var, DW_AT_location, &a) ||
 	    (r = dwarf_getlocation_addr(&a, pc, &ops, &nops, 1)) <= 0 || nops == 0) {
 		r = 1;
-	} else {
+		nops = 0;
+	}
+	if (nops) {
 		struct tval loc;
 
 		r = translate_ops(t, ops, nops, &loc, 0);
@@ -798,7 +850,7 @@ static const char *raw_bits(struct tv *t, struct tval *v)
 	}
 	switch (v->kind) {
 	case TVK_MEM:
-		return cfmt(t, "_stp_tv_read(c, %s, %d, false)", v->c, size);
+		return cfmt(t, "_stp_tv_%sread(c, %s, %d, false)", t->rd, v->c, size);
 	case TVK_REG:
 		return cfmt(t, "STP_TV_REG(c, %s)", v->reg);
 	default:
@@ -920,7 +972,7 @@ static int deref(struct tv *t, struct tval *v, const char *what)
 	}
 	switch (v->kind) {
 	case TVK_MEM:
-		ptr = cfmt(t, "_stp_tv_read(c, %s, 8, false)", v->c);
+		ptr = cfmt(t, "_stp_tv_%sread(c, %s, 8, false)", t->rd, v->c);
 		break;
 	case TVK_REG:
 		ptr = cfmt(t, "STP_TV_REG(c, %s)", v->reg);
@@ -1205,7 +1257,7 @@ static const char *rvalue(struct tv *t, struct tval *v, const char *what)
 	}
 	if (v->bit_size) {
 		const char *raw = v->kind == TVK_MEM ?
-			cfmt(t, "_stp_tv_read(c, %s, %d, false)", v->c, v->storage) :
+			cfmt(t, "_stp_tv_%sread(c, %s, %d, false)", t->rd, v->c, v->storage) :
 			v->kind == TVK_REG ? cfmt(t, "STP_TV_REG(c, %s)", v->reg) : v->c;
 
 		return cfmt(t, "((int64_t)_stp_tv_bits(%s, %d, %d, %s))", raw, v->bit_off,
@@ -1213,7 +1265,7 @@ static const char *rvalue(struct tv *t, struct tval *v, const char *what)
 	}
 	switch (v->kind) {
 	case TVK_MEM:
-		return cfmt(t, "((int64_t)_stp_tv_read(c, %s, %d, %s))", v->c, size,
+		return cfmt(t, "((int64_t)_stp_tv_%sread(c, %s, %d, %s))", t->rd, v->c, size,
 			    sign ? "true" : "false");
 	case TVK_REG:
 		return cfmt(t, "((int64_t)_stp_tv_ext(STP_TV_REG(c, %s), %d, %s))", v->reg, size,
@@ -1322,7 +1374,7 @@ static void pretty(struct tv *t, struct strbuf *code, struct tval *v, int depth,
 			return;
 		}
 		if (is_char(&elem)) {
-			sb_printf(code, "_stp_tv_append_str(c, _tv_dst, %s, %" PRId64 ");\n", v->c,
+			sb_printf(code, "_stp_tv_append_%sstr(c, _tv_dst, %s, %" PRId64 ");\n", t->rd, v->c,
 				  len > 0 ? len + 1 : (int64_t)64);
 			return;
 		}
@@ -1355,8 +1407,8 @@ static void pretty(struct tv *t, struct strbuf *code, struct tval *v, int depth,
 				r = rvalue(t, &pv, "");
 				t->quiet = was_quiet;
 				if (r) {
-					sb_printf(code, "_stp_tv_append_str(c, _tv_dst, (unsigned long)%s, "
-						  "MAXSTRINGLEN / 2);\n", r);
+					sb_printf(code, "_stp_tv_append_%sstr(c, _tv_dst, (unsigned long)%s, "
+						  "MAXSTRINGLEN / 2);\n", t->rd, r);
 					return;
 				}
 			}
@@ -2074,10 +2126,74 @@ static struct tv_code *resolve_entry(struct tv *t, struct node *e)
 	return out;
 }
 
+/*
+ * $var (but $return) in a .return probe reads the value at entry, as
+ * @entry($var) would: SystemTap 4.8 warns, once per text, in its words
+ * (its "$p$" shows as "$p->$").  @entry() and @defined() do not warn.
+ */
+static void entry_capture_warning(struct session *s, struct node *n)
+{
+	struct tv_state *st = s->tv_state;
+	struct node one = *n;
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(n->str), pd = (size_t)n->num;
+	char *text;
+
+	/* Nor does it for tapset code (socket.create.return's $protocol). */
+	if (!strcmp(n->str, "return") || !strcmp(n->str, "$return") ||
+	    (n->loc.file && n->loc.file->is_tapset))
+		return;
+	/* $p$ and $p$$ keep the pretty-printing '$'s in the name, $p->x$ in num. */
+	while (!n->members && pd < 2 && len > pd + 1 && n->str[len - pd - 1] == '$')
+		pd++;
+	one.next = NULL;
+	one.num = 0;
+	one.str = arena_strndup(&s->arena, n->str, n->members ? len : len - pd);
+	ast_print_expr(&sb, &one);
+	sb_puts(&sb, pd == 2 ? "->$$" : pd == 1 ? "->$" : "");
+	if (!st)
+		st = s->tv_state = xcalloc(1, sizeof(*st));
+	for (int i = 0; i < st->captured.len; i++)
+		if (!strcmp(st->captured.items[i], sb_str(&sb))) {
+			sb_free(&sb);
+			return;
+		}
+	text = arena_strdup(&s->arena, sb_str(&sb));
+	sb_free(&sb);
+	vec_push(&st->captured, text);
+	diag_warn(s, &n->loc, "confusing usage, value is captured as @entry(%s) in .return "
+		  "probe [man stapprobes] RETURN PROBES", text);
+}
+
+/*
+ * The address space rp's reads are of, known here so that a read does
+ * not ask at run time: "u" (_stp_tv_uread: the traced task's memory)
+ * for probes whose hits run in a process (family user_space), "k"
+ * (_stp_tv_kread) for the others.  Code that probes of both kinds run
+ * (a function; a body two probes share, as @cast alone does not make a
+ * copy) gets "" (_stp_tv_read, which asks c->uprobe).
+ */
+static const char *reader(struct session *s, struct resolved_probe *rp)
+{
+	int user = 0, kernel = 0;
+
+	if (!rp || !rp->family)
+		return "";
+	if (rp->probe && rp->probe->tv_rp == rp)
+		return rp->family->user_space ? "u" : "k";
+	for (int i = 0; i < s->probes.len; i++) {
+		struct resolved_probe *o = s->probes.items[i];
+
+		if (o == rp || (rp->probe && o->probe == rp->probe))
+			*(o->family->user_space ? &user : &kernel) += 1;
+	}
+	return user && kernel ? "" : user ? "u" : "k";
+}
+
 enum type tv_resolve_at_entry(struct session *s, struct resolved_probe *rp, struct node *n)
 {
 	struct node *idx[8];
-	struct tv t = { .s = s, .rp = rp, .loc = &n->loc, .idx = idx };
+	struct tv t = { .s = s, .rp = rp, .loc = &n->loc, .idx = idx, .rd = reader(s, rp) };
 
 	if (!n->tv) {
 		n->tv = resolve_entry(&t, n);
@@ -2106,7 +2222,7 @@ static enum type resolve_node(struct session *s, struct resolved_probe *rp, stru
 			      bool lvalue)
 {
 	struct node *idx[8];
-	struct tv t = { .s = s, .rp = rp, .loc = &n->loc, .idx = idx };
+	struct tv t = { .s = s, .rp = rp, .loc = &n->loc, .idx = idx, .rd = reader(s, rp) };
 	struct tv_code *out;
 
 	if (n->kind == ND_DEFINED) {
@@ -2152,6 +2268,8 @@ static enum type resolve_node(struct session *s, struct resolved_probe *rp, stru
 	out = arena_alloc(&s->arena, sizeof(*out));
 	if (resolve_target(&t, n, lvalue, out) < 0 || t.failed)
 		return TY_UNKNOWN;
+	if (n->kind == ND_TARGET && t.sc && t.sc->has_fn && t.sc->is_return)
+		entry_capture_warning(s, n);
 	n->tv = out;
 	return out->type;
 }
@@ -2179,6 +2297,7 @@ void tv_free(struct session *s)
 	if (!st)
 		return;
 	dw_close(st->k);
+	vec_free(&st->captured);
 	free(st);
 	s->tv_state = NULL;
 }

@@ -51,6 +51,11 @@ struct probe_family {
 	/* Session state the family's probes run in (enum in stp_runtime.h). */
 	const char *state;
 	/*
+	 * Hits run in a traced task with c->uprobe set: target-variable
+	 * reads are of its user memory (tvar.c picks the reader).
+	 */
+	bool user_space;
+	/*
 	 * Emit family-level C: declarations, then code inside
 	 * stp_session_start() and stp_session_stop().  probes holds this
 	 * family's resolved probes, in priority order.  Any may be NULL.

@@ -20,7 +20,8 @@
  * Each match is one probe, registered as a uprobe on (PATH, file offset)
  * by runtime/uprobe.c: every process mapping the file is probed, from
  * the start of the script on, including ones started later.  Handlers
- * see user registers; target variables read user memory (c->uprobe).
+ * see user registers; target variables read user memory (the family is
+ * user_space: tvar.c emits the user-memory readers).
  *
  * .plt probes the PLT entries of PATH (plt.c) and gives $$name, the
  * function called.  .library(LIB) probes LIB (a path, or a pattern for
@@ -1229,6 +1230,7 @@ const struct probe_family pf_uprobe = {
 		"process[(S|N)].statement(N)",
 		NULL },
 	.state = "STP_SESSION_RUNNING",
+	.user_space = true,
 	.resolve = resolve_process,
 	.expand = expand_process,
 	.tv_scope = tv_scope,
