@@ -16,9 +16,9 @@
  * subbufs_produced before it advances subbufs_consumed, so a writer
  * switching sub-buffers in between makes the difference underflow and
  * the reader jump back up to n_subbufs - 1 sub-buffers, delivering old
- * data a second time.  Our read takes the buffer's writer lock, copies
- * into a bounce buffer and consumes through relay_subbufs_consumed(), so
- * reader and writer never overlap.
+ * data a second time.  Our read takes the buffer's writer lock to find
+ * what is readable and consumes through relay_subbufs_consumed(), so
+ * reader and writer never overlap (see trace_read for the copy).
  */
 #include <linux/debugfs.h>
 #include <linux/err.h>
@@ -100,14 +100,25 @@ static size_t whole_records(const char *p, size_t avail)
 	return off;
 }
 
-/* Copy what is readable now into bounce; called with rc->lock held. */
-static size_t take_locked(struct rchan_buf *buf, struct relay_cpu *rc,
-			  size_t max)
+/*
+ * Where the readable bytes start now, and how many (up to max); called
+ * with rc->lock held.  The caller copies them out and advances
+ * rc->read_bytes.
+ */
+static size_t readable_locked(struct rchan_buf *buf, struct relay_cpu *rc,
+			      size_t max, const char **where)
 {
 	size_t size = chan->subbuf_size, n = chan->n_subbufs;
 
-	/* Overwritten while unread: start at the oldest sub-buffer left. */
-	if (buf->subbufs_produced - buf->subbufs_consumed >= n) {
+	/*
+	 * Overwritten while unread: start at the oldest sub-buffer left.
+	 * Without overwriting, this many produced is only a full buffer:
+	 * relay refused the writer the reader's sub-buffer, whose rest is
+	 * still to read (skipping it lost lines silently, and left staprun
+	 * half a record when a read had split one).
+	 */
+	if (_stp_overwrite &&
+	    buf->subbufs_produced - buf->subbufs_consumed >= n) {
 		buf->subbufs_consumed = buf->subbufs_produced - n + 1;
 		rc->read_bytes = 0;
 	}
@@ -122,11 +133,20 @@ static size_t take_locked(struct rchan_buf *buf, struct relay_cpu *rc,
 			end = size - buf->padding[idx];
 		if (rc->read_bytes < end) {
 			p = buf->start + idx * size + rc->read_bytes;
-			avail = whole_records(p, min(end - rc->read_bytes, max));
-			if (!avail)	/* a record bigger than the read: split it */
-				avail = min(end - rc->read_bytes, max);
-			memcpy(bounce, p, avail);
-			rc->read_bytes += avail;
+			avail = min(end - rc->read_bytes, max);
+			/*
+			 * Overwriting drops whole sub-buffers, each starting
+			 * with a record: a read that split one could be left
+			 * with half of it.  Otherwise staprun joins the parts.
+			 */
+			if (_stp_overwrite) {
+				size_t whole = whole_records(p, avail);
+
+				/* None whole: a record bigger than max, split. */
+				if (whole)
+					avail = whole;
+			}
+			*where = p;
 			return avail;
 		}
 		if (buf->subbufs_consumed == buf->subbufs_produced)
@@ -147,17 +167,34 @@ static ssize_t trace_read(struct file *filp, char __user *ubuf, size_t count,
 
 	mutex_lock(&read_mutex);
 	while (count) {
+		const char *p;
 		size_t n;
 
 		raw_spin_lock_irqsave(&rc->lock, flags);
-		n = take_locked(buf, rc, min(count, chan->subbuf_size));
+		n = readable_locked(buf, rc, min(count, chan->subbuf_size), &p);
+		if (n && _stp_overwrite) {
+			/* Writers may overwrite it once unlocked: copy now. */
+			memcpy(bounce, p, n);
+			p = bounce;
+			rc->read_bytes += n;
+		}
 		raw_spin_unlock_irqrestore(&rc->lock, flags);
 		if (!n)
 			break;
-		if (copy_to_user(ubuf, bounce, n)) {
+		/*
+		 * Without overwriting, writers never enter a sub-buffer the
+		 * reader has not handed back, nor rewrite bytes below the
+		 * write offset: copy straight from the buffer, unlocked.
+		 */
+		if (copy_to_user(ubuf, p, n)) {
 			if (!done)
 				done = -EFAULT;
 			break;
+		}
+		if (!_stp_overwrite) {
+			raw_spin_lock_irqsave(&rc->lock, flags);
+			rc->read_bytes += n;
+			raw_spin_unlock_irqrestore(&rc->lock, flags);
 		}
 		ubuf += n;
 		count -= n;

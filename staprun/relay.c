@@ -254,28 +254,59 @@ static uint64_t complete_below(const struct relay_file *f)
 	return ts;
 }
 
-/* Emits, in stamp order, the records in hand stamped up to horizon. */
+/*
+ * Emits, in stamp order, the records in hand stamped up to horizon.  The
+ * order is by (stamp, file index), so records stamped alike come out in
+ * CPU order.  Each emit passes a run: the consecutive records of one file
+ * that come before the first record of any other file, so a reader that
+ * falls behind one busy CPU hands over whole stretches at once.
+ */
 static void merge(struct relay_in *in, uint64_t horizon, relay_emit_fn emit,
 		  void *arg)
 {
+	const struct stp_relay_rec *h[in->n];
+	int i;
+
+	for (i = 0; i < in->n; i++) {
+		h[i] = head(&in->files[i]);
+		if (h[i] && h[i]->ts > horizon)
+			h[i] = NULL;
+	}
 	for (;;) {
-		const struct stp_relay_rec *best = NULL;
-		struct relay_file *bf = NULL;
-		int i;
+		const struct stp_relay_rec *r;
+		struct relay_file *f;
+		int bi = -1, ni = -1;
+		size_t at;
 
-		/* Few files: a scan per record beats keeping a heap. */
+		/* Few files: a scan per run beats keeping a heap. */
 		for (i = 0; i < in->n; i++) {
-			const struct stp_relay_rec *r = head(&in->files[i]);
-
-			if (r && r->ts <= horizon && (!best || r->ts < best->ts)) {
-				best = r;
-				bf = &in->files[i];
+			if (!h[i])
+				continue;
+			if (bi < 0 || h[i]->ts < h[bi]->ts) {
+				ni = bi;
+				bi = i;
+			} else if (ni < 0 || h[i]->ts < h[ni]->ts) {
+				ni = i;
 			}
 		}
-		if (!best)
+		if (bi < 0)
 			return;
-		emit(arg, bf->cpu, best);
-		bf->start += sizeof(*best) + STP_RELAY_ALIGN(best->len);
+		f = &in->files[bi];
+		at = f->start;
+		r = h[bi];
+		/* The run: up to the next file's head, the horizon, or a partial record. */
+		do {
+			at += sizeof(*r) + STP_RELAY_ALIGN(r->len);
+			r = f->len - at >= sizeof(*r) ? (const void *)(f->buf + at) : NULL;
+			if (r && f->len - at - sizeof(*r) < STP_RELAY_ALIGN(r->len))
+				r = NULL;
+			if (r && r->ts > horizon)
+				r = NULL;
+		} while (r && (ni < 0 || r->ts < h[ni]->ts ||
+			       (r->ts == h[ni]->ts && bi < ni)));
+		emit(arg, f->cpu, f->buf + f->start, at - f->start);
+		f->start = at;
+		h[bi] = r;
 	}
 }
 

@@ -169,15 +169,15 @@ static int send_cmd(struct session *s, __u32 cmd)
 }
 
 /* A record for the output: a broken output ends the session. */
-static void emit_out(void *arg, int cpu, const struct stp_relay_rec *r)
+static void emit_out(void *arg, int cpu, const void *recs, size_t len)
 {
 	struct session *s = arg;
 	int ret;
 
 	if (output_broken(s->out))
 		return;
-	s->pass_bytes += r->len;
-	ret = output_write(s->out, cpu, r);
+	s->pass_bytes += len;
+	ret = output_write(s->out, cpu, recs, len);
 	if (ret)
 		out_failed(s, ret);
 }

@@ -29,15 +29,21 @@ struct merge {
 	bool failed;
 };
 
-static void emit(void *arg, int cpu, const struct stp_relay_rec *r)
+static void emit(void *arg, int cpu, const void *recs, size_t len)
 {
+	const char *p = recs, *end = p + len;
 	struct merge *m = arg;
 
-	if (m->verbose)
-		fprintf(m->out, "[%d,%lu,%u]", cpu, m->seq, r->len);
-	m->seq++;
-	if (fwrite(r + 1, 1, r->len, m->out) != r->len)
-		m->failed = true;
+	while (p < end) {
+		const struct stp_relay_rec *r = (const void *)p;
+
+		p += sizeof(*r) + STP_RELAY_ALIGN(r->len);
+		if (m->verbose)
+			fprintf(m->out, "[%d,%lu,%u]", cpu, m->seq, r->len);
+		m->seq++;
+		if (fwrite(r + 1, 1, r->len, m->out) != r->len)
+			m->failed = true;
+	}
 }
 
 /* stpd_cpu0, stpd_cpu1, ... of the current directory, in CPU order. */

@@ -52,8 +52,11 @@ struct relay_in {
 	int n;
 };
 struct stp_relay_rec;
-/* One record of CPU cpu's file: its header, then r->len bytes. */
-typedef void (*relay_emit_fn)(void *arg, int cpu, const struct stp_relay_rec *r);
+/*
+ * Consecutive whole records of CPU cpu's file, len bytes in all: each a
+ * header, then r->len bytes padded to STP_RELAY_ALIGN.
+ */
+typedef void (*relay_emit_fn)(void *arg, int cpu, const void *recs, size_t len);
 /* The N of every PREFIXN in DIR, ascending, in *nums: how many, or -errno. */
 int relay_numbered(const char *dir, const char *prefix, int **nums);
 /* Open every traceN in DIR. */
@@ -88,8 +91,11 @@ struct output;
 /* NULL after a message.  cpus: the CPU numbers, for bulk file names. */
 struct output *output_open(const struct output_cfg *cfg, const int *cpus,
 			   int ncpus);
-/* 0, or -errno (a message was printed unless it is -EPIPE). */
-int output_write(struct output *o, int cpu, const struct stp_relay_rec *r);
+/*
+ * Records as relay_emit_fn passes them.  0, or -errno (a message was
+ * printed unless it is -EPIPE).
+ */
+int output_write(struct output *o, int cpu, const void *recs, size_t len);
 int output_flush(struct output *o);
 bool output_broken(const struct output *o);
 int output_close(struct output *o);

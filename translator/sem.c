@@ -61,7 +61,8 @@ struct sem {
 	int loop_depth;
 	struct vec iterating;	/* struct symbol *: arrays foreach walks now */
 	struct vec aliases;	/* struct probe *: every alias definition */
-	bool sc_loaded;		/* the system call aliases (syscalls.c) are in */
+	int sc_parts;		/* SC_PART_*: the system call aliases loaded */
+	int sc_tried;		/* SC_PART_*: the ones asked for */
 	struct resolved_probe *rp;	/* the probe whose handler is checked */
 	int nused;		/* globals used so far (symbol.first_use) */
 	const char *pn;		/* the alias the script's point names (pn()) */
@@ -119,7 +120,7 @@ static struct symbol *find_in(struct vec *v, const char *name)
  * number of parameters (nargs; -1: any), as in SystemTap; a file's own
  * private function wins over a public one.
  */
-static int load_syscalls(struct sem *S, const struct srcloc *loc);
+static int load_syscalls(struct sem *S, const struct srcloc *loc, int parts);
 
 static struct func *find_func_from(struct sem *S, const char *name,
 				   const struct srcfile *from, int nargs)
@@ -512,8 +513,8 @@ static enum type call(struct sem *S, struct node *n)
 	if (!f && lib_need(S, 'f', n->str))
 		f = find_func_from(S, n->str, n->loc.file, nargs);
 	/* Functions of the generated syscall library load it (syscall_name). */
-	if (!f && !S->sc_loaded && sc_defines(n->str)) {
-		if (load_syscalls(S, &n->loc) < 0)
+	if (!f && !(S->sc_tried & SC_PART_ANY) && sc_defines(n->str)) {
+		if (load_syscalls(S, &n->loc, SC_PART_ANY) < 0)
 			return n->type = TY_UNKNOWN;
 		f = find_func_from(S, n->str, n->loc.file, nargs);
 	}
@@ -1545,16 +1546,22 @@ static void alias_candidates(struct sem *S, const struct probe_point *pt, struct
 }
 
 /*
- * Load the generated system call library (syscalls.c) into the session:
- * its aliases and functions.  Once; 0, or -1 after a message at loc.
+ * Load the parts of the generated system call library (syscalls.c) not
+ * yet in the session: their aliases and functions.  0, or -1 after a
+ * message at loc (the parts may be asked for again).
  */
-static int load_syscalls(struct sem *S, const struct srcloc *loc)
+static int load_syscalls(struct sem *S, const struct srcloc *loc, int parts)
 {
-	struct program *p = arena_alloc(&S->s->arena, sizeof(*p));
+	struct program *p;
 
-	S->sc_loaded = true;
-	if (sc_tapset(S->s, loc, p) < 0)
+	parts &= ~S->sc_parts;
+	S->sc_tried |= parts;
+	if (!parts)
+		return 0;
+	p = arena_alloc(&S->s->arena, sizeof(*p));
+	if (sc_tapset_parts(S->s, loc, p, parts) < 0)
 		return -1;
+	S->sc_parts |= parts;
 	vec_push(&S->s->tapset_files, p);
 	add_funcs(S, p);
 	add_aliases(S, p);
@@ -1860,15 +1867,15 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 	 * then a kernel without them (no DWARF) is no error.
 	 */
 	first_glob = pt->comps && is_glob(pt->comps->name);
-	if (!S->sc_loaded && pt->comps && sc_wanted(pt->comps->name)) {
+	if (pt->comps && sc_wanted(pt->comps->name) && (sc_parts(pt) & ~S->sc_parts)) {
 		int r;
 
+		/* On failure, a later syscall.NAME says why. */
 		s->diag_quiet += first_glob;
-		r = load_syscalls(S, &pt->loc);
+		r = load_syscalls(S, &pt->loc, sc_parts(pt));
 		s->diag_quiet -= first_glob;
 		if (r < 0 && !first_glob)
 			return -1;
-		S->sc_loaded = r == 0;	/* else a later syscall.NAME says why */
 	}
 	alias_candidates(S, pt, &cands);
 	/*

@@ -503,6 +503,7 @@ void session_free(struct session *s)
 		free(s->lib);
 	}
 	vec_free(&s->trace_memo);
+	vec_free(&s->sc_calls);
 	vec_free(&s->perf_counters);
 	vec_free(&s->args);
 	vec_free(&s->defines);

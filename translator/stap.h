@@ -452,6 +452,7 @@ struct session {
 	struct vec probes;	/* struct resolved_probe *, one per point */
 	struct vec handlers;	/* struct probe *: bodies to emit */
 	struct vec trace_memo;	/* probes/trace.c: struct tr_memo *, in the arena */
+	struct vec sc_calls;	/* syscalls.c: the kernel's calls, once collected */
 	int hwbkpts;		/* probes/hwbkpt.c: kernel.data points resolved */
 	struct vec perf_counters;	/* probes/perf.c: .counter("NAME") names (const char *) */
 	struct vec funcs;	/* struct func *, used ones */
@@ -524,6 +525,18 @@ int desugar_program(struct session *s, struct program *p);
  * point's first component name them (syscall, nd_syscall, a glob)?
  */
 int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out);
+/*
+ * The same, only the parts named (SC_PART_*): a script that probes
+ * syscall.* is spared the parse of the .return and nd_syscall aliases.
+ * sc_parts: the parts a probe point may need.
+ */
+enum {
+	SC_PART_ENTRY = 1, SC_PART_RETURN = 2, SC_PART_ND_ENTRY = 4,
+	SC_PART_ND_RETURN = 8, SC_PART_ANY = 16, SC_PART_ALL = 31,
+};
+int sc_tapset_parts(struct session *s, const struct srcloc *loc, struct program *out,
+		    int parts);
+int sc_parts(const struct probe_point *pt);
 bool sc_wanted(const char *first);
 /* Is name a function the system call library defines (syscall_name)? */
 bool sc_defines(const char *name);

@@ -1072,6 +1072,12 @@ static int sc_list(struct dw_kernel *dk, const char *glob, dw_func_fn fn, struct
  */
 int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out)
 {
+	return sc_tapset_parts(s, loc, out, SC_PART_ALL);
+}
+
+int sc_tapset_parts(struct session *s, const struct srcloc *loc, struct program *out,
+		    int parts)
+{
 	struct dw_kernel *dk = pf_kernel(s, loc, false);
 	struct sc_collect k = { .s = s };
 	struct strbuf sb = STRBUF_INIT;
@@ -1079,6 +1085,11 @@ int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out)
 
 	if (!dk)
 		return -1;
+	/* Collected once a session: later parts reuse them. */
+	if (s->sc_calls.len) {
+		k.calls = s->sc_calls;
+		goto generate;
+	}
 	/* Without a build tree (-p2 only), the symbols name the calls. */
 	r = sc_read_table(s, &k);
 	if (r <= 0)
@@ -1096,23 +1107,28 @@ int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out)
 	k.prefix = "__se_sys_";
 	sc_list(dk, "__se_sys_*", sc_proto_fn, &k);
 	sc_read_protos(s, &k);
-
+	s->sc_calls = k.calls;	/* the calls are in the session's arena */
+generate:
 	sb_puts(&sb, "// Generated from the kernel's system calls (translator/syscalls.c).\n");
 	for (i = 0; i < k.calls.len; i++) {
 		struct sc_call *c = k.calls.items[i];
 
-		sc_entry(&sb, s, c);
-		sc_return(&sb, c);
+		if (parts & SC_PART_ENTRY)
+			sc_entry(&sb, s, c);
+		if (parts & SC_PART_RETURN)
+			sc_return(&sb, c);
 	}
 	for (i = 0; i < k.calls.len; i++) {
 		struct sc_call *c = k.calls.items[i];
 
-		sb_printf(&sb, "probe nd_syscall.%s = syscall.%s { }\n"
-			  "probe nd_syscall.%s.return = syscall.%s.return { }\n",
-			  c->name, c->name, c->name, c->name);
+		if (parts & SC_PART_ND_ENTRY)
+			sb_printf(&sb, "probe nd_syscall.%s = syscall.%s { }\n", c->name, c->name);
+		if (parts & SC_PART_ND_RETURN)
+			sb_printf(&sb, "probe nd_syscall.%s.return = syscall.%s.return { }\n",
+				  c->name, c->name);
 	}
-	sc_any(&sb, &k);
-	vec_free(&k.calls);
+	if (parts & SC_PART_ANY)
+		sc_any(&sb, &k);
 
 	struct srcfile *f = source_from_string(s, "<syscalls>", sb_str(&sb));
 
@@ -1164,6 +1180,27 @@ static void sc_any(struct strbuf *sb, const struct sc_collect *k)
 		"probe syscall_any.return = kernel.trace(\"raw_syscalls:sys_exit\")\n"
 		"{\n\tsyscall_nr = syscall_nr()\n\tname = __sc_name(syscall_nr)\n"
 		"\tretval = $ret\n}\n");
+}
+
+/*
+ * The parts a point may match: syscall.NAME is an entry, three or more
+ * components may be a .return; nd_syscall's are built on syscall's.
+ */
+int sc_parts(const struct probe_point *pt)
+{
+	const char *first = pt->comps->name;
+	int n = 0, parts = 0;
+
+	for (const struct pp_comp *c = pt->comps; c; c = c->next)
+		n++;
+	if (!fnmatch(first, "syscall", 0))
+		parts |= SC_PART_ENTRY | (n >= 3 ? SC_PART_RETURN : 0);
+	if (!fnmatch(first, "nd_syscall", 0))
+		parts |= SC_PART_ENTRY | SC_PART_ND_ENTRY |
+			 (n >= 3 ? SC_PART_RETURN | SC_PART_ND_RETURN : 0);
+	if (!fnmatch(first, "syscall_any", 0))
+		parts |= SC_PART_ANY;
+	return parts;
 }
 
 /* Does a probe point's first component ask for these aliases? */

@@ -47,10 +47,21 @@ static void sink_put(struct sink *s, const char *data, size_t len)
 	s->len += len;
 }
 
-static void emit(void *arg, int cpu, const struct stp_relay_rec *r)
+static void emit(void *arg, int cpu, const void *recs, size_t len)
 {
+	const char *p = recs, *end = p + len;
+
 	(void)cpu;
-	sink_put(arg, (const char *)(r + 1), r->len);
+	while (p < end) {
+		const struct stp_relay_rec *r = (const void *)p;
+
+		p += sizeof(*r) + STP_RELAY_ALIGN(r->len);
+		if (p > end) {
+			fprintf(stderr, "FAIL: a run ends inside a record\n");
+			exit(1);
+		}
+		sink_put(arg, (const char *)(r + 1), r->len);
+	}
 }
 
 static void put(FILE *f, unsigned long long ts, const char *text)
@@ -61,6 +72,53 @@ static void put(FILE *f, unsigned long long ts, const char *text)
 	fwrite(&r, sizeof(r), 1, f);
 	fwrite(text, r.len, 1, f);
 	fwrite(zero, STP_RELAY_ALIGN(r.len) - r.len, 1, f);
+}
+
+/*
+ * Runs of one file and equal stamps: a run of file 0 must stop at file
+ * 1's next head, and records stamped alike come out in file (CPU) order,
+ * also where the tie falls inside a run.
+ */
+static int tie_test(void)
+{
+	static const struct { int file; unsigned long long ts; const char *text; } recs[] = {
+		{ 1, 5, "b0 " }, { 0, 10, "a1 " }, { 0, 20, "a2 " },
+		{ 0, 20, "a3 " }, { 1, 20, "b1 " }, { 1, 25, "b2 " },
+		{ 0, 30, "a4 " }, { 1, 30, "b3 " }, { 1, 31, "b4\n" },
+	};
+	char dir[] = "/tmp/relay_merge_test.XXXXXX", path[64];
+	struct sink out = { 0 };
+	struct relay_in in;
+	FILE *f[2];
+	int i, ret = 0;
+
+	if (!mkdtemp(dir))
+		return 1;
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/trace%d", dir, i);
+		f[i] = fopen(path, "w");
+		if (!f[i])
+			return 1;
+	}
+	for (i = 0; i < (int)(sizeof(recs) / sizeof(recs[0])); i++)
+		put(f[recs[i].file], recs[i].ts, recs[i].text);
+	for (i = 0; i < 2; i++)
+		fclose(f[i]);
+	if (relay_in_open(&in, dir) || relay_in_read(&in, true, emit, &out) < 0)
+		return 1;
+	relay_in_close(&in);
+	sink_put(&out, "", 1);
+	if (strcmp(out.buf, "b0 a1 a2 a3 b1 b2 a4 b3 b4\n")) {
+		fprintf(stderr, "FAIL: ties and runs: got %s", out.buf);
+		ret = 1;
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/trace%d", dir, i);
+		unlink(path);
+	}
+	rmdir(dir);
+	free(out.buf);
+	return ret;
 }
 
 int main(void)
@@ -74,6 +132,8 @@ int main(void)
 	char *p, *end;
 	long want = 0;
 
+	if (tie_test())
+		return 1;
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
