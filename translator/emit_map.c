@@ -396,6 +396,12 @@ static void emit_param(const struct session *s, struct strbuf *c,
 {
 	if (!global_is_param(s, g))
 		return;
+	/*
+	 * The parameter is named after the global, and the macros expand
+	 * that name: a global called like a kernel macro (ATTR_MODE, which
+	 * linux/fs.h defines) must not be expanded there.
+	 */
+	sb_printf(c, "#pragma push_macro(\"%s\")\n#undef %s\n", g->name, g->name);
 	if (g->type == TY_STRING)
 		sb_printf(c, "module_param_string(%s, g_%s, MAXSTRINGLEN, 0);\n",
 			  g->name, g->cname);
@@ -406,6 +412,7 @@ static void emit_param(const struct session *s, struct strbuf *c,
 	else
 		sb_printf(c, "module_param_cb(%s, &_stp_param_s64_ops, &g_%s, 0);\n",
 			  g->name, g->cname);
+	sb_printf(c, "#pragma pop_macro(\"%s\")\n", g->name);
 }
 
 void emit_global_decls(struct session *s, struct strbuf *c)
