@@ -66,7 +66,6 @@ void emit_global_init(struct session *s, struct strbuf *c);
 void emit_global_exit(struct session *s, struct strbuf *c);
 /* The C name of a global's storage: "g_name". */
 const char *emit_global_ref(struct emitter *E, struct symbol *sym);
-/* A handler printing write-only globals at the end; false if none. */
 /*
  * regs_use.c: args_regs[i] for each handler whose code, in
  * code[hspan[i][0]..hspan[i][1]), and the functions it calls (fspan, by
@@ -74,6 +73,7 @@ const char *emit_global_ref(struct emitter *E, struct symbol *sym);
  */
 void regs_use_mark(struct session *s, const char *code, const size_t (*fspan)[2],
 		   const size_t (*hspan)[2], bool *args_regs);
+/* A handler printing write-only globals at the end; false if none. */
 bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *code);
 /*
  * Lock list of a handler; returns its length (0: no globals).  AFTER gets

@@ -741,39 +741,37 @@ static void entry_slot_code(struct tv *t, const char *expr, struct tval *v);
  * unit with DWARF does), from the object's symbol table.  Relocatable
  * objects (.ko) are left out: their symbol values are section offsets.
  */
+struct decl_sym {
+	const char *name;
+	uint64_t addr;
+	bool found;
+};
+
+static int decl_sym_cb(const char *name, const GElf_Sym *sym, void *arg)
+{
+	struct decl_sym *d = arg;
+
+	if (sym->st_shndx == SHN_UNDEF || GELF_ST_BIND(sym->st_info) == STB_LOCAL ||
+	    (GELF_ST_TYPE(sym->st_info) != STT_OBJECT &&
+	     GELF_ST_TYPE(sym->st_info) != STT_NOTYPE) || strcmp(name, d->name))
+		return 0;
+	d->addr = sym->st_value;
+	d->found = true;
+	return 1;
+}
+
 static bool decl_symbol_addr(struct tv *t, Dwarf_Die *var, const char *name, uint64_t *addr)
 {
 	Elf *elf = dwarf_getelf(t->sc->dbg);
+	struct decl_sym d = { .name = name };
 	GElf_Ehdr eh;
-	Elf_Scn *scn = NULL;
 
 	if (dwarf_tag(var) != DW_TAG_variable || !dwarf_hasattr(var, DW_AT_declaration) ||
-	    !elf || !gelf_getehdr(elf, &eh) || eh.e_type == ET_REL)
+	    !elf || !gelf_getehdr(elf, &eh) || eh.e_type == ET_REL ||
+	    dw_elf_symbols(elf, decl_sym_cb, &d) < 0 || !d.found)
 		return false;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
-		    !(d = elf_getdata(scn, NULL)))
-			continue;
-		for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *n;
-
-			if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
-			    (GELF_ST_TYPE(sym.st_info) != STT_OBJECT &&
-			     GELF_ST_TYPE(sym.st_info) != STT_NOTYPE) ||
-			    GELF_ST_BIND(sym.st_info) == STB_LOCAL)
-				continue;
-			n = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (n && !strcmp(n, name)) {
-				*addr = sym.st_value;
-				return true;
-			}
-		}
-	}
-	return false;
+	*addr = d.addr;
+	return true;
 }
 
 /* The location of DWARF variable var at the probe (or at entry). */
