@@ -207,16 +207,22 @@ static int fill(struct relay_file *f)
 }
 
 /* The file's first whole record, or NULL. */
-static const struct stp_relay_rec *head(const struct relay_file *f)
+/* The whole record at offset at of f's bytes, or NULL (not all in yet). */
+static const struct stp_relay_rec *rec_at(const struct relay_file *f, size_t at)
 {
 	const struct stp_relay_rec *r;
 
-	if (f->len - f->start < sizeof(*r))
+	if (f->len - at < sizeof(*r))
 		return NULL;
-	r = (const void *)(f->buf + f->start);
-	if (f->len - f->start - sizeof(*r) < STP_RELAY_ALIGN(r->len))
+	r = (const void *)(f->buf + at);
+	if (f->len - at - sizeof(*r) < STP_RELAY_ALIGN(r->len))
 		return NULL;
 	return r;
+}
+
+static const struct stp_relay_rec *head(const struct relay_file *f)
+{
+	return rec_at(f, f->start);
 }
 
 void relay_in_settle(void)
@@ -297,9 +303,7 @@ static void merge(struct relay_in *in, uint64_t horizon, relay_emit_fn emit,
 		/* The run: up to the next file's head, the horizon, or a partial record. */
 		do {
 			at += sizeof(*r) + STP_RELAY_ALIGN(r->len);
-			r = f->len - at >= sizeof(*r) ? (const void *)(f->buf + at) : NULL;
-			if (r && f->len - at - sizeof(*r) < STP_RELAY_ALIGN(r->len))
-				r = NULL;
+			r = rec_at(f, at);
 			if (r && r->ts > horizon)
 				r = NULL;
 		} while (r && (ni < 0 || r->ts < h[ni]->ts ||
