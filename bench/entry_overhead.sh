@@ -23,6 +23,21 @@
 #   trampoline (fentry) instead of a kprobe: the cheapest entry probe the
 #   issue names (BTF has no entry for the alias __x64_sys_getppid on 6.1).
 #
+# CPUs: MODES="1cpu 2cpu 4cpu" (any NCPU, N sysloops pinned to CPUs
+#   0..N-1) and SMP=vCPUs of the VM (default: the most any mode needs, at
+#   least 2).  The shared vmrun.sh fixes -smp 2, so this runs a copy of it
+#   with -smp $SMP.  This host has 2 cores: the VM's vCPUs are TCG threads,
+#   and with 4 busy vCPUs two share each host core.  The guest cannot see
+#   that: a loop's ns/call then includes the time its vCPU waits for a
+#   host core, about doubling base and overhead alike.  So a 4cpu figure
+#   does NOT say how the probe scales to 4 CPUs (its 4cpu/1cpu ratio is
+#   mostly the host's time-sharing, and TCG has no cache model in which
+#   CPUs could fight over a line); it DOES say that 4 CPUs hitting at once
+#   lose no hit or line, skip nothing and crash nothing, and it compares
+#   the tracers with each other (the "vs" columns, same mode, same boot)
+#   and each probe with its own base (overhead/base).  Only a host with at
+#   least SMP free cores gives the scaling ratio.
+#
 # overhead.sh knows a session is ready when its kprobe shows in
 # /sys/kernel/debug/kprobes/list; ours now attaches through an ftrace_ops
 # (runtime/fentry.c), which has no kprobe but shows in tracefs'
@@ -40,7 +55,22 @@ trap 'rm -rf "$work"' EXIT
 # The copy lives in work/bench/ beside links to the tools it uses.
 mkdir -p "$work/bench"
 cp "$(dirname "$(readlink -f "$overhead")")/sysloop.c" "$work/bench/"
-for t in kver.sh vmrun.sh staprun-path.sh; do ln -s "$tools/$t" "$work/$t"; done
+for t in kver.sh staprun-path.sh; do ln -s "$tools/$t" "$work/$t"; done
+modes=${MODES:-1cpu 2cpu}
+need=2
+for m in $modes; do
+	case $m in
+	[1-9]cpu|[1-9][0-9]cpu) [ "${m%cpu}" -gt $need ] && need=${m%cpu};;
+	*) echo "entry_overhead: MODES: $m is not NCPU (1cpu, 2cpu, 4cpu...)" >&2; exit 1;;
+	esac
+done
+export SMP=${SMP:-$need} MODES="$modes"
+[ "$SMP" -ge "$need" ] || { echo "entry_overhead: MODES=\"$modes\" needs SMP>=$need" >&2; exit 1; }
+# vmrun.sh with -smp $SMP instead of its fixed -smp 2.
+sed 's/ -smp 2 / -smp ${SMP:-2} /' "$tools/vmrun.sh" >"$work/vmrun.sh"
+chmod +x "$work/vmrun.sh"
+grep -q -- '-smp ${SMP:-2} ' "$work/vmrun.sh" ||
+	{ echo "entry_overhead: $tools/vmrun.sh changed: cannot set its -smp" >&2; exit 1; }
 ef=/sys/kernel/tracing/enabled_functions
 sed -e "s|^KL=/sys/kernel/debug/kprobes/list\$|&\\
 probed() { grep -q getppid \$KL 2>/dev/null \|\| grep -q getppid $ef 2>/dev/null; }|" \
@@ -52,7 +82,7 @@ probed() { grep -q getppid \$KL 2>/dev/null \|\| grep -q getppid $ef 2>/dev/null
     -e 's|for tool in ours ours_kprobe |for tool in ours ours_fullregs ours_kprobe |' \
     -e 's|^    ours)  *scr=\(.*\)bld=\$STAP\(.*\);;$|&\
     ours_fullregs) scr=\1bld=$STAP\2; flags="$flags -DSTP_FENTRY_FULL_REGS";;|' \
-    "$overhead" >"$work/bench/overhead.sh"
+    "$overhead" | perl "$top/bench/ncpu_edit.pl" >"$work/bench/overhead.sh" || exit 1
 chmod +x "$work/bench/overhead.sh"
 # A printf flood spends most of each interval in the handler under TCG,
 # so the overload protection of ours (as of plain SystemTap) ends the
