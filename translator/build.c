@@ -3,8 +3,13 @@
  * Pass 4: build the module with the target kernel's kbuild.
  *
  * The build directory holds the generated stp_script.c, a copy of the
- * runtime under rt/, stap_kfeatures.h and a Kbuild file listing every
- * runtime .c as an object of the module.
+ * runtime under rt/, stap_kfeatures.h and a Kbuild file.  The module
+ * links the script with only the runtime it needs: most runtime objects
+ * go into an archive, stp_rt.a, and the linker takes from it just the
+ * members that define a symbol the script (or a member taken) refers to,
+ * so a script without statistics, stacks or syscall decoding carries no
+ * code for them.  The objects no symbol reaches but the module needs
+ * (module_init, module parameters staprun sets) are linked whole.
  *
  * Kernel features are detected by compiling each runtime/kfeatures/X.c
  * against the target headers; the answers are cached per kernel build
@@ -222,11 +227,29 @@ out:
 }
 
 /*
+ * Runtime objects linked whole, whatever the script uses: module.c has
+ * module_init/exit, relay.c and target.c the parameters staprun passes
+ * or reads (_stp_bulkmode, _stp_target, ...).  Nothing refers to them by
+ * symbol, so from the archive the linker would leave them out.
+ */
+static const char *const rt_whole[] = { "module", "relay", "target" };
+
+static bool rt_linked_whole(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(rt_whole) / sizeof(rt_whole[0]); i++)
+		if (strlen(rt_whole[i]) == len && !strncmp(rt_whole[i], name, len))
+			return true;
+	return false;
+}
+
+/*
  * Copy the runtime's .c and .h files into dir/rt; list the .c files as
- * objects (names: their base names) and hash every byte copied into *h.
+ * objects, in objs those linked whole and in lib the archive's members
+ * (names: their base names), and hash every byte copied into *h.
  */
 static int copy_runtime(struct session *s, const char *builddir,
-			struct strbuf *objs, struct vec *names, uint64_t *h)
+			struct strbuf *objs, struct strbuf *lib,
+			struct vec *names, uint64_t *h)
 {
 	char *rt = xasprintf("%s/rt", builddir);
 	struct vec files = VEC_INIT;
@@ -253,7 +276,10 @@ static int copy_runtime(struct session *s, const char *builddir,
 		free(from);
 		free(to);
 		if (!strcmp(name + strlen(name) - 2, ".c")) {
-			sb_printf(objs, " rt/%.*s.o", (int)strlen(name) - 2, name);
+			int len = strlen(name) - 2;
+
+			sb_printf(rt_linked_whole(name, len) ? objs : lib,
+				  " rt/%.*s.o", len, name);
 			vec_push(names, xstrndup(name, strlen(name) - 2));
 		}
 	}
@@ -368,6 +394,7 @@ int build_module(struct session *s)
 {
 	char *kdir = build_kernel_tree(s, s->release);
 	struct strbuf kb = STRBUF_INIT, objs = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf lib = STRBUF_INIT;
 	struct vec rt_names = VEC_INIT;
 	uint64_t rt_hash = HASH_INIT;
 	char *path = NULL, *cache = NULL;
@@ -380,15 +407,27 @@ int build_module(struct session *s)
 		util_err("cannot write %s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (copy_runtime(s, s->tmpdir, &objs, &rt_names, &rt_hash) ||
+	if (copy_runtime(s, s->tmpdir, &objs, &lib, &rt_names, &rt_hash) ||
 	    kernel_features(s, kdir, s->tmpdir, &rt_hash))
 		goto out;
 	cache = rtobj_dir(s, rt_hash);
 	cached = use_cached_runtime(cache, s->tmpdir, &rt_names);
 	if (s->verbose >= 2)
 		fprintf(stderr, "Runtime objects: %s %s\n", cached ? "cached in" : "building for", cache);
-	sb_printf(&kb, "obj-m := %s.o\n%s-y := stp_script.o%s\n", s->module_name,
-		  s->module_name, sb_str(&objs));
+	sb_printf(&kb, "obj-m := %s.o\n%s-y := stp_script.o%s stp_rt.a\n",
+		  s->module_name, s->module_name, sb_str(&objs));
+	/*
+	 * The archive: kbuild lists it in the module's .mod file like an
+	 * object, and its ld -r takes only the members needed (GNU ld
+	 * rescans one archive until no member adds a definition).  ld needs
+	 * the archive's symbol index: no "S" (kbuild's own cmd_ar drops it).
+	 */
+	sb_printf(&kb, "stp_rt-objs :=%s\n"
+		  "quiet_cmd_stp_ar = AR      $@\n"
+		  "      cmd_stp_ar = rm -f $@; $(AR) cDPr $@ $(real-prereqs)\n"
+		  "$(obj)/stp_rt.a: $(addprefix $(obj)/,$(stp_rt-objs)) FORCE\n"
+		  "\t$(call if_changed,stp_ar)\n"
+		  "targets += stp_rt.a\n", sb_str(&lib));
 	sb_puts(&kb, "ccflags-y := -I$(src)/rt -I$(src)" MODULE_CFLAGS);
 	defines(s, &kb);
 	sb_puts(&kb, "\n");
@@ -435,6 +474,7 @@ out:
 	free(kdir);
 	sb_free(&kb);
 	sb_free(&objs);
+	sb_free(&lib);
 	sb_free(&out);
 	return ret;
 }
