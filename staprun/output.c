@@ -40,8 +40,8 @@ struct stream {
 };
 
 struct output_ops {
-	/* Whole records, back to back (relay_emit_fn). */
-	int (*write)(struct output *o, int cpu, const void *recs, size_t len);
+	/* Runs of whole records (relay_emit_fn). */
+	int (*write)(struct output *o, const struct relay_run *runs, int n);
 	int (*flush)(struct output *o);
 };
 
@@ -153,15 +153,23 @@ static const struct stp_relay_rec *next_rec(const char **p)
 	return r;
 }
 
-static int plain_write(struct output *o, int cpu, const void *recs, size_t len)
+static int plain_write(struct output *o, const struct relay_run *runs, int n)
 {
 	struct stream *st = &o->streams[0];
-	const char *p = recs, *end = p + len;
+	const char *p = runs->recs, *end = p + runs->len;
 	int ret;
 
-	(void)cpu;
-	while (p < end) {
-		const struct stp_relay_rec *r = next_rec(&p);
+	for (;;) {
+		const struct stp_relay_rec *r;
+
+		if (p == end) {
+			if (!--n)
+				return 0;
+			runs++;
+			p = runs->recs;
+			end = p + runs->len;
+		}
+		r = next_rec(&p);
 
 		/*
 		 * The common case, a short line: one 8-byte copy (payloads
@@ -179,7 +187,6 @@ static int plain_write(struct output *o, int cpu, const void *recs, size_t len)
 		if (ret)
 			return ret;
 	}
-	return 0;
 }
 
 static int all_flush(struct output *o)
@@ -247,14 +254,16 @@ static int rotate_one(struct output *o, const struct stp_relay_rec *r)
 	return stream_put(o, st, r + 1, r->len);
 }
 
-static int rotate_write(struct output *o, int cpu, const void *recs, size_t len)
+static int rotate_write(struct output *o, const struct relay_run *runs, int n)
 {
-	const char *p = recs, *end = p + len;
 	int ret = 0;
 
-	(void)cpu;
-	while (p < end && !ret)
-		ret = rotate_one(o, next_rec(&p));
+	for (int i = 0; i < n && !ret; i++) {
+		const char *p = runs[i].recs, *end = p + runs[i].len;
+
+		while (p < end && !ret)
+			ret = rotate_one(o, next_rec(&p));
+	}
 	return ret;
 }
 
@@ -262,11 +271,17 @@ static const struct output_ops rotate_ops = { rotate_write, all_flush };
 
 /* ---- percpu: bulk mode's raw per-CPU files ---- */
 
-static int percpu_write(struct output *o, int cpu, const void *recs, size_t len)
+static int percpu_write(struct output *o, const struct relay_run *runs, int n)
 {
-	struct stream *st = &o->streams[cpu < o->nstreams ? cpu : 0];
+	int ret = 0;
 
-	return stream_put(o, st, recs, len);
+	for (int i = 0; i < n && !ret; i++) {
+		int cpu = runs[i].cpu;
+
+		ret = stream_put(o, &o->streams[cpu < o->nstreams ? cpu : 0],
+				 runs[i].recs, runs[i].len);
+	}
+	return ret;
 }
 
 static const struct output_ops percpu_ops = { percpu_write, all_flush };
@@ -308,9 +323,11 @@ struct output *output_open(const struct output_cfg *cfg, const int *cpus,
 	return o;
 }
 
-int output_write(struct output *o, int cpu, const void *recs, size_t len)
+int output_write(struct output *o, const struct relay_run *runs, int n)
 {
-	return o->broken ? -EIO : o->ops->write(o, cpu, recs, len);
+	if (n <= 0)
+		return 0;
+	return o->broken ? -EIO : o->ops->write(o, runs, n);
 }
 
 int output_flush(struct output *o)

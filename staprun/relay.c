@@ -206,25 +206,6 @@ static int fill(struct relay_file *f)
 	return 0;
 }
 
-/* The file's first whole record, or NULL. */
-/* The whole record at offset at of f's bytes, or NULL (not all in yet). */
-static const struct stp_relay_rec *rec_at(const struct relay_file *f, size_t at)
-{
-	const struct stp_relay_rec *r;
-
-	if (f->len - at < sizeof(*r))
-		return NULL;
-	r = (const void *)(f->buf + at);
-	if (f->len - at - sizeof(*r) < STP_RELAY_ALIGN(r->len))
-		return NULL;
-	return r;
-}
-
-static const struct stp_relay_rec *head(const struct relay_file *f)
-{
-	return rec_at(f, f->start);
-}
-
 void relay_in_settle(void)
 {
 	struct timespec ts = { 0, HORIZON_MARGIN_NS };
@@ -260,58 +241,114 @@ static uint64_t complete_below(const struct relay_file *f)
 	return ts;
 }
 
+#define RUNS_MAX 64	/* runs per emit call */
+
+/* Where merge() is in one file: its next record, stamped ts. */
+struct cursor {
+	const char *p, *end;	/* end: of the bytes in hand */
+	uint64_t ts;		/* UINT64_MAX: no whole record up to horizon */
+};
+
+/* The stamp of the record at p, or UINT64_MAX (partial, or past horizon). */
+static inline uint64_t cursor_ts(const char *p, const char *end,
+				 uint64_t horizon)
+{
+	const struct stp_relay_rec *r = (const void *)p;
+
+	if ((size_t)(end - p) < sizeof(*r) ||
+	    (size_t)(end - p) - sizeof(*r) < STP_RELAY_ALIGN(r->len) ||
+	    r->ts > horizon)
+		return UINT64_MAX;
+	return r->ts;
+}
+
+/*
+ * The file whose head comes first (stamp, then file index), and in *next
+ * the last stamp its run may take: the run ends before the first record
+ * that another file's head precedes, stamped later, or alike where that
+ * file comes first (the scan keeps the first of equals, so then its head
+ * is later and the - 1 cannot go below it).  No further than cap.
+ */
+static inline int pick(const struct cursor *c, int n, uint64_t cap,
+		       uint64_t *next)
+{
+	int bi = 0, i;
+
+	if (n == 2) {	/* the usual machine, in two comparisons */
+		bi = c[1].ts < c[0].ts;
+		*next = bi ? c[0].ts - 1 : c[1].ts;
+	} else {
+		/* Few files: a scan per run beats keeping a heap. */
+		for (i = 1; i < n; i++)
+			if (c[i].ts < c[bi].ts)
+				bi = i;
+		*next = UINT64_MAX;
+		for (i = 0; i < n; i++) {
+			uint64_t lim = i < bi ? c[i].ts - 1 : c[i].ts;
+
+			if (i != bi && lim < *next)
+				*next = lim;
+		}
+	}
+	if (*next > cap)
+		*next = cap;
+	return bi;
+}
+
 /*
  * Emits, in stamp order, the records in hand stamped up to horizon.  The
  * order is by (stamp, file index), so records stamped alike come out in
- * CPU order.  Each emit passes a run: the consecutive records of one file
- * that come before the first record of any other file, so a reader that
- * falls behind one busy CPU hands over whole stretches at once.
+ * CPU order.  Each run is the consecutive records of one file that come
+ * before the first record of any other file, so a reader that falls
+ * behind one busy CPU hands over whole stretches at once; emit gets the
+ * runs RUNS_MAX at a time.  With CPUs writing in turn most runs are one
+ * record, so the loop keeps each file's next stamp at hand and reads
+ * each record's header once.
  */
 static void merge(struct relay_in *in, uint64_t horizon, relay_emit_fn emit,
 		  void *arg)
 {
-	const struct stp_relay_rec *h[in->n];
-	int i;
+	const int n = in->n;	/* a local: emit() could change *in */
+	struct cursor c[n];
+	struct relay_run runs[RUNS_MAX];
+	/* A run stops at a file's end (stamp UINT64_MAX) even with no horizon. */
+	uint64_t cap = horizon < UINT64_MAX ? horizon : UINT64_MAX - 1;
+	int i, nruns = 0;
 
-	for (i = 0; i < in->n; i++) {
-		h[i] = head(&in->files[i]);
-		if (h[i] && h[i]->ts > horizon)
-			h[i] = NULL;
+	for (i = 0; i < n; i++) {
+		struct relay_file *f = &in->files[i];
+
+		c[i].p = f->buf + f->start;
+		c[i].end = f->buf + f->len;
+		c[i].ts = cursor_ts(c[i].p, c[i].end, horizon);
 	}
 	for (;;) {
-		const struct stp_relay_rec *r;
-		struct relay_file *f;
-		int bi = -1, ni = -1;
-		size_t at;
+		uint64_t next, ts;
+		const char *p, *start;
+		int bi;
 
-		/* Few files: a scan per run beats keeping a heap. */
-		for (i = 0; i < in->n; i++) {
-			if (!h[i])
-				continue;
-			if (bi < 0 || h[i]->ts < h[bi]->ts) {
-				ni = bi;
-				bi = i;
-			} else if (ni < 0 || h[i]->ts < h[ni]->ts) {
-				ni = i;
-			}
-		}
-		if (bi < 0)
-			return;
-		f = &in->files[bi];
-		at = f->start;
-		r = h[bi];
-		/* The run: up to the next file's head, the horizon, or a partial record. */
+		bi = pick(c, n, cap, &next);
+		if (c[bi].ts == UINT64_MAX)
+			break;
+		start = p = c[bi].p;
 		do {
-			at += sizeof(*r) + STP_RELAY_ALIGN(r->len);
-			r = rec_at(f, at);
-			if (r && r->ts > horizon)
-				r = NULL;
-		} while (r && (ni < 0 || r->ts < h[ni]->ts ||
-			       (r->ts == h[ni]->ts && bi < ni)));
-		emit(arg, f->cpu, f->buf + f->start, at - f->start);
-		f->start = at;
-		h[bi] = r;
+			p += sizeof(struct stp_relay_rec) +
+			     STP_RELAY_ALIGN(((const struct stp_relay_rec *)p)->len);
+			ts = cursor_ts(p, c[bi].end, horizon);
+		} while (ts <= next);
+		c[bi].p = p;
+		c[bi].ts = ts;
+		runs[nruns++] = (struct relay_run){ in->files[bi].cpu, p - start,
+						    start };
+		if (nruns == RUNS_MAX) {
+			emit(arg, runs, nruns);
+			nruns = 0;
+		}
 	}
+	if (nruns)
+		emit(arg, runs, nruns);
+	for (i = 0; i < n; i++)
+		in->files[i].start = c[i].p - in->files[i].buf;
 }
 
 int relay_in_read(struct relay_in *in, bool all, relay_emit_fn emit,

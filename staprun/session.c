@@ -168,16 +168,17 @@ static int send_cmd(struct session *s, __u32 cmd)
 	return 0;
 }
 
-/* A record for the output: a broken output ends the session. */
-static void emit_out(void *arg, int cpu, const void *recs, size_t len)
+/* Runs for the output: a broken output ends the session. */
+static void emit_out(void *arg, const struct relay_run *runs, int n)
 {
 	struct session *s = arg;
 	int ret;
 
 	if (output_broken(s->out))
 		return;
-	s->pass_bytes += len;
-	ret = output_write(s->out, cpu, recs, len);
+	for (int i = 0; i < n; i++)
+		s->pass_bytes += runs[i].len;
+	ret = output_write(s->out, runs, n);
 	if (ret)
 		out_failed(s, ret);
 }

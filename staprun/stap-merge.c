@@ -29,20 +29,24 @@ struct merge {
 	bool failed;
 };
 
-static void emit(void *arg, int cpu, const void *recs, size_t len)
+static void emit(void *arg, const struct relay_run *runs, int n)
 {
-	const char *p = recs, *end = p + len;
 	struct merge *m = arg;
 
-	while (p < end) {
-		const struct stp_relay_rec *r = (const void *)p;
+	for (int i = 0; i < n; i++) {
+		const char *p = runs[i].recs, *end = p + runs[i].len;
 
-		p += sizeof(*r) + STP_RELAY_ALIGN(r->len);
-		if (m->verbose)
-			fprintf(m->out, "[%d,%lu,%u]", cpu, m->seq, r->len);
-		m->seq++;
-		if (fwrite(r + 1, 1, r->len, m->out) != r->len)
-			m->failed = true;
+		while (p < end) {
+			const struct stp_relay_rec *r = (const void *)p;
+
+			p += sizeof(*r) + STP_RELAY_ALIGN(r->len);
+			if (m->verbose)
+				fprintf(m->out, "[%d,%lu,%u]", runs[i].cpu,
+					m->seq, r->len);
+			m->seq++;
+			if (fwrite(r + 1, 1, r->len, m->out) != r->len)
+				m->failed = true;
+		}
 	}
 }
 

@@ -53,10 +53,20 @@ struct relay_in {
 };
 struct stp_relay_rec;
 /*
- * Consecutive whole records of CPU cpu's file, len bytes in all: each a
- * header, then r->len bytes padded to STP_RELAY_ALIGN.
+ * A run: consecutive whole records of CPU cpu's file, len bytes in all:
+ * each a header, then r->len bytes padded to STP_RELAY_ALIGN.
  */
-typedef void (*relay_emit_fn)(void *arg, int cpu, const void *recs, size_t len);
+struct relay_run {
+	int cpu;
+	size_t len;
+	const void *recs;
+};
+/*
+ * n runs in write order.  Runs come in batches: with CPUs writing in
+ * turn most runs are one record, and a call per run cost more than the
+ * record's own copy.
+ */
+typedef void (*relay_emit_fn)(void *arg, const struct relay_run *runs, int n);
 /* The N of every PREFIXN in DIR, ascending, in *nums: how many, or -errno. */
 int relay_numbered(const char *dir, const char *prefix, int **nums);
 /* Open every traceN in DIR. */
@@ -92,10 +102,10 @@ struct output;
 struct output *output_open(const struct output_cfg *cfg, const int *cpus,
 			   int ncpus);
 /*
- * Records as relay_emit_fn passes them.  0, or -errno (a message was
+ * Runs as relay_emit_fn passes them.  0, or -errno (a message was
  * printed unless it is -EPIPE).
  */
-int output_write(struct output *o, int cpu, const void *recs, size_t len);
+int output_write(struct output *o, const struct relay_run *runs, int n);
 int output_flush(struct output *o);
 bool output_broken(const struct output *o);
 int output_close(struct output *o);

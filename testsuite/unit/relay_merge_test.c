@@ -47,20 +47,25 @@ static void sink_put(struct sink *s, const char *data, size_t len)
 	s->len += len;
 }
 
-static void emit(void *arg, int cpu, const void *recs, size_t len)
+static void emit(void *arg, const struct relay_run *runs, int n)
 {
-	const char *p = recs, *end = p + len;
+	for (int i = 0; i < n; i++) {
+		const char *p = runs[i].recs, *end = p + runs[i].len;
 
-	(void)cpu;
-	while (p < end) {
-		const struct stp_relay_rec *r = (const void *)p;
-
-		p += sizeof(*r) + STP_RELAY_ALIGN(r->len);
-		if (p > end) {
-			fprintf(stderr, "FAIL: a run ends inside a record\n");
+		if (p == end) {
+			fprintf(stderr, "FAIL: an empty run\n");
 			exit(1);
 		}
-		sink_put(arg, (const char *)(r + 1), r->len);
+		while (p < end) {
+			const struct stp_relay_rec *r = (const void *)p;
+
+			p += sizeof(*r) + STP_RELAY_ALIGN(r->len);
+			if (p > end) {
+				fprintf(stderr, "FAIL: a run ends inside a record\n");
+				exit(1);
+			}
+			sink_put(arg, (const char *)(r + 1), r->len);
+		}
 	}
 }
 
@@ -77,42 +82,48 @@ static void put(FILE *f, unsigned long long ts, const char *text)
 /*
  * Runs of one file and equal stamps: a run of file 0 must stop at file
  * 1's next head, and records stamped alike come out in file (CPU) order,
- * also where the tie falls inside a run.
+ * also where the tie falls inside a run.  With two files and with three
+ * (the merge has a path of its own for two).
  */
-static int tie_test(void)
+static int tie_test(int nfiles)
 {
 	static const struct { int file; unsigned long long ts; const char *text; } recs[] = {
 		{ 1, 5, "b0 " }, { 0, 10, "a1 " }, { 0, 20, "a2 " },
 		{ 0, 20, "a3 " }, { 1, 20, "b1 " }, { 1, 25, "b2 " },
 		{ 0, 30, "a4 " }, { 1, 30, "b3 " }, { 1, 31, "b4\n" },
+		{ 2, 20, "c0 " }, { 2, 30, "c1 " },
 	};
+	const char *want = nfiles == 2 ? "b0 a1 a2 a3 b1 b2 a4 b3 b4\n" :
+		"b0 a1 a2 a3 b1 c0 b2 a4 b3 c1 b4\n";
 	char dir[] = "/tmp/relay_merge_test.XXXXXX", path[64];
 	struct sink out = { 0 };
 	struct relay_in in;
-	FILE *f[2];
+	FILE *f[3];
 	int i, ret = 0;
 
 	if (!mkdtemp(dir))
 		return 1;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < nfiles; i++) {
 		snprintf(path, sizeof(path), "%s/trace%d", dir, i);
 		f[i] = fopen(path, "w");
 		if (!f[i])
 			return 1;
 	}
 	for (i = 0; i < (int)(sizeof(recs) / sizeof(recs[0])); i++)
-		put(f[recs[i].file], recs[i].ts, recs[i].text);
-	for (i = 0; i < 2; i++)
+		if (recs[i].file < nfiles)
+			put(f[recs[i].file], recs[i].ts, recs[i].text);
+	for (i = 0; i < nfiles; i++)
 		fclose(f[i]);
 	if (relay_in_open(&in, dir) || relay_in_read(&in, true, emit, &out) < 0)
 		return 1;
 	relay_in_close(&in);
 	sink_put(&out, "", 1);
-	if (strcmp(out.buf, "b0 a1 a2 a3 b1 b2 a4 b3 b4\n")) {
-		fprintf(stderr, "FAIL: ties and runs: got %s", out.buf);
+	if (strcmp(out.buf, want)) {
+		fprintf(stderr, "FAIL: ties and runs, %d files: got %s", nfiles,
+			out.buf);
 		ret = 1;
 	}
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < nfiles; i++) {
 		snprintf(path, sizeof(path), "%s/trace%d", dir, i);
 		unlink(path);
 	}
@@ -132,7 +143,7 @@ int main(void)
 	char *p, *end;
 	long want = 0;
 
-	if (tie_test())
+	if (tie_test(2) || tie_test(3))
 		return 1;
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
