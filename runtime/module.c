@@ -16,6 +16,28 @@
 
 struct dentry *_stp_debugfs_dir;
 
+/*
+ * Weak: the module links the runtime from an archive, taking only the
+ * objects its script refers to (translator/build.c).  These references
+ * alone must not pull in the user-space symbol tables and uprobes: a
+ * script that uses either refers to them itself, and then they are
+ * here; otherwise they are NULL and there is nothing to start.
+ */
+extern int _stp_usyms_start(void) __weak;
+extern void _stp_usyms_stop(void) __weak;
+extern int _stp_uprobes_live(void) __weak;
+
+static int usyms_start(void)
+{
+	return _stp_usyms_start ? _stp_usyms_start() : 0;
+}
+
+static void usyms_stop(void)
+{
+	if (_stp_usyms_stop)
+		_stp_usyms_stop();
+}
+
 static DEFINE_MUTEX(session_mutex);
 static bool session_started;	/* START was handled (once per load) */
 static bool session_active;	/* stp_session_start succeeded, not stopped */
@@ -44,7 +66,7 @@ static void session_undo(void)
 {
 	atomic_set(&_stp_state, STP_SESSION_STOPPED);
 	stp_session_stop();
-	_stp_usyms_stop();
+	usyms_stop();
 	_stp_target_set_stop();
 	_stp_relay_flush();
 }
@@ -63,7 +85,7 @@ void _stp_session_start_cmd(void)
 	session_started = true;
 	_stp_stats_reset();
 	atomic_set(&_stp_state, STP_SESSION_STARTING);
-	ret = _stp_usyms_start();
+	ret = usyms_start();
 	if (!ret)
 		ret = _stp_target_set_start();
 	if (!ret)
@@ -74,7 +96,8 @@ void _stp_session_start_cmd(void)
 			       atomic_read(&_stp_exit_flag) ? STP_SESSION_STOPPING :
 			       STP_SESSION_RUNNING);
 		/* SDT semaphores go up only once hits run (runtime/uprobe.c). */
-		if (atomic_read(&_stp_state) == STP_SESSION_RUNNING)
+		if (atomic_read(&_stp_state) == STP_SESSION_RUNNING &&
+		    _stp_uprobes_live)
 			ret = _stp_uprobes_live();
 	}
 	if (ret)
@@ -115,7 +138,7 @@ void _stp_session_stop_cmd(bool reply)
 		if (atomic_read(&_stp_state) != STP_SESSION_ERROR)
 			atomic_set(&_stp_state, STP_SESSION_STOPPING);
 		stp_session_stop();
-		_stp_usyms_stop();
+		usyms_stop();
 		_stp_target_set_stop();
 		atomic_set(&_stp_state, STP_SESSION_STOPPED);
 		session_active = false;

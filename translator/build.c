@@ -297,6 +297,8 @@ static int copy_runtime(struct session *s, const char *builddir,
  * it (symbols come from the symbol table).
  */
 #define MODULE_CFLAGS " -g0"
+/* How the runtime objects are built and linked: see build_module(). */
+#define RT_LAYOUT "stp_rt.a members as module parts"
 
 /*
  * The runtime's objects depend only on the kernel build, its detected
@@ -311,6 +313,8 @@ static char *rtobj_dir(struct session *s, uint64_t h)
 
 	h = hash_bytes(h, s->release, strlen(s->release) + 1);
 	h = hash_bytes(h, MODULE_CFLAGS, sizeof(MODULE_CFLAGS));
+	/* Objects compiled for the archive (before: with the wrong flags). */
+	h = hash_bytes(h, RT_LAYOUT, sizeof(RT_LAYOUT));
 	for (int i = 0; i < s->defines.len; i++)
 		h = hash_bytes(h, s->defines.items[i], strlen(s->defines.items[i]) + 1);
 	sub = xasprintf("rtobj/%s-%016llx", s->release, (unsigned long long)h);
@@ -428,6 +432,15 @@ int build_module(struct session *s)
 		  "$(obj)/stp_rt.a: $(addprefix $(obj)/,$(stp_rt-objs)) FORCE\n"
 		  "\t$(call if_changed,stp_ar)\n"
 		  "targets += stp_rt.a\n", sb_str(&lib));
+	/*
+	 * kbuild compiles an object as part of a module (-DMODULE, so that
+	 * THIS_MODULE is this module, and KBUILD_MODNAME) only if the
+	 * module's list names it; the archive's members are compiled as
+	 * that list's objects would be.
+	 */
+	sb_printf(&kb, "$(addprefix $(obj)/,$(stp_rt-objs)): part-of-module := y\n"
+		  "$(addprefix $(obj)/,$(stp_rt-objs)): modname := %s\n",
+		  s->module_name);
 	sb_puts(&kb, "ccflags-y := -I$(src)/rt -I$(src)" MODULE_CFLAGS);
 	defines(s, &kb);
 	sb_puts(&kb, "\n");
