@@ -6,12 +6,62 @@
  */
 #ifndef DW_INDEX_H
 #define DW_INDEX_H
+#include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../common/util.h"
 #include "dw.h"
+
+/* ---- the object (dw.h; opened by dwarf.c and dwarf_mod.c) ---- */
+
+/* In-memory indexes of single names, before a kernel's whole index exists. */
+#define DW_PARTS 4
+
+struct dwi_sym;
+
+struct dw_object {
+	enum dw_kind kind;
+	char *name;		/* "kernel", the module's name, the file's base name */
+	char *path;		/* the module or user file; NULL for the kernel */
+	char *release;		/* kernel and modules; "" for user files */
+	char *build_id, *debuginfo, *db_path;
+	sqlite3 *db;		/* the whole index; kernel: NULL until a query needs it */
+	Dwarf *dbg;
+	Dwarf_CFI *cfi;
+	uint64_t bias;		/* DWARF address + bias = symbol table address */
+	/* dw_symbolize, the index builder: the function symbols, read on first use */
+	struct dwi_sym *syms;
+	size_t nsyms;
+	bool syms_tried;
+	struct vec owned;	/* names the symbols own (without @VERSION) */
+
+	/* DW_KERNEL */
+	struct dw_part {
+		char *name;
+		sqlite3 *db;
+	} parts[DW_PARTS];
+	int nparts;
+	char *dir;
+	char *image, *image_id;	/* image_id NULL: not read yet (banner_matches) */
+	bool bg_started;	/* background_index ran */
+	uint64_t stext, printk;
+	bool addrs_known;	/* stext, printk */
+	int fd;			/* dw_dwarf(): the debuginfo, opened on first use */
+	Elf *elf;
+	bool dbg_tried;
+
+	/* DW_MODULE, DW_USER: libdwfl's view of the file, open for the process */
+	struct dw_object *next;	/* dwm_open_list */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Addr elf_bias;	/* user: dwfl address - elf_bias = the file's vaddr */
+};
+
+/* Read o's function symbols into o->syms (dwarf.c: the kernel's ELF; dwarf_mod.c: libdwfl's). */
+void dwm_read_symbols(struct dw_object *o);
 
 /* ---- the database (dwarf_db.c) ---- */
 

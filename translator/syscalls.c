@@ -1058,7 +1058,7 @@ static void sc_read_protos(struct session *s, struct sc_collect *k)
 	sb_free(&text);
 }
 
-static int sc_list(struct dw_kernel *dk, const char *glob, dw_func_fn fn, struct sc_collect *k)
+static int sc_list(struct dw_object *dk, const char *glob, dw_func_fn fn, struct sc_collect *k)
 {
 	struct dw_pattern p = { .name = (char *)glob };
 
@@ -1078,7 +1078,7 @@ int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out)
 int sc_tapset_parts(struct session *s, const struct srcloc *loc, struct program *out,
 		    int parts)
 {
-	struct dw_kernel *dk = pf_kernel(s, loc, false);
+	struct dw_object *dk = pf_kernel(s, loc, false);
 	struct sc_collect k = { .s = s };
 	struct strbuf sb = STRBUF_INIT;
 	int i, r;

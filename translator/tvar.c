@@ -82,7 +82,7 @@ struct tv {
 
 /* Per-session state: the kernel's DWARF for @cast/@var outside DWARF probes. */
 struct tv_state {
-	struct dw_kernel *k;
+	struct dw_object *k;
 	struct tv_scope kscope;
 	struct vec captured;	/* entry_capture_warning texts said (char *) */
 };
@@ -1638,7 +1638,7 @@ static bool complete_type(Dwarf_Die *su)
 	return true;
 }
 
-struct dw_kernel *tv_kernel(struct session *s, char **err)
+struct dw_object *tv_kernel(struct session *s, char **err)
 {
 	struct tv_state *st = s->tv_state;
 
@@ -1646,18 +1646,18 @@ struct dw_kernel *tv_kernel(struct session *s, char **err)
 	if (!st)
 		st = s->tv_state = xcalloc(1, sizeof(*st));
 	if (!st->k) {
-		st->k = dw_open(s->release, err);
+		st->k = dw_kernel_open(s->release, err);
 		if (st->k)
-			tv_kernel_scope(st->k, &st->kscope);
+			tv_object_scope(st->k, &st->kscope);
 	}
 	return st->k;
 }
 
-void tv_kernel_scope(struct dw_kernel *k, struct tv_scope *out)
+void tv_object_scope(struct dw_object *o, struct tv_scope *out)
 {
-	out->dbg = dw_dwarf(k);
-	out->cfi = dw_cfi(k);
-	out->space = (struct dw_space){ DW_SPACE_KERNEL, "kernel", dw_printk(k) };
+	out->dbg = dw_dwarf(o);
+	out->cfi = dw_cfi(o);
+	out->space = dw_space(o);
 }
 
 /* The scope @cast and @var use: the probe's, else the kernel's DWARF. */
@@ -1693,7 +1693,7 @@ static int first_module(const char *name, const char *path, void *arg)
 static struct tv_scope *module_scope(struct tv *t, const char *name)
 {
 	struct modfind f = { 0 };
-	struct dw_module *m;
+	struct dw_object *m;
 	struct tv_scope *sc;
 	char *err = NULL;
 
@@ -1712,8 +1712,7 @@ static struct tv_scope *module_scope(struct tv *t, const char *name)
 		return NULL;
 	}
 	sc = arena_alloc(&t->s->arena, sizeof(*sc));
-	sc->dbg = dw_module_dwarf(m, &sc->cfi);
-	sc->space = (struct dw_space){ DW_SPACE_MODULE, dw_module_name(m), 0 };
+	tv_object_scope(m, sc);
 	if (!sc->dbg) {
 		fail(t, "@cast: module '%s' has no DWARF", name);
 		return NULL;

@@ -111,14 +111,15 @@ void tv_emit_decls(struct session *s, struct strbuf *c);
 /*
  * The DWARF index of the session's kernel (s->release), opened once per
  * session and owned by it, so Dwarf DIEs stay valid through pass 3.
- * NULL with *err (malloc'ed, dw_open's message) on failure.
+ * NULL with *err (malloc'ed, dw_kernel_open's message) on failure.
  */
-struct dw_kernel *tv_kernel(struct session *s, char **err);
+struct dw_object *tv_kernel(struct session *s, char **err);
 /*
- * Fill the parts of a scope every kernel probe shares: the kernel's
- * DWARF and CFI, KASLR-shifted globals, "kernel" as @cast's default.
+ * Fill the parts of a scope every probe of object o shares: its DWARF and
+ * CFI and its address space (the kernel's: KASLR-shifted globals,
+ * "kernel" as @cast's default).
  */
-void tv_kernel_scope(struct dw_kernel *k, struct tv_scope *out);
+void tv_object_scope(struct dw_object *o, struct tv_scope *out);
 /* Release what tv_resolve kept in the session (s->tv_state). */
 void tv_free(struct session *s);
 

@@ -381,7 +381,7 @@ static int expand_trace_walk(struct session *s, struct resolved_probe *rp, struc
 	bool optional = rp->point->optional;
 	struct tr_walk w = { .s = s, .tp = tp, .optional = optional, .out = out };
 	bool wild = has_wildcard(tp->pattern);
-	struct dw_kernel *k;
+	struct dw_object *k;
 	const char *near;
 	int n, ret;
 
@@ -469,7 +469,7 @@ int pf_trace_list(struct session *s, const char *pattern, bool with_vars,
 	static const char pre[] = "kernel.trace(\"";
 	struct tr_point tp = { 0 };
 	struct tr_list l = { .with_vars = with_vars, .lines = lines };
-	struct dw_kernel *k;
+	struct dw_object *k;
 	const char *colon;
 	size_t len = strlen(pattern);
 	char *arg;
@@ -509,7 +509,7 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 {
 	const struct tr_probe *pr = rp->family_data;
 	struct tv_arg *args;
-	struct dw_kernel *k;
+	struct dw_object *k;
 
 	k = pf_kernel(s, loc, false);
 	if (!k)
@@ -521,7 +521,7 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 		return -1;
 	}
 	/* @var and @cast in the handler read the kernel's globals and types. */
-	tv_kernel_scope(k, out);
+	tv_object_scope(k, out);
 	out->has_fn = false;
 	args = arena_alloc(&s->arena, (size_t)(pr->nargs ? pr->nargs : 1) * sizeof(*args));
 	for (int i = 0; i < pr->nargs; i++)
