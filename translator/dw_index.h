@@ -124,6 +124,15 @@ void dwi_sort_syms(struct dwi_sym *v, size_t n);
 /* The symbol containing addr, or UINT32_MAX. */
 uint32_t dwi_sym_find(const struct dwi_sym *v, size_t n, uint64_t addr);
 
+/*
+ * The symbols rows of an index being built, written as they are first
+ * named: dwi_bind_sym binds the row of the symbol holding DWARF address
+ * pc to column col of st and the offset into it to col + 1 (NULLs if no
+ * function symbol holds it).  0, or -EIO.
+ */
+struct dwi_symrows;
+int dwi_bind_sym(struct dwi_symrows *rows, sqlite3_stmt *st, int col, uint64_t pc);
+
 /* The object to index and what its index records (the meta table). */
 struct dwi_meta {
 	const char *release, *build_id, *debuginfo, *image, *image_build_id;
@@ -143,7 +152,8 @@ struct dwi_meta {
 	bool stmts;		/* fill the statement table (.statement) */
 	bool user;		/* user file: optimized units are probed at the entry */
 	/* Called before the indexes are made, to add rows (user files' symbols). */
-	int (*post)(sqlite3 *db, const struct dwi_meta *meta, void *arg);
+	int (*post)(sqlite3 *db, const struct dwi_meta *meta, struct dwi_symrows *rows,
+		    void *arg);
 	void *post_arg;
 	int ncus, nthreads;	/* filled by the builders */
 	double walk_secs;	/* of which the DWARF walk (threaded part) */

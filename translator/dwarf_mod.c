@@ -323,39 +323,11 @@ static int u64_cmp(const void *a, const void *b)
 /* What user_symbols works with: its statements and what they need. */
 struct usym {
 	sqlite3 *db;
-	sqlite3_stmt *get_func, *ins_func, *ins_site, *upd_count, *ins_sym;
+	sqlite3_stmt *get_func, *ins_func, *ins_site, *upd_count;
 	sqlite3_stmt *alias_func, *alias_site;
-	const struct dwi_meta *meta;
-	int64_t *symids;	/* meta->syms[i]'s row in symbols, 0: not yet */
+	struct dwi_symrows *rows;	/* the builder's symbols rows */
 	int64_t nofile;		/* the files row of "" */
 };
-
-/* Bind the symbol holding pc and the offset into it (columns col, col + 1). */
-static int bind_sym(struct usym *u, sqlite3_stmt *st, int col, uint64_t pc)
-{
-	const struct dwi_meta *meta = u->meta;
-	uint32_t i = dwi_sym_find(meta->syms, meta->nsyms, pc + meta->bias);
-	const struct dwi_sym *s;
-
-	if (i == UINT32_MAX) {
-		sqlite3_bind_null(st, col);
-		sqlite3_bind_null(st, col + 1);
-		return 0;
-	}
-	s = &meta->syms[i];
-	if (!u->symids[i]) {
-		sqlite3_bind_text(u->ins_sym, 1, s->name, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(u->ins_sym, 2, (int64_t)s->addr);
-		sqlite3_bind_text(u->ins_sym, 3, s->section, -1, SQLITE_STATIC);
-		if (sqlite3_step(u->ins_sym) != SQLITE_DONE)
-			return -EIO;
-		sqlite3_reset(u->ins_sym);
-		u->symids[i] = sqlite3_last_insert_rowid(u->db);
-	}
-	sqlite3_bind_int64(st, col, u->symids[i]);
-	sqlite3_bind_int64(st, col + 1, (int64_t)(pc + meta->bias - s->addr));
-	return 0;
-}
 
 /* Step st and reset it; 0, or -EIO if it failed. */
 static int step(sqlite3_stmt *st)
@@ -416,7 +388,7 @@ static int add_symbol_func(struct usym *u, const char *name, uint64_t pc)
 	sqlite3_bind_int64(u->ins_site, 1, fid);
 	sqlite3_bind_int64(u->ins_site, 2, (int64_t)pc);
 	sqlite3_bind_int64(u->ins_site, 3, u->nofile);
-	if (bind_sym(u, u->ins_site, 4, pc) < 0 || step(u->ins_site) < 0)
+	if (dwi_bind_sym(u->rows, u->ins_site, 4, pc) < 0 || step(u->ins_site) < 0)
 		return -EIO;
 	return count_copy(u, fid);
 }
@@ -498,9 +470,10 @@ out:
  * functions are numbered in (name, file, line) order again (renumber).
  * 0, or -EIO (sqlite3_errmsg says why).
  */
-static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, void *arg)
+static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, struct dwi_symrows *rows,
+			void *arg)
 {
-	struct usym u = { .db = db, .meta = meta };
+	struct usym u = { .db = db, .rows = rows };
 	const struct dwi_sym **order = NULL;
 	sqlite3_stmt *st = NULL;
 	uint64_t *entries = NULL;
@@ -536,8 +509,6 @@ static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, void *arg)
 			       " VALUES(?, ?, 0, '', 0, '')", -1, &u.ins_func, NULL) ||
 	    sqlite3_prepare_v2(db, "INSERT INTO sites VALUES(?1, 0, ?2, ?2, ?3, ?4, ?5, 0)", -1,
 			       &u.ins_site, NULL) ||
-	    sqlite3_prepare_v2(db, "INSERT INTO symbols(name, addr, section) VALUES(?,?,?)", -1,
-			       &u.ins_sym, NULL) ||
 	    sqlite3_prepare_v2(db, "UPDATE funcs SET n_inlined = n_inlined + ?1,"
 			       " n_outofline = n_outofline + 1 - ?1 WHERE id = ?2", -1,
 			       &u.upd_count, NULL) ||
@@ -551,7 +522,6 @@ static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, void *arg)
 			       " s.sym, s.sym_offset, s.die FROM sites s WHERE s.entry_pc = ?2"
 			       " AND s.inlined = 0 AND s.func != ?1 LIMIT 1", -1, &u.alias_site, NULL))
 		goto out;
-	u.symids = xcalloc(meta->nsyms + 1, sizeof(*u.symids));
 	/*
 	 * Without DWARF every function is a symbol's, made in name order: the
 	 * ids come out as the schema wants them, with no renumbering.
@@ -579,11 +549,9 @@ out:
 	sqlite3_finalize(u.get_func);
 	sqlite3_finalize(u.ins_func);
 	sqlite3_finalize(u.ins_site);
-	sqlite3_finalize(u.ins_sym);
 	sqlite3_finalize(u.upd_count);
 	sqlite3_finalize(u.alias_func);
 	sqlite3_finalize(u.alias_site);
-	free(u.symids);
 	free(order);
 	free(entries);
 	return ret;
