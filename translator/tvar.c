@@ -1660,6 +1660,19 @@ void tv_object_scope(struct dw_object *o, struct tv_scope *out)
 	out->space = dw_space(o);
 }
 
+bool tv_object_fn_scope(struct dw_object *o, uint64_t die_off, uint64_t pc, uint64_t entry_pc,
+			bool is_return, struct tv_scope *out)
+{
+	tv_object_scope(o, out);
+	if (!out->dbg || !dwarf_offdie(out->dbg, die_off, &out->fn))
+		return false;
+	out->has_fn = true;
+	out->pc = pc;
+	out->entry_pc = entry_pc;
+	out->is_return = is_return;
+	return true;
+}
+
 /* The scope @cast and @var use: the probe's, else the kernel's DWARF. */
 static struct tv_scope *kernel_scope(struct tv *t)
 {

@@ -120,6 +120,13 @@ struct dw_object *tv_kernel(struct session *s, char **err);
  * "kernel" as @cast's default).
  */
 void tv_object_scope(struct dw_object *o, struct tv_scope *out);
+/*
+ * The same for a probe at pc in the function or inlined copy whose DIE is
+ * at die_off in o's DWARF (entry_pc: where @entry reads).  false if that
+ * DIE cannot be read: the family says so in its own words.
+ */
+bool tv_object_fn_scope(struct dw_object *o, uint64_t die_off, uint64_t pc, uint64_t entry_pc,
+			bool is_return, struct tv_scope *out);
 /* Release what tv_resolve kept in the session (s->tv_state). */
 void tv_free(struct session *s);
 

@@ -653,15 +653,10 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 
 	if (!k)
 		return -1;
-	if (!dw_dwarf(k) || !dwarf_offdie(dw_dwarf(k), kp->die_off, &out->fn)) {
+	if (!tv_object_fn_scope(k, kp->die_off, kp->pc, kp->entry_pc, df->is_return, out)) {
 		diag_error(s, loc, "cannot read the DWARF of %s for target variables", rp->pp);
 		return -1;
 	}
-	tv_object_scope(k, out);
-	out->has_fn = true;
-	out->pc = kp->pc;
-	out->entry_pc = kp->entry_pc;
-	out->is_return = df->is_return;
 	return 0;
 }
 

@@ -596,16 +596,13 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 	struct dwm_probe *p = rp->family_data;
 
 	memset(out, 0, sizeof(*out));
-	tv_object_scope(p->mod, out);	/* its globals are refused: see above */
-	if (!out->dbg || !dwarf_offdie(out->dbg, p->kp.die_off, &out->fn)) {
+	/* Its globals are refused: their address is not known (see above). */
+	if (!tv_object_fn_scope(p->mod, p->kp.die_off, p->kp.pc, p->kp.entry_pc, p->is_return,
+				out)) {
 		diag_error(s, loc, "dwarf: cannot read the DWARF of module %s (%s)",
 			   dw_name(p->mod), dw_debuginfo(p->mod));
 		return -1;
 	}
-	out->has_fn = true;
-	out->pc = p->kp.pc;
-	out->entry_pc = p->kp.entry_pc;
-	out->is_return = p->is_return;
 	return 0;
 }
 

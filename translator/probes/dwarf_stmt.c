@@ -798,16 +798,10 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 	k = pf_kernel(s, loc, false);
 	if (!k)
 		return -1;
-	out->dbg = dw_dwarf(k);
-	if (!out->dbg || !dwarf_offdie(out->dbg, p->fn_die, &out->fn)) {
+	if (!tv_object_fn_scope(k, p->fn_die, p->addr, p->entry_pc, false, out)) {
 		diag_error(s, loc, "cannot read the DWARF of %s for target variables", rp->pp);
 		return -1;
 	}
-	tv_object_scope(k, out);
-	out->has_fn = true;
-	out->pc = p->addr;
-	out->entry_pc = p->entry_pc;
-	out->is_return = false;
 	out->args = NULL;
 	out->nargs = 0;
 	return 0;

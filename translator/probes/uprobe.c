@@ -960,15 +960,11 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 			  "install its debuginfo or rebuild it with -g");
 		return -1;
 	}
-	tv_object_scope(p->mod, out);
-	if (!out->dbg || !dwarf_offdie(out->dbg, p->die_off, &out->fn)) {
+	if (!tv_object_fn_scope(p->mod, p->die_off, p->pc, p->entry_pc, p->kind == UP_RETURN,
+				out)) {
 		diag_error(s, loc, "dwarf: cannot read the DWARF of %s", p->path);
 		return -1;
 	}
-	out->has_fn = true;
-	out->pc = p->pc;
-	out->entry_pc = p->entry_pc;
-	out->is_return = p->kind == UP_RETURN;
 	return 0;
 }
 
