@@ -74,7 +74,7 @@ sqlite3 *dwdb_open(const char *path);
 char *dwdb_meta(sqlite3 *db, const char *key);
 /*
  * The queries behind dw_list_functions, dw_lookup_functions and
- * dw_module_statements, on one index (db_path names it in errors):
+ * dw_statements, on one index (db_path names it in errors):
  * dw.h's order and return convention.
  */
 int dwdb_funcs(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_func_fn fn,
