@@ -178,7 +178,8 @@ enum dw_kind dw_kind(const struct dw_object *o);
 const char *dw_name(const struct dw_object *o);
 /* The file the DWARF was read from ("" for a user file without any). */
 const char *dw_debuginfo(const struct dw_object *o);
-const char *dw_build_id(const struct dw_object *o);	/* hex: the index's key */
+/* The index's key: the debuginfo's build-id in hex (a user file's + "-dwarf"/"-symtab"). */
+const char *dw_build_id(const struct dw_object *o);
 const char *dw_db_path(const struct dw_object *o);
 /* Whether the whole index exists yet (kernel: else exact names are indexed alone). */
 bool dw_indexed(const struct dw_object *o);
