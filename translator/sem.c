@@ -1853,7 +1853,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 {
 	struct session *s = S->s;
 	struct vec cands = VEC_INIT;
-	int matched = 0, first_glob, i;
+	int matched = 0, named = 0, first_glob, i;
 
 	if (depth > 16) {
 		diag_error(s, &pt->loc, "probe alias expansion is too deep (a loop of aliases?)");
@@ -1881,9 +1881,11 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 	/*
 	 * Whole names first; an alias suffix only where none matches, and
 	 * only after a first component written out (*.profile is not every
-	 * one-component alias with .profile after it).
+	 * one-component alias with .profile after it).  An alias named whole
+	 * that has no location here (all optional) is not then taken for
+	 * another with a suffix: x.return's own alias, not x's with .return.
 	 */
-	for (int round = 0; round < 2 - first_glob && !matched; round++) {
+	for (int round = 0; round < 2 - first_glob && !matched && !named; round++) {
 		for (i = 0; i < cands.len; i++) {
 			struct probe *a = cands.items[i];
 			struct probe_point *name;
@@ -1895,6 +1897,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 					break;
 			if (!name)
 				continue;
+			named |= !round;
 			here = use_alias(S, pr, pt, a, name, suffix, body, depth);
 			if (here < 0) {
 				vec_free(&cands);
@@ -1925,7 +1928,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 		vec_free(&forms);
 		return matched;
 	}
-	return matched ? matched : resolve_family(S, pr, pt, body);
+	return matched || named ? matched : resolve_family(S, pr, pt, body);
 }
 
 static bool has_glob_name(const struct probe_point *pt)
