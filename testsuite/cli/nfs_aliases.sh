@@ -1,4 +1,4 @@
-# stap -L of the nfsd.* and sunrpc.svc/sched.* aliases: the names and types
+# stap -L of the nfsd.* and sunrpc.svc/sched/clnt.* aliases: the names and types
 # SystemTap 4.8's -L gives on 6.1 (`/usr/bin/stap -r 6.1.0-56-amd64 -L
 # 'nfsd.**' 'sunrpc.*.*'`, its $-variables left out), for every alias with
 # one location, on every kernel with the nfsd/sunrpc module DWARF
@@ -41,6 +41,12 @@ nfsd.read client_ip:string fh:string file:long count:long offset:long vec:long v
 nfsd.rename client_ip:string fh:string tfh:string filelen:long filename:string tlen:long tname:string name:string argstr:string
 nfsd.unlink client_ip:string fh:string filelen:long filename:string type:long name:string argstr:string
 nfsd.write client_ip:string fh:string file:long count:long offset:long vec:long vlen:long name:string argstr:string size:long units:string
+sunrpc.clnt.bind_new_program __xprt:long servername:string old_progname:string old_prog:long old_vers:long progname:string prog:long vers:long name:string argstr:string
+sunrpc.clnt.call_async __xprt:long servername:string progname:string prog:long vers:long prot:long port:long xid:long dead:long proc:long procname:string flags:long name:string argstr:string
+sunrpc.clnt.call_sync __xprt:long servername:string progname:string prog:long vers:long prot:long port:long xid:long dead:long proc:long procname:string flags:long name:string argstr:string
+sunrpc.clnt.clone_client __xprt:long servername:string progname:string prog:long vers:long prot:long port:long authflavor:long name:string argstr:string
+sunrpc.clnt.create_client servername:string progname:string prog:long vers:long authflavor:long prot:long port:long name:string argstr:string
+sunrpc.clnt.restart_call __xprt:long servername:string prog:long xid:long tk_pid:long tk_flags:long tk_priority:long tk_runstate:long name:string argstr:string
 sunrpc.sched.delay xid:long prog:long vers:long prot:long tk_pid:long tk_flags:long delay:long name:string argstr:string
 sunrpc.sched.execute xid:long prog:long vers:long prot:long tk_pid:long tk_flags:long name:string argstr:string
 sunrpc.sched.new_task xid:long prog:long vers:long prot:long flags:long name:string argstr:string
@@ -54,14 +60,14 @@ sunrpc.svc.register sv_name:string progname:string prog:long prot:long port:long
 sunrpc.svc.send sv_name:string peer_ip:long rq_xid:long rq_prog:long rq_vers:long rq_proc:long rq_prot:long name:string argstr:string'
 
 # Every probe alias of the families, each to one printf: -p4 builds it.
-all='probe nfsd.entries, nfsd.proc.entries, sunrpc.svc.entry, sunrpc.sched.entry { printf("%s %s\n", name, argstr) }
+all='probe nfsd.entries, nfsd.proc.entries, sunrpc.entry { printf("%s %s\n", name, argstr) }
 probe nfsd.dispatch { printf("%s %s %d %d\n", client_ip, argstr, xid, proc) }
-probe nfsd.return, nfsd.proc.return, nfsd.dispatch.return, sunrpc.svc.return, sunrpc.sched.return { printf("%s %s\n", name, retstr) }
+probe nfsd.return, nfsd.proc.return, nfsd.dispatch.return, sunrpc.return { printf("%s %s\n", name, retstr) }
 probe begin { printf("%s %s\n", nfsderror(0x02000000), addr_from_rqst_str(0)) }'
 
 for r in $kernels; do
 	got=
-	for pat in 'nfsd.*' 'nfsd.proc3.*' 'nfsd.proc4.*' 'sunrpc.svc.*' 'sunrpc.sched.*'; do
+	for pat in 'nfsd.*' 'nfsd.proc3.*' 'nfsd.proc4.*' 'sunrpc.svc.*' 'sunrpc.sched.*' 'sunrpc.clnt.*'; do
 		expect_rc 0 "$STAP" -r "$r" -L "$pat"
 		got+=$(grep -vE '\.return |^nfsd\.entries |^nfsd\.return |\.entry ' <<<"$out")$'\n'
 	done
