@@ -1,6 +1,6 @@
-# stap -L of the nfsd.* and sunrpc.svc/sched/clnt.* aliases: the names and types
+# stap -L of the nfs.fop.*, nfsd.* and sunrpc.svc/sched/clnt.* aliases: the names and types
 # SystemTap 4.8's -L gives on 6.1 (`/usr/bin/stap -r 6.1.0-56-amd64 -L
-# 'nfsd.**' 'sunrpc.*.*'`, its $-variables left out), for every alias with
+# 'nfsd.**' 'sunrpc.*.*' 'nfs.*.*'`, its $-variables left out), for every alias with
 # one location, on every kernel with the nfsd/sunrpc module DWARF
 # (bootstrap.sh extracts it; skipped without).  Ours differs on purpose in
 # three lines: nfsd.create's iap_valid/iap_mode are long where 4.8's are
@@ -14,11 +14,22 @@
 kernels=
 for r in $(debug_kernels); do
 	d=/usr/lib/debug/lib/modules/$r/kernel
-	[ -s "$d/fs/nfsd/nfsd.ko" ] && [ -s "$d/net/sunrpc/sunrpc.ko" ] && kernels="$kernels $r"
+	[ -s "$d/fs/nfsd/nfsd.ko" ] && [ -s "$d/net/sunrpc/sunrpc.ko" ] && [ -s "$d/fs/nfs/nfs.ko" ] &&
+		kernels="$kernels $r"
 done
 [ -n "$kernels" ] || { echo "no nfsd/sunrpc module debuginfo (run bootstrap.sh as root)"; exit 77; }
 
-want='nfsd.commit client_ip:string fh:string count:long offset:long flag:long name:string argstr:string size:long units:string
+want='nfs.fop.check_flags flag:long name:string argstr:string
+nfs.fop.flush dev:long ino:long s_id:long devname:string mode:long ndirty:long name:string argstr:string
+nfs.fop.fsync dev:long ino:long s_id:long devname:string ndirty:long name:string argstr:string
+nfs.fop.llseek dev:long ino:long s_id:long devname:string maxbyte:long offset:long whence:long whence_str:string name:string argstr:string
+nfs.fop.lock dev:long ino:long s_id:long devname:string i_mode:long cmd:long fl_type:long fl_flag:long fl_start:long fl_end:long name:string argstr:string
+nfs.fop.mmap dev:long ino:long s_id:long devname:string vm_start:long vm_end:long vm_flags:long parent_name:string file_name:string cache_valid:long cache_time:long attr_time:long name:string argstr:string
+nfs.fop.open dev:long ino:long s_id:long devname:string filename:string flag:long i_size:long name:string argstr:string
+nfs.fop.read_iter dev:long ino:long s_id:long devname:string pos:long count:long parent_name:string file_name:string cache_valid:long cache_time:long attr_time:long name:string argstr:string size:long units:string
+nfs.fop.release dev:long ino:long s_id:long devname:string mode:long name:string argstr:string
+nfs.fop.write_iter dev:long ino:long s_id:long devname:string pos:long count:long parent_name:string file_name:string name:string argstr:string size:long units:string
+nfsd.commit client_ip:string fh:string count:long offset:long flag:long name:string argstr:string size:long units:string
 nfsd.create client_ip:string fh:string filelen:long filename:string type:long iap_valid:long iap_mode:long name:string argstr:string
 nfsd.dispatch client_ip:string proto:long version:long xid:long prog:long proc:long name:string argstr:string
 nfsd.lookup client_ip:string fh:string filelen:long filename:string name:string argstr:string
@@ -60,18 +71,18 @@ sunrpc.svc.register sv_name:string progname:string prog:long prot:long port:long
 sunrpc.svc.send sv_name:string peer_ip:long rq_xid:long rq_prog:long rq_vers:long rq_proc:long rq_prot:long name:string argstr:string'
 
 # Every probe alias of the families, each to one printf: -p4 builds it.
-all='probe nfsd.entries, nfsd.proc.entries, sunrpc.entry { printf("%s %s\n", name, argstr) }
+all='probe nfs.fop.entries, nfs.fop.check_flags, nfsd.entries, nfsd.proc.entries, sunrpc.entry { printf("%s %s\n", name, argstr) }
 probe nfsd.dispatch { printf("%s %s %d %d\n", client_ip, argstr, xid, proc) }
 probe nfsd.return, nfsd.proc.return, nfsd.dispatch.return, sunrpc.return { printf("%s %s\n", name, retstr) }
 probe begin { printf("%s %s\n", nfsderror(0x02000000), addr_from_rqst_str(0)) }'
 
 for r in $kernels; do
 	got=
-	for pat in 'nfsd.*' 'nfsd.proc3.*' 'nfsd.proc4.*' 'sunrpc.svc.*' 'sunrpc.sched.*' 'sunrpc.clnt.*'; do
+	for pat in 'nfs.fop.*' 'nfsd.*' 'nfsd.proc3.*' 'nfsd.proc4.*' 'sunrpc.svc.*' 'sunrpc.sched.*' 'sunrpc.clnt.*'; do
 		expect_rc 0 "$STAP" -r "$r" -L "$pat"
-		got+=$(grep -vE '\.return |^nfsd\.entries |^nfsd\.return |\.entry ' <<<"$out")$'\n'
+		got+=$(grep -vE '\.return |\.entries |^nfsd\.return |\.entry ' <<<"$out")$'\n'
 	done
-	out=$(sort <<<"${got%$'\n'}")
+	out=$(LC_ALL=C sort <<<"${got%$'\n'}")
 	is "$want"
 	# The aggregates, and the '?' of an inline-only .return.
 	expect_rc 0 "$STAP" -r "$r" -p2 -e 'probe sunrpc.svc.return, sunrpc.sched.return, nfsd.proc.return { print(retstr) }'
