@@ -1409,9 +1409,10 @@ bool sc_wanted(const char *first)
 
 /*
  * stap --dump-syscalls: the aliases' calls for scripts/syscall-man.sh,
- * one a line: alias name, the kernel's name, x86-64 number, ia32 number
- * the alias covers (- if none), and the prototype ("char const *filename,
- * int flags, umode_t mode"; - if unknown).
+ * one a line, tab-separated: alias name, the kernel's name, x86-64
+ * number, ia32 number the alias covers (- if none), the prototype ("char
+ * const *filename, int flags, umode_t mode"; - if none or unknown) and
+ * the variables of its arguments, in order ("filename flags mode").
  */
 int sc_dump(struct session *s)
 {
@@ -1431,8 +1432,10 @@ int sc_dump(struct session *s)
 			printf("%d\t", c->nr32);
 		else
 			printf("-\t");
-		for (int j = 0; p && j < c->nparams && sc_param_type(c->vars, j, type,
-								       sizeof(type)); j++) {
+		int j;
+
+		for (j = 0; p && j < c->nparams && sc_param_type(c->vars, j, type,
+								   sizeof(type)); j++) {
 			const char *d = strchr(p, '$'), *colon = d ? strchr(d, ':') : NULL;
 			const char *star = strchr(type, '*');
 
@@ -1445,7 +1448,14 @@ int sc_dump(struct session *s)
 			       (int)(colon - d - 1), d + 1);
 			p = colon;
 		}
-		printf("%s\n", c->vars && c->nparams ? "" : "-");
+		printf("%s\t", j ? "" : c->vars ? "void" : "-");
+		/* the variables of the arguments, in order */
+		struct sc_arg args[6];
+		int n = c->vars ? sc_args(s, c, args, 6) : 0;
+
+		for (j = 0; j < n; j++)
+			printf("%s%s", j ? " " : "", args[j].name);
+		printf("%s\n", n ? "" : "-");
 	}
 	return 0;
 }
