@@ -886,6 +886,7 @@ const char *emit_expr(struct emitter *E, struct node *n)
 	case ND_CAST:
 	case ND_ATVAR:
 	case ND_DEFINED:
+	case ND_AUTOCAST:	/* p->f with p a typed local or call (sem.c) */
 		return target(E, n);
 	default:
 		/* sem rejects everything else before pass 3. */

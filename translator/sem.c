@@ -244,6 +244,9 @@ static enum type expr(struct sem *S, struct node *n);
 static void stmt(struct sem *S, struct node *n);
 static void want_var_type(struct sem *S, struct node *n, enum type t);
 static enum type target_expr(struct sem *S, struct node *n, bool lvalue);
+static void carry(struct sem *S, struct carried *c, const struct tv_ctype *t,
+		  const struct srcloc *loc);
+static const struct tv_ctype *ctype_of(struct sem *S, struct node *n);
 
 
 /* A value of type want is needed here. */
@@ -254,8 +257,8 @@ static enum type target_expr(struct sem *S, struct node *n, bool lvalue);
  */
 static bool reported(const struct node *n)
 {
-	if (n->kind == ND_AUTOCAST)	/* still one: autocast() said why */
-		return true;
+	if (n->kind == ND_AUTOCAST)	/* autocast() or tvar.c said why */
+		return !n->tv || n->tv->type == TY_UNKNOWN;
 	if (n->kind == ND_TARGET || n->kind == ND_CAST || n->kind == ND_ATVAR ||
 	    n->kind == ND_ENTRY || n->kind == ND_DEFINED)
 		return n->tv && n->tv->type == TY_UNKNOWN;
@@ -864,6 +867,8 @@ static enum type assign(struct sem *S, struct node *n)
 	if (n->rhs->type == TY_UNKNOWN && sym->type != TY_UNKNOWN)
 		want_var_type(S, n->rhs, sym->type);
 	unify(S, &sym->type, &sym->type_loc, rt, &n->rhs->loc, what);
+	if (n->op == OP_NONE && n->lhs->kind == ND_VAR && sym->kind != SYM_PARAM)
+		carry(S, &sym->ct, ctype_of(S, n->rhs), &n->rhs->loc);
 	if (sym->type == TY_STATS && S->final)
 		diag_error(S->s, &n->loc, "statistics '%s' only take <<<", sym->name);
 	n->lhs->type = sym->type;
@@ -1064,30 +1069,116 @@ static bool fold_defined(struct sem *S, struct node *n)
 	return true;
 }
 
+/* A C type for c to carry, given by the value at loc ("autocast"). */
+static void carry(struct sem *S, struct carried *c, const struct tv_ctype *t,
+		  const struct srcloc *loc)
+{
+	if (!t || c->other)
+		return;
+	if (!c->type) {
+		c->type = t;
+		c->loc = *loc;
+		S->changed = true;
+	} else if (!tv_ctype_same(c->type, t)) {
+		c->other = t;
+		c->other_loc = *loc;
+		S->changed = true;
+	}
+}
+
+static const struct tv_ctype *func_ctype(struct sem *S, struct func *f)
+{
+	/* An embedded-C function's declared type: resolved on first use. */
+	if (f->returns_cast && !f->ct.type &&
+	    tv_resolve(S->s, NULL, f->returns_cast, false) == TY_LONG)
+		carry(S, &f->ct, f->returns_cast->tv->ctype, &f->loc);
+	return f->ct.other ? NULL : f->ct.type;
+}
+
 /*
- * (e)->f: once e is a target expression ($var, @cast, @var; a
+ * The C type n's value carries, or NULL: a target expression's, a
+ * variable's or a function's that was given one (SystemTap 4.8 types
+ * neither parameters, nor array elements, nor "c ? $p : 0").
+ */
+static const struct tv_ctype *ctype_of(struct sem *S, struct node *n)
+{
+	switch (n->kind) {
+	case ND_TARGET:
+	case ND_CAST:
+	case ND_ATVAR:
+	case ND_AUTOCAST:
+		return n->tv && n->tv->type == TY_LONG ? n->tv->ctype : NULL;
+	case ND_VAR:
+		return n->sym && n->sym->kind != SYM_PARAM && !n->sym->ct.other ?
+		       n->sym->ct.type : NULL;
+	case ND_CALL:
+		return n->func ? func_ctype(S, n->func) : NULL;
+	case ND_ASSIGN:
+		return n->op == OP_NONE ? ctype_of(S, n->rhs) : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* Why (e)->f has no C type to read through: e's two, or none. */
+static void no_ctype(struct sem *S, struct node *n, struct node *base)
+{
+	const char *op = !n->members ? (n->num > 1 ? "$$" : "$") : n->members->name ? "->" : "[";
+	const struct carried *c = base->kind == ND_VAR && base->sym ? &base->sym->ct :
+				  base->kind == ND_CALL && base->func ? &base->func->ct : NULL;
+	const char *what = base->kind == ND_VAR ? arena_printf(&S->s->arena, "'%s'", base->str) :
+			   arena_printf(&S->s->arena, "%s()", base->str);
+
+	if (c && c->other) {
+		diag_error(S->s, &n->loc, "'%s' follows %s, which is given values of two C "
+			   "types, so it has none", op, what);
+		diag_note(S->s, &c->loc, "a '%s' here", tv_ctype_name(S->s, c->type));
+		diag_note(S->s, &c->other_loc, "a '%s' here", tv_ctype_name(S->s, c->other));
+		diag_hint(S->s, "give it one: @cast(EXPR, \"struct NAME\")->member");
+		return;
+	}
+	if (base->kind == ND_VAR && base->sym && base->sym->kind == SYM_PARAM) {
+		diag_error(S->s, &n->loc, "'%s' follows parameter %s, and parameters carry no "
+			   "C type (as in SystemTap)", op, what);
+		diag_hint(S->s, "give it one: @cast(%s, \"struct NAME\")->member", base->str);
+		return;
+	}
+	if (base->kind == ND_VAR || base->kind == ND_CALL)
+		diag_error(S->s, &n->loc, "'%s' follows %s, which has no C type: only a target "
+			   "expression ($var, @cast, @var) gives one", op, what);
+	else
+		diag_error(S->s, &n->loc, "'%s' follows an expression with no C type: only a "
+			   "target expression ($var, @cast, @var) can have members", op);
+	diag_hint(S->s, "give it a type: @cast(EXPR, \"struct NAME\")->member");
+}
+
+/*
+ * (e)->f.  Once e is a target expression ($var, @cast, @var; a
  * @choose_defined ternary folds to one) that is a value of its own (a
  * pointer), the members continue its chain and n becomes that
- * expression.  SystemTap also types locals and
- * function results from DWARF ("autocast"); here only these.
+ * expression.  Otherwise e is a script value that may carry a C type
+ * (a local, a call: "autocast"), and n reads through it.
  */
 static enum type autocast(struct sem *S, struct node *n)
 {
 	struct node *base = n->lhs, *next = n->next;
 	struct member *chain = n->members, **tail;
+	const struct tv_ctype *ct;
 	int pretty = n->num;
+	enum op op = n->op;	/* &(e)->f */
 
 	while (base->kind == ND_TERNARY && fold_defined(S, base))
 		;
 	if ((base->kind != ND_TARGET && base->kind != ND_CAST && base->kind != ND_ATVAR) ||
 	    base->op == OP_BITAND || base->num) {
-		if (!S->final)
-			return TY_UNKNOWN;
-		diag_error(S->s, &n->loc, "'%s' follows an expression with no C type: only a "
-			   "target expression ($var, @cast, @var) can have members",
-			   chain->name ? "->" : "[");
-		diag_hint(S->s, "give it a type: @cast(EXPR, \"struct NAME\")->member");
-		return TY_UNKNOWN;
+		expr(S, base);
+		ct = ctype_of(S, base);
+		if (!ct) {
+			if (S->final && !reported(base))
+				no_ctype(S, n, base);
+			return n->type = TY_UNKNOWN;
+		}
+		return n->type = tv_resolve_autocast(S->s, S->func ? NULL : S->rp, n, ct);
 	}
 	/* e must be a value first: a pointer, not a struct (as SystemTap). */
 	if (expr(S, base) == TY_UNKNOWN)
@@ -1099,6 +1190,7 @@ static enum type autocast(struct sem *S, struct node *n)
 		;
 	*tail = chain;
 	n->num = pretty;
+	n->op = op;
 	return expr(S, n);
 }
 
@@ -1390,6 +1482,7 @@ static void stmt(struct sem *S, struct node *n)
 				want_var_type(S, n->lhs, S->func->type);
 			unify(S, &S->func->type, NULL, t, &n->lhs->loc,
 			      arena_printf(&S->s->arena, "the value %s() returns", S->func->name));
+			carry(S, &S->func->ct, ctype_of(S, n->lhs), &n->lhs->loc);
 		}
 		break;
 	case ND_FOREACH:

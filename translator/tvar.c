@@ -1982,15 +1982,74 @@ static int entry_global(struct tv *t, struct node *n, const char *name, int pdep
 	return 0;
 }
 
+/* The C type of what v holds as a number, for a script value to carry. */
+static const struct tv_ctype *carried_type(struct tv *t, struct tval *v, bool addr_of)
+{
+	struct tv_ctype *ct;
+
+	if (!v->has_type || v->bit_size)
+		return NULL;
+	ct = arena_alloc(&t->s->arena, sizeof(*ct));
+	ct->type = v->type;
+	ct->addr_of = addr_of;
+	ct->rd = t->rd;
+	ct->sc = t->sc;
+	return ct;
+}
+
+/*
+ * The member chain of n (->name, [index]) from base v, then its value:
+ * its address (&), a number or a pretty-printed string.
+ */
+static int chain(struct tv *t, struct node *n, struct tval *v, struct strbuf *what, bool lvalue,
+		 int pdepth, struct tv_code *out)
+{
+	struct member *m;
+	int ret;
+
+	for (m = n->members; m; m = m->next) {
+		if (m->name) {
+			v->cast_base = false;
+			if (member(t, v, m->name) < 0)
+				return -1;
+			sb_printf(what, "->%s", m->name);
+		} else {
+			if (index_step(t, v, m->index) < 0)
+				return -1;
+			sb_puts(what, "[...]");
+		}
+	}
+	if (n->op == OP_BITAND) {	/* & $EXPR */
+		if (v->kind != TVK_MEM || v->bit_size) {
+			fail(t, "'%s' has no address: the compiler keeps it in a register "
+			     "or it is a bitfield", sb_str(what));
+			return -1;
+		}
+		if (lvalue || pdepth) {
+			fail(t, "the address '&%s' can only be read as a number", sb_str(what));
+			return -1;
+		}
+		out->type = TY_LONG;
+		out->code = cfmt(t, "((int64_t)%s)", v->c);
+		out->ctype = carried_type(t, v, true);
+		wrap_indexes(t, out);
+		return 0;
+	}
+	ret = finish(t, v, sb_str(what), pdepth, lvalue, out);
+	if (!ret && out->type == TY_LONG)
+		out->ctype = carried_type(t, v, false);
+	wrap_indexes(t, out);
+	return ret;
+}
+
 static int resolve_target(struct tv *t, struct node *n, bool lvalue, struct tv_code *out)
 {
 	char *name = arena_strdup(&t->s->arena, n->str ? n->str : "");
 	int pdepth = (int)n->num;
 	size_t len;
 	struct tval v;
-	struct member *m;
 	struct strbuf what = STRBUF_INIT;
-	int ret = -1;
+	int ret;
 
 	if (n->kind == ND_TARGET) {
 		/* $x$ / $x$$ lex into the name; $p->x$ into n->num. */
@@ -2052,37 +2111,7 @@ static int resolve_target(struct tv *t, struct node *n, bool lvalue, struct tv_c
 			return -1;
 		sb_printf(&what, "@var(\"%s\")", n->args->str);
 	}
-	for (m = n->members; m; m = m->next) {
-		if (m->name) {
-			v.cast_base = false;
-			if (member(t, &v, m->name) < 0)
-				goto out;
-			sb_printf(&what, "->%s", m->name);
-		} else {
-			if (index_step(t, &v, m->index) < 0)
-				goto out;
-			sb_puts(&what, "[...]");
-		}
-	}
-	if (n->op == OP_BITAND) {	/* & $EXPR */
-		if (v.kind != TVK_MEM || v.bit_size) {
-			fail(t, "'%s' has no address: the compiler keeps it in a register "
-			     "or it is a bitfield", sb_str(&what));
-			goto out;
-		}
-		if (lvalue || pdepth) {
-			fail(t, "the address '&%s' can only be read as a number", sb_str(&what));
-			goto out;
-		}
-		out->type = TY_LONG;
-		out->code = cfmt(t, "((int64_t)%s)", v.c);
-		ret = 0;
-		wrap_indexes(t, out);
-		goto out;
-	}
-	ret = finish(t, &v, sb_str(&what), pdepth, lvalue, out);
-	wrap_indexes(t, out);
-out:
+	ret = chain(t, n, &v, &what, lvalue, pdepth, out);
 	sb_free(&what);
 	return ret;
 }
@@ -2214,6 +2243,79 @@ enum type tv_resolve(struct session *s, struct resolved_probe *rp, struct node *
 		}
 	}
 	return n->tv->type;
+}
+
+/* ---- autocast: script values that carry a C type ---- */
+
+/* c's type as C spells it, malloc'ed. */
+static char *ctype_text(const struct tv_ctype *c)
+{
+	Dwarf_Die ty = c->type;
+	char *n = dw_type_name(&ty), *r;
+
+	if (!c->addr_of)
+		return n;
+	r = xmalloc(strlen(n) + 2);
+	sprintf(r, "%s*", n);
+	free(n);
+	return r;
+}
+
+const char *tv_ctype_name(struct session *s, const struct tv_ctype *c)
+{
+	char *n = ctype_text(c);
+	const char *r = arena_strdup(&s->arena, n);
+
+	free(n);
+	return r;
+}
+
+bool tv_ctype_same(const struct tv_ctype *a, const struct tv_ctype *b)
+{
+	char *na, *nb;
+	bool same;
+
+	if (strcmp(a->rd, b->rd))
+		return false;
+	if (a->addr_of == b->addr_of && a->type.addr == b->type.addr)
+		return true;
+	/* The same struct in another compile unit: one type to a script. */
+	na = ctype_text(a);
+	nb = ctype_text(b);
+	same = !strcmp(na, nb);
+	free(na);
+	free(nb);
+	return same;
+}
+
+enum type tv_resolve_autocast(struct session *s, struct resolved_probe *rp, struct node *n,
+			      const struct tv_ctype *ct)
+{
+	struct node *idx[8];
+	struct tv t = { .s = s, .rp = rp, .loc = &n->loc, .idx = idx, .rd = ct->rd,
+			.sc = ct->sc };
+	struct strbuf what = STRBUF_INIT;
+	struct tval v = { .has_type = true, .type = ct->type };
+	struct tv_code *out;
+	Dwarf_Die p;
+
+	if (n->tv)
+		return n->tv->type;
+	idx[t.nidx++] = n->lhs;
+	v.c = "((u64)_tv_i0)";
+	/* An array's value is its address (rvalue()), as &EXPR's is. */
+	v.kind = ct->addr_of || (peel(&v.type, &p) && dwarf_tag(&p) == DW_TAG_array_type) ?
+		 TVK_MEM : TVK_VAL;
+	v.cast_base = ct->addr_of;	/* (&EXPR)[i]: ((T *)EXPR)[i] */
+	ast_print_expr(&what, n->lhs);
+	out = arena_alloc(&s->arena, sizeof(*out));
+	if (chain(&t, n, &v, &what, false, (int)n->num, out) < 0 || t.failed) {
+		out->type = TY_UNKNOWN;
+		out->nidx = 0;
+	}
+	sb_free(&what);
+	n->tv = out;
+	return out->type;
 }
 
 static enum type resolve_node(struct session *s, struct resolved_probe *rp, struct node *n,

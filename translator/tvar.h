@@ -81,6 +81,29 @@ enum type tv_resolve(struct session *s, struct resolved_probe *rp, struct node *
  */
 enum type tv_resolve_at_entry(struct session *s, struct resolved_probe *rp, struct node *n);
 
+/*
+ * The C type a number read from a target expression has, which a local
+ * or a function's result that holds it carries ("autocast").
+ */
+struct tv_ctype {
+	Dwarf_Die type;		/* the value's type */
+	bool addr_of;		/* the value is the address of a `type` (&EXPR) */
+	const char *rd;		/* reader() of where it was read: the same
+				 * address space for what is read through it */
+	struct tv_scope *sc;	/* the scope it was read in, or NULL */
+};
+
+/* Are a and b the same type (the same DIE, or one of the same name)? */
+bool tv_ctype_same(const struct tv_ctype *a, const struct tv_ctype *b);
+/* "struct file*", for messages. */
+const char *tv_ctype_name(struct session *s, const struct tv_ctype *c);
+/*
+ * (e)->members (ND_AUTOCAST) with e a script value of C type ct: resolved
+ * as n's own target construct whose value _tv_i0 is e.  As tv_resolve.
+ */
+enum type tv_resolve_autocast(struct session *s, struct resolved_probe *rp, struct node *n,
+			      const struct tv_ctype *ct);
+
 /* What pass 3 emits for a resolved construct (node.tv). */
 struct tv_code {
 	enum type type;
@@ -104,6 +127,7 @@ struct tv_code {
 	 */
 	int nidx;
 	struct node **idx;
+	const struct tv_ctype *ctype;	/* TY_LONG: its C type, or NULL */
 };
 
 /* C shared by every module that reads target variables (KASLR helper). */
