@@ -2289,11 +2289,11 @@ bool tv_ctype_same(const struct tv_ctype *a, const struct tv_ctype *b)
 }
 
 enum type tv_resolve_autocast(struct session *s, struct resolved_probe *rp, struct node *n,
-			      const struct tv_ctype *ct)
+			      const struct tv_ctype *ct, bool lvalue, bool quiet)
 {
 	struct node *idx[8];
 	struct tv t = { .s = s, .rp = rp, .loc = &n->loc, .idx = idx, .rd = ct->rd,
-			.sc = ct->sc };
+			.sc = ct->sc, .quiet = quiet };
 	struct strbuf what = STRBUF_INIT;
 	struct tval v = { .has_type = true, .type = ct->type };
 	struct tv_code *out;
@@ -2309,7 +2309,7 @@ enum type tv_resolve_autocast(struct session *s, struct resolved_probe *rp, stru
 	v.cast_base = ct->addr_of;	/* (&EXPR)[i]: ((T *)EXPR)[i] */
 	ast_print_expr(&what, n->lhs);
 	out = arena_alloc(&s->arena, sizeof(*out));
-	if (chain(&t, n, &v, &what, false, (int)n->num, out) < 0 || t.failed) {
+	if (chain(&t, n, &v, &what, lvalue, (int)n->num, out) < 0 || t.failed) {
 		out->type = TY_UNKNOWN;
 		out->nidx = 0;
 	}

@@ -99,10 +99,11 @@ bool tv_ctype_same(const struct tv_ctype *a, const struct tv_ctype *b);
 const char *tv_ctype_name(struct session *s, const struct tv_ctype *c);
 /*
  * (e)->members (ND_AUTOCAST) with e a script value of C type ct: resolved
- * as n's own target construct whose value _tv_i0 is e.  As tv_resolve.
+ * as n's own target construct whose value _tv_i0 is e.  As tv_resolve;
+ * quiet: a failure is no error (@defined(e->f)).
  */
 enum type tv_resolve_autocast(struct session *s, struct resolved_probe *rp, struct node *n,
-			      const struct tv_ctype *ct);
+			      const struct tv_ctype *ct, bool lvalue, bool quiet);
 
 /* What pass 3 emits for a resolved construct (node.tv). */
 struct tv_code {
