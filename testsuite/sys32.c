@@ -37,8 +37,8 @@ static long sc4(long nr, long a, long b, long c, long d)
 
 /* Not on the stack: their addresses are fixed (static, not PIE). */
 static char buf[64];
-/* struct compat_sigaction, SIG_IGN: not x86-64's layout */
-static unsigned int act[4] = { 1, 0, 0, 0 };
+/* struct compat_sigaction, SIG_IGN and SA_RESTART: not x86-64's layout */
+static unsigned int act[4] = { 1, 0x10000000, 0, 0 };
 
 void __attribute__((noreturn, used)) start32(void)
 {
