@@ -27,7 +27,9 @@
 #                       the build's options), @UPLIB@ the .library
 #                       tests' program (testsuite/uplib.c, which runs
 #                       uplib2 too) and @ULIB@ their shared library
-#                       (testsuite/libulib.so), @KMOD@ the test
+#                       (testsuite/libulib.so), @SYS32@ the 32-bit
+#                       system call program (testsuite/sys32.c, i386;
+#                       skipped where -m32 cannot build it), @KMOD@ the test
 #                       module testsuite/kmod/ built for the kernel under
 #                       test; --vm-insmod KO loads KO before the script;
 #                       @RELEASE@ the kernel under test: a KO under
@@ -182,8 +184,8 @@ expand_args() {	# script kmod [file]
 	    -e "s|@UPROG@|$top/testsuite/uprog|g" -e "s|@UBT@|$top/testsuite/ubt|g" \
 	    -e "s|@UPID@|$top/testsuite/upid|g" -e "s|@UPLIB@|$top/testsuite/uplib|g" \
 	    -e "s|@STAPMERGE@|$top/staprun/stap-merge|g" \
-	    -e "s|@ULIB@|$top/testsuite/libulib.so|g" -e "s|@KMOD@|$2|g" \
-	    -e "s|@RELEASE@|${TEST_RELEASE:-}|g" "${3:-${1%.stp}.args}"
+	    -e "s|@ULIB@|$top/testsuite/libulib.so|g" -e "s|@SYS32@|$top/testsuite/sys32|g" \
+	    -e "s|@KMOD@|$2|g" -e "s|@RELEASE@|${TEST_RELEASE:-}|g" "${3:-${1%.stp}.args}"
 }
 
 build_one() {	# script release dir kmod
@@ -244,7 +246,7 @@ run_vm_group() {
 		# @WORD@ a test uses, and the file it needs under testsuite/.
 		local need missing=
 		for need in WORKLOAD:workload UPROG:uprog UPID:upid UPLIB:uplib ULIB:libulib.so \
-			    UBT:ubt-stripped; do
+			    UBT:ubt-stripped SYS32:sys32; do
 			if uses "$f" "${need%%:*}" && [ ! -e "$top/testsuite/${need#*:}" ]; then
 				missing=testsuite/${need#*:}
 				break
