@@ -16,6 +16,7 @@
 #define NR_lseek	19
 #define NR_getpid	20
 #define NR_getppid	64
+#define NR_rt_sigaction	174
 
 static long sc3(long nr, long a, long b, long c)
 {
@@ -25,8 +26,19 @@ static long sc3(long nr, long a, long b, long c)
 	return r;
 }
 
-/* Not on the stack: its address is fixed (static, not PIE). */
+static long sc4(long nr, long a, long b, long c, long d)
+{
+	long r;
+
+	__asm__ volatile("int $0x80" : "=a"(r) : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d)
+			 : "memory");
+	return r;
+}
+
+/* Not on the stack: their addresses are fixed (static, not PIE). */
 static char buf[64];
+/* struct compat_sigaction, SIG_IGN and SA_RESTART: not x86-64's layout */
+static unsigned int act[4] = { 1, 0x10000000, 0, 0 };
 
 void __attribute__((noreturn, used)) start32(void)
 {
@@ -45,6 +57,7 @@ void __attribute__((noreturn, used)) start32(void)
 	sc3(NR_lseek, fd, -2, 2);		/* SEEK_END: a negative 32-bit offset */
 	sc3(NR_close, fd, 0, 0);
 	sc3(NR_getpid, 0, 0, 0);
+	sc4(NR_rt_sigaction, 10, (long)act, 0, 8);	/* SIGUSR1 */
 	for (;;)
 		sc3(NR_exit, 0, 0, 0);
 }

@@ -424,6 +424,7 @@ struct sc_arg {
 	const char *uaddr;	/* a pointer's variable: NAME_uaddr, or NAME (SC_SH_RAW) */
 	int shape;		/* SC_SH_* */
 	bool narrow32;		/* 32 bits wide in the compat prototype: signed there */
+	bool other32;		/* the compat prototype's struct is another (compat_sigaction) */
 };
 
 struct sc_call {
@@ -652,6 +653,12 @@ static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *ou
 		else if (a->shape & SC_SH_STR)
 			a->cls = SC_STRING;
 		a->decoder = 0;
+		a->other32 = false;
+		if (a->cls == SC_POINTER && c->map32 && c->compat) {
+			char ct[128];
+
+			a->other32 = sc_param_type(c->cvars, n, ct, sizeof(ct)) && strcmp(ct, type);
+		}
 		if (a->cls == SC_POINTER) {
 			/* What the caller passes in (a time, a signal set or
 			 * action) is shown as SystemTap shows it. */
@@ -692,6 +699,18 @@ static int sc_buf_len(const struct sc_arg *args, int n, int i)
 		    !strcmp(args[j].kname, "size"))
 			return j;
 	return -1;
+}
+
+/*
+ * A pointer argument's decoded text: a 32-bit task's compat entry point
+ * reads another struct (compat_sigaction) than the decoder knows, so
+ * there it is the address.
+ */
+static void sc_decoded(struct strbuf *sb, const struct sc_arg *a)
+{
+	if (a->other32)
+		sb_printf(sb, "__sc_compat() ? sprintf(\"%%p\", %s) : ", a->uaddr);
+	sb_printf(sb, "__sc_decode(%d, %s)", a->decoder, a->uaddr);
 }
 
 /* The index of the argument the kernel names kname, -1 if none. */
@@ -802,10 +821,12 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 				sb_puts(&fmt, "%s");
 			} else if (a->decoder && !*a->str) {
 				sb_puts(&fmt, "%s");
-				sb_printf(&vals, ", __sc_decode(%d, %s)", a->decoder, a->uaddr);
+				sb_puts(&vals, ", ");
+				sc_decoded(&vals, a);
 			} else if (a->decoder) {
-				sb_printf(sb, "\t%s = __sc_decode(%d, %s)\n", a->str,
-					  a->decoder, a->uaddr);
+				sb_printf(sb, "\t%s = ", a->str);
+				sc_decoded(sb, a);
+				sb_puts(sb, "\n");
 				sb_puts(&fmt, "%s");
 				sb_printf(&vals, ", %s", a->str);
 			} else if (len >= 0) {
