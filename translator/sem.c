@@ -1111,7 +1111,7 @@ static void carry(struct sem *S, struct carried *c, const struct tv_ctype *t,
 		c->type = t;
 		c->loc = *loc;
 		S->changed = true;
-	} else if (!tv_ctype_same(c->type, t)) {
+	} else if (!tv_ctype_same(S->s, c->type, t)) {
 		c->other = t;
 		c->other_loc = *loc;
 		S->changed = true;
@@ -1120,10 +1120,13 @@ static void carry(struct sem *S, struct carried *c, const struct tv_ctype *t,
 
 static const struct tv_ctype *func_ctype(struct sem *S, struct func *f)
 {
-	/* An embedded-C function's declared type: resolved on first use. */
-	if (f->returns_cast && !f->ct.type &&
-	    tv_resolve(S->s, NULL, f->returns_cast, false) == TY_LONG)
-		carry(S, &f->ct, f->returns_cast->tv->ctype, &f->loc);
+	/* An embedded-C function's declared type, looked up when read through. */
+	if (f->returns_cast && !f->ct.type) {
+		struct tv_ctype *ct = arena_alloc(&S->s->arena, sizeof(*ct));
+
+		ct->decl = f->returns_cast;
+		carry(S, &f->ct, ct, &f->loc);
+	}
 	return f->ct.other ? NULL : f->ct.type;
 }
 

@@ -91,10 +91,17 @@ struct tv_ctype {
 	const char *rd;		/* reader() of where it was read: the same
 				 * address space for what is read through it */
 	struct tv_scope *sc;	/* the scope it was read in, or NULL */
+	/*
+	 * Declared, not looked up yet: the type of this &@cast(...) (a
+	 * tapset function's "returns:" pragma), found in the DWARF only when
+	 * a value of it is read through, so that a script merely storing
+	 * task_current() loads no debuginfo.
+	 */
+	struct node *decl;
 };
 
 /* Are a and b the same type (the same DIE, or one of the same name)? */
-bool tv_ctype_same(const struct tv_ctype *a, const struct tv_ctype *b);
+bool tv_ctype_same(struct session *s, const struct tv_ctype *a, const struct tv_ctype *b);
 /* "struct file*", for messages. */
 const char *tv_ctype_name(struct session *s, const struct tv_ctype *c);
 /*

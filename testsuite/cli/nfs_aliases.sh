@@ -1,4 +1,4 @@
-# stap -L of the nfs.fop.*, nfs.aop.*, nfsd.* and sunrpc.svc/sched/clnt.* aliases: the names and types
+# stap -L of the nfs.fop.*, nfs.aop.*, nfs.proc3/4.*, nfsd.* and sunrpc.svc/sched/clnt.* aliases: the names and types
 # SystemTap 4.8's -L gives on 6.1 (`/usr/bin/stap -r 6.1.0-56-amd64 -L
 # 'nfsd.**' 'sunrpc.*.*' 'nfs.*.*'`, its $-variables left out), for every alias with
 # one location, on every kernel with the nfsd/sunrpc module DWARF
@@ -17,6 +17,7 @@ kernels=
 for r in $(debug_kernels); do
 	d=/usr/lib/debug/lib/modules/$r/kernel
 	[ -s "$d/fs/nfsd/nfsd.ko" ] && [ -s "$d/net/sunrpc/sunrpc.ko" ] && [ -s "$d/fs/nfs/nfs.ko" ] &&
+		[ -s "$d/fs/nfs/nfsv3.ko" ] && [ -s "$d/fs/nfs/nfsv4.ko" ] &&
 		kernels="$kernels $r"
 done
 [ -n "$kernels" ] || { echo "no nfsd/sunrpc module debuginfo (run bootstrap.sh as root)"; exit 77; }
@@ -35,6 +36,22 @@ nfs.fop.open dev:long ino:long s_id:long devname:string filename:string flag:lon
 nfs.fop.read_iter dev:long ino:long s_id:long devname:string pos:long count:long parent_name:string file_name:string cache_valid:long cache_time:long attr_time:long name:string argstr:string size:long units:string
 nfs.fop.release dev:long ino:long s_id:long devname:string mode:long name:string argstr:string
 nfs.fop.write_iter dev:long ino:long s_id:long devname:string pos:long count:long parent_name:string file_name:string name:string argstr:string size:long units:string
+nfs.proc3.commit_done server_ip:string prot:long count:long timestamp:long version:long status:long name:string argstr:string
+nfs.proc3.commit_setup inode:long client:long server_ip:string prot:long version:long count:long offset:long bitmask0:long bitmask1:long name:string argstr:string size:long units:string
+nfs.proc3.lookup client:long server_ip:string prot:long version:long name_len:long filename:string bitmask0:long bitmask1:long name:string argstr:string
+nfs.proc3.read_done server_ip:string prot:long count:long timestamp:long version:long status:long name:string argstr:string
+nfs.proc3.read_setup inode:long client:long server_ip:string prot:long version:long fh:long count:long offset:long name:string argstr:string size:long units:string
+nfs.proc3.remove client:long server_ip:string prot:long version:long fh:long filelen:long filename:string name:string argstr:string
+nfs.proc3.write_done server_ip:string prot:long count:long valid:long timestamp:long version:long status:long name:string argstr:string
+nfs.proc3.write_setup inode:long client:long server_ip:string prot:long version:long count:long offset:long how:long bitmask0:long bitmask1:long name:string argstr:string size:long units:string
+nfs.proc4.commit_done server_ip:string prot:long count:long valid:long timestamp:long version:long status:long name:string argstr:string
+nfs.proc4.commit_setup inode:long client:long server_ip:string prot:long version:long count:long offset:long bitmask0:long bitmask1:long name:string argstr:string size:long units:string
+nfs.proc4.lookup client:long server_ip:string prot:long version:long name_len:long filename:string bitmask0:long bitmask1:long name:string argstr:string
+nfs.proc4.read_done server_ip:string prot:long count:long timestamp:long version:long status:long name:string argstr:string
+nfs.proc4.read_setup inode:long client:long server_ip:string prot:long version:long count:long offset:long name:string argstr:string size:long units:string
+nfs.proc4.remove client:long server_ip:string prot:long version:long fh:long filelen:long filename:string name:string argstr:string
+nfs.proc4.write_done server_ip:string prot:long count:long valid:long timestamp:long version:long status:long name:string argstr:string
+nfs.proc4.write_setup inode:long client:long server_ip:string prot:long version:long count:long offset:long how:long bitmask0:long bitmask1:long name:string argstr:string size:long units:string
 nfsd.commit client_ip:string fh:string count:long offset:long flag:long name:string argstr:string size:long units:string
 nfsd.create client_ip:string fh:string filelen:long filename:string type:long iap_valid:long iap_mode:long name:string argstr:string
 nfsd.dispatch client_ip:string proto:long version:long xid:long prog:long proc:long name:string argstr:string
@@ -77,14 +94,14 @@ sunrpc.svc.register sv_name:string progname:string prog:long prot:long port:long
 sunrpc.svc.send sv_name:string peer_ip:long rq_xid:long rq_prog:long rq_vers:long rq_proc:long rq_prot:long name:string argstr:string'
 
 # Every probe alias of the families, each to one printf: -p4 builds it.
-all='probe nfs.fop.entries, nfs.fop.check_flags, nfs.aop.entries, nfsd.entries, nfsd.proc.entries, sunrpc.entry { printf("%s %s\n", name, argstr) }
+all='probe nfs.fop.entries, nfs.fop.check_flags, nfs.aop.entries, nfs.proc.entries, nfsd.entries, nfsd.proc.entries, sunrpc.entry { printf("%s %s\n", name, argstr) }
 probe nfsd.dispatch { printf("%s %s %d %d\n", client_ip, argstr, xid, proc) }
 probe nfsd.return, nfsd.proc.return, nfsd.dispatch.return, sunrpc.return { printf("%s %s\n", name, retstr) }
 probe begin { printf("%s %s\n", nfsderror(0x02000000), addr_from_rqst_str(0)) }'
 
 for r in $kernels; do
 	got=
-	for pat in 'nfs.fop.*' 'nfs.aop.*' 'nfsd.*' 'nfsd.proc3.*' 'nfsd.proc4.*' 'sunrpc.svc.*' 'sunrpc.sched.*' 'sunrpc.clnt.*'; do
+	for pat in 'nfs.fop.*' 'nfs.aop.*' 'nfs.proc3.*' 'nfs.proc4.*' 'nfsd.*' 'nfsd.proc3.*' 'nfsd.proc4.*' 'sunrpc.svc.*' 'sunrpc.sched.*' 'sunrpc.clnt.*'; do
 		expect_rc 0 "$STAP" -r "$r" -L "$pat"
 		got+=$(grep -vE '\.return |\.entries |^nfsd\.return |\.entry ' <<<"$out")$'\n'
 	done
