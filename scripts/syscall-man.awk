@@ -45,7 +45,7 @@ function describe(v, t, name, kname,    i, base, what) {
 		if (v == arg[i] "_unquoted" || v == arg[i] "_str_unquoted")
 			return what ", the user string without quotes"
 		if (v == arg[i] "_uaddr")
-			return what ": the user address it points at"
+			return what ", a user address"
 		if (v == arg[i] "_str")
 			return what (t == "string" ? " as argstr shows it" : "")
 	}
@@ -102,9 +102,11 @@ function pages(name,    f, i, k, n, nv, vars, v, t, pname, knames) {
 	for (k = 1; k <= cnt[name]; k++) {
 		load(name, k)
 		if (k > 1) print ".PP" > f
-		print roff("Fires on entry to the " kname " system call: number " nr " of x86-64" \
+		print roff("Fires on entry to the " kname " system call: " \
+		    (nr == "-1" ? "a 32-bit (ia32) task's only, number " nr32 ", whose arguments come from its 32-bit registers" : \
+		    "number " nr " of x86-64" \
 		    (nr32 != "-" ? ", and number " nr32 " of a 32-bit (ia32) task, whose arguments come from its 32-bit registers" : \
-		    " (a 32-bit task's call of that name, if any, is not covered)") \
+		    " (a 32-bit task's call of that name, if any, is not covered)")) \
 		    ", at the raw_syscalls:sys_enter tracepoint.  The kernel's prototype: long sys_" \
 		    kname "(" (col[5] == "-" ? "..." : col[5]) ").") > f
 	}
