@@ -7,7 +7,8 @@
 # awk -f syscall-man.awk -v out=DIR scripts/syscall-aliases.tsv
 #     writes DIR/probe::syscall.NAME.3stap and probe::syscall.NAME.return.3stap
 #     for each call, and probe::nd_syscall.NAME(.return).3stap, which
-#     include them (nd_syscall.NAME is the same probe).
+#     include them (nd_syscall.NAME is the same probe); and
+#     tapset::syscalls.3stap, the list of them all with their variables.
 
 function roff(s) {
 	gsub(/\\/, "\\e", s)
@@ -74,6 +75,40 @@ function load(name, k,    n) {
 END {
 	for (o = 1; o <= nnames; o++)
 		pages(order[o])
+	overview()
+}
+
+# tapset::syscalls(3stap): every alias and its variables but name and
+# argstr, which all have, as SystemTap's page of that name lists them.
+function overview(    f, o, name, n, i, v, list) {
+	f = out "/tapset::syscalls.3stap"
+	print ".\\\" Generated from scripts/syscall-aliases.tsv by scripts/syscall-man.awk: do not edit." > f
+	print ".TH \"TAPSET::SYSCALLS\" 3stap \"\" \"stap-ng\" \"Tapset Probes\"" > f
+	print ".SH NAME\ntapset::syscalls \\- the system call probe aliases" > f
+	print ".SH DESCRIPTION" > f
+	print roff("Every system call of the target kernel has the aliases syscall.NAME and " \
+	    "syscall.NAME.return, and nd_syscall.NAME and nd_syscall.NAME.return, the same " \
+	    "probes.  Each entry alias has name and argstr; each return alias has name, " \
+	    "retval and retstr.  Below, each alias with its other variables; " \
+	    "probe::syscall.NAME(3stap) says what each holds.") > f
+	for (o = 1; o <= nnames; o++) {
+		name = order[o]
+		n = load(name, cnt[name])
+		n = n >= 7 && col[7] != "-" ? split(col[7], vars, / /) : 0
+		list = ""
+		for (i = 1; i <= n; i++) {
+			v = vars[i]
+			sub(/:.*/, "", v)
+			if (v != "name" && v != "argstr")
+				list = list (list == "" ? "" : ", ") v
+		}
+		print ".TP\n\\fBsyscall." roff(name) "\\fR" > f
+		print (list == "" ? "(none)" : roff(list)) > f
+	}
+	print ".SH SEE ALSO" > f
+	print ".BR probe::syscall_any (3stap)," > f
+	print ".BR stapprobes (3stap)" > f
+	close(f)
 }
 
 function pages(name,    f, i, k, n, nv, vars, v, t, pname, knames) {
