@@ -7,7 +7,8 @@
 # awk -f syscall-man.awk -v out=DIR scripts/syscall-aliases.tsv
 #     writes DIR/probe::syscall.NAME.3stap and probe::syscall.NAME.return.3stap
 #     for each call, and probe::nd_syscall.NAME(.return).3stap, which
-#     include them (nd_syscall.NAME is the same probe).
+#     include them (nd_syscall.NAME is the same probe); and
+#     tapset::syscalls.3stap, the list of them all with their variables.
 
 function roff(s) {
 	gsub(/\\/, "\\e", s)
@@ -45,7 +46,7 @@ function describe(v, t, name, kname,    i, base, what) {
 		if (v == arg[i] "_unquoted" || v == arg[i] "_str_unquoted")
 			return what ", the user string without quotes"
 		if (v == arg[i] "_uaddr")
-			return what ": the user address it points at"
+			return what ", a user address"
 		if (v == arg[i] "_str")
 			return what (t == "string" ? " as argstr shows it" : "")
 	}
@@ -74,6 +75,40 @@ function load(name, k,    n) {
 END {
 	for (o = 1; o <= nnames; o++)
 		pages(order[o])
+	overview()
+}
+
+# tapset::syscalls(3stap): every alias and its variables but name and
+# argstr, which all have, as SystemTap's page of that name lists them.
+function overview(    f, o, name, n, i, v, list) {
+	f = out "/tapset::syscalls.3stap"
+	print ".\\\" Generated from scripts/syscall-aliases.tsv by scripts/syscall-man.awk: do not edit." > f
+	print ".TH \"TAPSET::SYSCALLS\" 3stap \"\" \"stap-ng\" \"Tapset Probes\"" > f
+	print ".SH NAME\ntapset::syscalls \\- the system call probe aliases" > f
+	print ".SH DESCRIPTION" > f
+	print roff("Every system call of the target kernel has the aliases syscall.NAME and " \
+	    "syscall.NAME.return, and nd_syscall.NAME and nd_syscall.NAME.return, the same " \
+	    "probes.  Each entry alias has name and argstr; each return alias has name, " \
+	    "retval and retstr.  Below, each alias with its other variables; " \
+	    "probe::syscall.NAME(3stap) says what each holds.") > f
+	for (o = 1; o <= nnames; o++) {
+		name = order[o]
+		n = load(name, cnt[name])
+		n = n >= 7 && col[7] != "-" ? split(col[7], vars, / /) : 0
+		list = ""
+		for (i = 1; i <= n; i++) {
+			v = vars[i]
+			sub(/:.*/, "", v)
+			if (v != "name" && v != "argstr")
+				list = list (list == "" ? "" : ", ") v
+		}
+		print ".TP\n\\fBsyscall." roff(name) "\\fR" > f
+		print (list == "" ? "(none)" : roff(list)) > f
+	}
+	print ".SH SEE ALSO" > f
+	print ".BR probe::syscall_any (3stap)," > f
+	print ".BR stapprobes (3stap)" > f
+	close(f)
 }
 
 function pages(name,    f, i, k, n, nv, vars, v, t, pname, knames) {
@@ -102,9 +137,11 @@ function pages(name,    f, i, k, n, nv, vars, v, t, pname, knames) {
 	for (k = 1; k <= cnt[name]; k++) {
 		load(name, k)
 		if (k > 1) print ".PP" > f
-		print roff("Fires on entry to the " kname " system call: number " nr " of x86-64" \
+		print roff("Fires on entry to the " kname " system call: " \
+		    (nr == "-1" ? "a 32-bit (ia32) task's only, number " nr32 ", whose arguments come from its 32-bit registers" : \
+		    "number " nr " of x86-64" \
 		    (nr32 != "-" ? ", and number " nr32 " of a 32-bit (ia32) task, whose arguments come from its 32-bit registers" : \
-		    " (a 32-bit task's call of that name, if any, is not covered)") \
+		    " (a 32-bit task's call of that name, if any, is not covered)")) \
 		    ", at the raw_syscalls:sys_enter tracepoint.  The kernel's prototype: long sys_" \
 		    kname "(" (col[5] == "-" ? "..." : col[5]) ").") > f
 	}

@@ -13,9 +13,11 @@
 #define NR_write	4
 #define NR_open		5
 #define NR_close	6
+#define NR_waitpid	7
 #define NR_lseek	19
 #define NR_getpid	20
 #define NR_getppid	64
+#define NR_llseek	140
 #define NR_rt_sigaction	174
 
 static long sc3(long nr, long a, long b, long c)
@@ -26,17 +28,18 @@ static long sc3(long nr, long a, long b, long c)
 	return r;
 }
 
-static long sc4(long nr, long a, long b, long c, long d)
+static long sc5(long nr, long a, long b, long c, long d, long e)
 {
 	long r;
 
-	__asm__ volatile("int $0x80" : "=a"(r) : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d)
-			 : "memory");
+	__asm__ volatile("int $0x80" : "=a"(r) : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d),
+			 "D"(e) : "memory");
 	return r;
 }
 
 /* Not on the stack: their addresses are fixed (static, not PIE). */
 static char buf[64];
+static long long pos;
 /* struct compat_sigaction, SIG_IGN and SA_RESTART: not x86-64's layout */
 static unsigned int act[4] = { 1, 0x10000000, 0, 0 };
 
@@ -55,9 +58,11 @@ void __attribute__((noreturn, used)) start32(void)
 	fd = sc3(NR_open, (long)path, 0, 0);	/* O_RDONLY */
 	sc3(NR_read, fd, (long)buf, sizeof(buf));
 	sc3(NR_lseek, fd, -2, 2);		/* SEEK_END: a negative 32-bit offset */
+	sc5(NR_llseek, fd, 0, 4, (long)&pos, 0);	/* ia32 only: _llseek(2), SEEK_SET */
 	sc3(NR_close, fd, 0, 0);
 	sc3(NR_getpid, 0, 0, 0);
-	sc4(NR_rt_sigaction, 10, (long)act, 0, 8);	/* SIGUSR1 */
+	sc5(NR_rt_sigaction, 10, (long)act, 0, 8, 0);	/* SIGUSR1 */
+	sc3(NR_waitpid, -1, 0, 1);		/* ia32 only; WNOHANG, no child: ECHILD */
 	for (;;)
 		sc3(NR_exit, 0, 0, 0);
 }

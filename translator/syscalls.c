@@ -298,6 +298,7 @@ static const struct sc_decoder {
 	{ "linkat", "flags", STP_SC_AT_FLAGS }, { "fchownat", "flag", STP_SC_AT_FLAGS },
 	{ "utimensat", "flags", STP_SC_AT_FLAGS }, { "statx", "flags", STP_SC_AT_FLAGS },
 	{ "wait4", "options", STP_SC_WAIT }, { "waitid", "options", STP_SC_WAIT },
+	{ "waitpid", "options", STP_SC_WAIT },
 	{ "clone", "clone_flags", STP_SC_CLONE },
 	{ "*", "which_clock", STP_SC_CLOCK }, { "*", "clk_id", STP_SC_CLOCK },
 	{ "*", "clockid", STP_SC_CLOCK },
@@ -439,7 +440,9 @@ struct sc_call {
 	char *cvars;		/* ... whose prototype this is */
 	int cnparams;
 	bool map32;		/* the alias covers the ia32 call too */
-	bool only32;		/* ia32 only: a name for syscall_any, no alias */
+	bool only32;		/* ia32 only: a name for syscall_any, ... */
+	bool alias32;		/* ... and an alias of its own (sc_own32) */
+	const char *uname32;	/* ia32's name for syscall_any (_llseek), or NULL */
 };
 
 /* Integer typedefs of system call prototypes: width and signedness. */
@@ -574,7 +577,8 @@ static void sc_classify(const char *call, const char *type, struct sc_arg *a)
 	     strcmp(a->kname, "prot") && strcmp(a->kname, "flags")) ||
 	    ((!fnmatch("preadv*", call, 0) || !fnmatch("pwritev*", call, 0)) &&
 	     !strcmp(a->kname, "pos_l")) ||
-	    (!strcmp(call, "semctl") && !strcmp(a->kname, "arg")))
+	    (!strcmp(call, "semctl") && !strcmp(a->kname, "arg")) ||
+	    (!strcmp(call, "llseek") && !strncmp(a->kname, "offset_", 7)))
 		a->cls = SC_ADDR;
 }
 
@@ -754,11 +758,13 @@ static const char *sc_nr(const struct sc_call *c)
 	static char buf[64];
 	int n;
 
-	if (c->nr >= 0)
+	if (c->alias32)
+		n = snprintf(buf, sizeof(buf), "-1)");
+	else if (c->nr >= 0)
 		n = snprintf(buf, sizeof(buf), "%d)", c->nr);
 	else
 		n = snprintf(buf, sizeof(buf), "\"%s\")", c->kname);
-	if (c->map32)
+	if (c->map32 || c->alias32)
 		snprintf(buf + n, sizeof(buf) - n, ".compat(%d", c->nr32);
 	else
 		buf[n - 1] = '\0';
@@ -1034,6 +1040,39 @@ static int sc_read_table(struct session *s, struct sc_collect *k)
 }
 
 /*
+ * The names 32-bit programs know the calls by, which syscall_any uses as
+ * SystemTap's does (_llseek, mmap2, stat64: not the entry points'
+ * llseek, mmap_pgoff, stat64), from asm/unistd_32_ia32.h
+ * ("#define __NR_ia32__llseek 140").
+ */
+static void sc_read_unames32(struct session *s, struct sc_collect *k)
+{
+	char *path = xasprintf("/lib/modules/%s/build/arch/x86/include/generated/asm/"
+			       "unistd_32_ia32.h", s->release);
+	const char *names[1024] = { 0 };
+	struct strbuf text = STRBUF_INIT;
+	const char *p;
+
+	if (read_file(path, &text) < 0)
+		text.len = 0;
+	for (p = text.len ? sb_str(&text) : NULL; p && (p = strstr(p, "#define __NR_ia32_")); p++) {
+		char name[64];
+		int nr;
+
+		if (sscanf(p + 18, "%63[A-Za-z0-9_] %d", name, &nr) == 2 && nr >= 0 && nr < 1024)
+			names[nr] = arena_strdup(&s->arena, name);
+	}
+	for (int i = 0; i < k->calls.len; i++) {
+		struct sc_call *c = k->calls.items[i];
+
+		if (c->nr32 >= 0 && c->nr32 < 1024)
+			c->uname32 = names[c->nr32];
+	}
+	sb_free(&text);
+	free(path);
+}
+
+/*
  * The kernel's ia32 table, asm/syscalls_32.h ("__SYSCALL(3, sys_read)",
  * "__SYSCALL_WITH_COMPAT(5, sys_open, compat_sys_open)"), into the
  * sorted calls: a 32-bit task's number of each x86-64 call it has under
@@ -1087,11 +1126,40 @@ static void sc_read_table32(struct session *s, struct sc_collect *k)
 		c->nr = -1;
 		c->nr32 = nr;
 		c->only32 = true;
+		/* its own entry point, the x86-64 kernel's function: see sc_own32 */
+		c->alias32 = !*cname;
 		vec_push(&k->calls, c);
 	}
 	sb_free(&text);
 	free(path);
+	sc_read_unames32(s, k);
 	qsort(k->calls.items, k->calls.len, sizeof(void *), sc_cmp);
+}
+
+/*
+ * An ia32-only call (llseek, waitpid) has an alias of its own, syscall.NAME
+ * with no x86-64 number, where its entry point is the kernel's plain
+ * sys_NAME (it reads what an x86-64 call would), its prototype is known,
+ * and it is not an older version of an x86-64 call: 16-bit ids
+ * (chown16), 32-bit times (nanosleep_time32), 64-bit offsets in two
+ * registers (ia32_pread64), old structs (olduname, oldumount), or one
+ * with an x86-64 alias's name (the ia32 stat reads __old_kernel_stat,
+ * syscall.stat is newstat).
+ */
+static void sc_own32(const struct sc_collect *k, struct sc_call *c)
+{
+	size_t n = strlen(c->kname);
+
+	if (!c->alias32)
+		return;
+	c->alias32 = c->vars && !strstr(c->kname, "old") && strncmp(c->kname, "ia32_", 5) &&
+		     !(n > 2 && (!strcmp(c->kname + n - 2, "16") || !strcmp(c->kname + n - 2, "32")));
+	for (int i = 0; c->alias32 && i < k->calls.len; i++) {
+		const struct sc_call *o = k->calls.items[i];
+
+		if (!o->only32 && !strcmp(o->name, c->name))
+			c->alias32 = false;
+	}
 }
 
 /*
@@ -1209,7 +1277,7 @@ static void sc_read_protos(struct session *s, struct sc_collect *k)
 		const char *p, *end;
 		int n = 0;
 
-		if (k->compat ? !c->compat || c->cvars : c->vars || c->only32)
+		if (k->compat ? !c->compat || c->cvars : c->vars || (c->only32 && !c->alias32))
 			continue;
 		key = k->compat ? xasprintf("asmlinkage long %s(", c->cname) :
 				  xasprintf("asmlinkage long sys_%s(", c->kname);
@@ -1299,8 +1367,10 @@ int sc_tapset_parts(struct session *s, const struct srcloc *loc, struct program 
 	k.compat = true;
 	sc_list(dk, "__do_compat_sys_*", sc_proto_fn, &k);
 	sc_read_protos(s, &k);
-	for (i = 0; i < k.calls.len; i++)
+	for (i = 0; i < k.calls.len; i++) {
 		sc_check32(k.calls.items[i]);
+		sc_own32(&k, k.calls.items[i]);
+	}
 	s->sc_calls = k.calls;	/* the calls are in the session's arena */
 generate:
 	if (!out)
@@ -1309,7 +1379,7 @@ generate:
 	for (i = 0; i < k.calls.len; i++) {
 		struct sc_call *c = k.calls.items[i];
 
-		if (c->only32)
+		if (c->only32 && !c->alias32)
 			continue;
 		if (parts & SC_PART_ENTRY)
 			sc_entry(&sb, s, c);
@@ -1319,7 +1389,7 @@ generate:
 	for (i = 0; i < k.calls.len; i++) {
 		struct sc_call *c = k.calls.items[i];
 
-		if (c->only32)
+		if (c->only32 && !c->alias32)
 			continue;
 		if (parts & SC_PART_ND_ENTRY)
 			sb_printf(&sb, "probe nd_syscall.%s = syscall.%s { }\n", c->name, c->name);
@@ -1358,15 +1428,20 @@ static void sc_any(struct strbuf *sb, const struct sc_collect *k)
 			sb_printf(sb, "#ifdef __NR_%s\n\t[__NR_%s] = \"%s\",\n#endif\n",
 				  c->kname, c->kname, c->kname);
 	}
-	/* A 32-bit task's calls, by their ia32 numbers ([0] keeps it non-empty). */
+	/* A 32-bit task's calls, by their ia32 numbers (NULL: none known). */
 	sb_puts(sb, "};\n#include <linux/compat.h>\n"
-		"static const char *const stp_sc_names32[] = {\n\t[0] = NULL,\n");
+		"static const char *const stp_sc_names32[] = {\n");
+	int n32 = 0;
+
 	for (int i = 0; i < k->calls.len; i++) {
 		const struct sc_call *c = k->calls.items[i];
 
-		if (c->nr32 >= 0)
-			sb_printf(sb, "\t[%d] = \"%s\",\n", c->nr32, c->kname);
+		if (c->nr32 >= 0 && ++n32)
+			sb_printf(sb, "\t[%d] = \"%s\",\n", c->nr32,
+				  c->uname32 ? c->uname32 : c->kname);
 	}
+	if (!n32)
+		sb_puts(sb, "\tNULL,\n");
 	sb_puts(sb, "};\n%}\n"
 		"function __sc_name:string (nr:long)\n"
 		"%{ /* pure */ /* unprivileged */\n"
@@ -1446,10 +1521,10 @@ int sc_dump(struct session *s)
 		char type[128];
 		const char *p = c->vars;
 
-		if (c->only32)
+		if (c->only32 && !c->alias32)
 			continue;
 		printf("%s\t%s\t%d\t", c->name, c->kname, c->nr);
-		if (c->map32)
+		if (c->map32 || c->alias32)
 			printf("%d\t", c->nr32);
 		else
 			printf("-\t");

@@ -16,7 +16,8 @@ for f in syscall.open syscall.open.return syscall.lseek syscall.getpid.return; d
 	[ -s "man/probe::$f.3stap" ] || fail "no page for $f"
 	[ -s "man/probe::nd_$f.3stap" ] || fail "no page for nd_$f"
 done
-[ "$(ls man | wc -l)" = $((4 * n)) ] || fail "expected $((4 * n)) pages, not $(ls man | wc -l)"
+# and tapset::syscalls, the list of them all
+[ "$(ls man | wc -l)" = $((4 * n + 1)) ] || fail "expected $((4 * n + 1)) pages, not $(ls man | wc -l)"
 grep -qx '.so man3/probe::syscall.open.3stap' man/probe::nd_syscall.open.3stap ||
 	fail "nd_syscall.open's page does not include syscall.open's"
 # Two calls, one alias: both on its page.
@@ -46,6 +47,9 @@ contains "argument 2 (int flags) as argstr shows it (string)"
 grep -qE '^ +mode +argument 3 \(umode_t mode\) \(long\)' <<<"$out" || fail "no mode entry: $out"
 contains "number 2 of x86-64, and number 5 of a 32-bit (ia32) task"
 contains "long sys_open(char const *filename, int flags, umode_t mode)"
+expect_rc 0 env MANWIDTH=200 man -l "man/tapset::syscalls.3stap"
+grep -A1 -E '^ +syscall\.open$' <<<"$out" | grep -qE '^ +filename, filename_unquoted, flags, flags_str, mode$' ||
+	fail "tapset::syscalls lacks open's variables: $out"
 expect_rc 0 env MANWIDTH=200 man -l "man/probe::syscall.open.return.3stap"
 contains "probe::syscall.open.return - Record return from the open system call"
 contains "retstr"
