@@ -234,6 +234,8 @@ static const char *value_type(struct session *s, const struct node *n)
 		return "string";
 	case ND_NUM:
 	case ND_TARGET:
+	case ND_CAST:	/* as $var->member: a number (or address) */
+	case ND_ATVAR:
 	case ND_UNARY:
 		return "long";
 	case ND_BINARY:

@@ -247,6 +247,7 @@ static enum type target_expr(struct sem *S, struct node *n, bool lvalue);
 static void carry(struct sem *S, struct carried *c, const struct tv_ctype *t,
 		  const struct srcloc *loc);
 static const struct tv_ctype *ctype_of(struct sem *S, struct node *n);
+static enum type autocast(struct sem *S, struct node *n, bool lvalue);
 
 
 /* A value of type want is needed here. */
@@ -688,8 +689,11 @@ static struct symbol *lvalue(struct sem *S, struct node *n, bool read_too)
 		index_keys(S, sym, n->args, &n->loc);
 		check_not_iterating(S, sym, &n->loc);
 	} else {
-		if (n->kind == ND_TARGET) {
-			if (target_expr(S, n, true) == TY_LONG && n->tv && !n->tv->store && S->final)
+		if (n->kind == ND_TARGET || n->kind == ND_AUTOCAST) {
+			enum type t = n->kind == ND_TARGET ? target_expr(S, n, true) :
+				      autocast(S, n, true);
+
+			if (t == TY_LONG && n->tv && !n->tv->store && S->final)
 				diag_error(S->s, &n->loc, "this target variable cannot be assigned to");
 			return NULL;
 		}
@@ -993,6 +997,31 @@ static void entry_targets(struct sem *S, struct node *n)
 	}
 }
 
+/*
+ * @defined(e->f) with e a typed value: whether its type has that member,
+ * decided once e's type is known (or, in the final pass, that it has
+ * none: 0).  Until then n has no code, so nothing folds it too early.
+ */
+static enum type defined_autocast(struct sem *S, struct node *n, struct node *a)
+{
+	const struct tv_ctype *ct;
+	struct tv_code *out;
+
+	if (n->tv)
+		return TY_LONG;
+	expr(S, a->lhs);
+	ct = ctype_of(S, a->lhs);
+	if (!ct && !S->final)
+		return TY_LONG;
+	out = arena_alloc(&S->s->arena, sizeof(*out));
+	out->type = TY_LONG;
+	out->constant = true;
+	out->code = ct && tv_resolve_autocast(S->s, S->func ? NULL : S->rp, a, ct, false,
+					      true) != TY_UNKNOWN ? "1" : "0";
+	n->tv = out;
+	return TY_LONG;
+}
+
 static enum type target_expr(struct sem *S, struct node *n, bool lvalue)
 {
 	struct node *inner = n;
@@ -1010,6 +1039,9 @@ static enum type target_expr(struct sem *S, struct node *n, bool lvalue)
 		for (struct member *m = inner->members; m; m = m->next)
 			if (m->index)
 				expect_type(S, m->index, TY_LONG, "an index");
+	} else if (n->kind == ND_DEFINED && inner->kind == ND_AUTOCAST && inner->members &&
+		   n->lhs == inner) {
+		return n->type = defined_autocast(S, n, inner);
 	} else if (n->kind == ND_DEFINED) {
 		expr(S, inner);	/* @defined(script expression): always 1 */
 	}
@@ -1079,7 +1111,7 @@ static void carry(struct sem *S, struct carried *c, const struct tv_ctype *t,
 		c->type = t;
 		c->loc = *loc;
 		S->changed = true;
-	} else if (!tv_ctype_same(c->type, t)) {
+	} else if (!tv_ctype_same(S->s, c->type, t)) {
 		c->other = t;
 		c->other_loc = *loc;
 		S->changed = true;
@@ -1088,10 +1120,13 @@ static void carry(struct sem *S, struct carried *c, const struct tv_ctype *t,
 
 static const struct tv_ctype *func_ctype(struct sem *S, struct func *f)
 {
-	/* An embedded-C function's declared type: resolved on first use. */
-	if (f->returns_cast && !f->ct.type &&
-	    tv_resolve(S->s, NULL, f->returns_cast, false) == TY_LONG)
-		carry(S, &f->ct, f->returns_cast->tv->ctype, &f->loc);
+	/* An embedded-C function's declared type, looked up when read through. */
+	if (f->returns_cast && !f->ct.type) {
+		struct tv_ctype *ct = arena_alloc(&S->s->arena, sizeof(*ct));
+
+		ct->decl = f->returns_cast;
+		carry(S, &f->ct, ct, &f->loc);
+	}
 	return f->ct.other ? NULL : f->ct.type;
 }
 
@@ -1159,7 +1194,7 @@ static void no_ctype(struct sem *S, struct node *n, struct node *base)
  * expression.  Otherwise e is a script value that may carry a C type
  * (a local, a call: "autocast"), and n reads through it.
  */
-static enum type autocast(struct sem *S, struct node *n)
+static enum type autocast(struct sem *S, struct node *n, bool lvalue)
 {
 	struct node *base = n->lhs, *next = n->next;
 	struct member *chain = n->members, **tail;
@@ -1178,7 +1213,8 @@ static enum type autocast(struct sem *S, struct node *n)
 				no_ctype(S, n, base);
 			return n->type = TY_UNKNOWN;
 		}
-		return n->type = tv_resolve_autocast(S->s, S->func ? NULL : S->rp, n, ct);
+		return n->type = tv_resolve_autocast(S->s, S->func ? NULL : S->rp, n, ct, lvalue,
+						     false);
 	}
 	/* e must be a value first: a pointer, not a struct (as SystemTap). */
 	if (expr(S, base) == TY_UNKNOWN)
@@ -1191,7 +1227,7 @@ static enum type autocast(struct sem *S, struct node *n)
 	*tail = chain;
 	n->num = pretty;
 	n->op = op;
-	return expr(S, n);
+	return lvalue ? target_expr(S, n, true) : expr(S, n);
 }
 
 static enum type expr(struct sem *S, struct node *n)
@@ -1280,7 +1316,7 @@ static enum type expr(struct sem *S, struct node *n)
 		return n->type = a;
 	}
 	case ND_AUTOCAST:
-		return autocast(S, n);
+		return autocast(S, n, false);
 	case ND_INDEX:
 		sym = resolve_array(S, n->str, &n->loc, n);
 		if (!sym)
@@ -1946,7 +1982,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 {
 	struct session *s = S->s;
 	struct vec cands = VEC_INIT;
-	int matched = 0, first_glob, i;
+	int matched = 0, named = 0, first_glob, i;
 
 	if (depth > 16) {
 		diag_error(s, &pt->loc, "probe alias expansion is too deep (a loop of aliases?)");
@@ -1974,9 +2010,11 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 	/*
 	 * Whole names first; an alias suffix only where none matches, and
 	 * only after a first component written out (*.profile is not every
-	 * one-component alias with .profile after it).
+	 * one-component alias with .profile after it).  An alias named whole
+	 * that has no location here (all optional) is not then taken for
+	 * another with a suffix: x.return's own alias, not x's with .return.
 	 */
-	for (int round = 0; round < 2 - first_glob && !matched; round++) {
+	for (int round = 0; round < 2 - first_glob && !matched && !named; round++) {
 		for (i = 0; i < cands.len; i++) {
 			struct probe *a = cands.items[i];
 			struct probe_point *name;
@@ -1988,6 +2026,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 					break;
 			if (!name)
 				continue;
+			named |= !round;
 			here = use_alias(S, pr, pt, a, name, suffix, body, depth);
 			if (here < 0) {
 				vec_free(&cands);
@@ -2018,7 +2057,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 		vec_free(&forms);
 		return matched;
 	}
-	return matched ? matched : resolve_family(S, pr, pt, body);
+	return matched || named ? matched : resolve_family(S, pr, pt, body);
 }
 
 static bool has_glob_name(const struct probe_point *pt)

@@ -459,6 +459,7 @@ struct session {
 				 * serve user backtraces (const char *, arena) */
 	bool all_modules;	/* --all-modules */
 	bool dump_functions;	/* --dump-functions */
+	bool dump_syscalls;	/* --dump-syscalls */
 
 	/* state */
 	struct pp_cache *pp;	/* preprocess.c's caches */
@@ -557,6 +558,8 @@ int sc_tapset_parts(struct session *s, const struct srcloc *loc, struct program 
 		    int parts);
 int sc_parts(const struct probe_point *pt);
 bool sc_wanted(const char *first);
+/* stap --dump-syscalls: the aliases' calls, one a line (syscalls.c); exit status. */
+int sc_dump(struct session *s);
 /* Is name a function the system call library defines (syscall_name)? */
 bool sc_defines(const char *name);
 /* -p1 output: the program in canonical form. */

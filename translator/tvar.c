@@ -1765,8 +1765,16 @@ static int base_cast(struct tv *t, struct node *n, struct tval *v)
 	}
 	ks = NULL;
 	if (mod) {
-
-		/* "kernel<linux/sched.h>": headers only narrow SystemTap's search. */
+		/*
+		 * A kernel type (not a program's path) named in a process
+		 * probe is the kernel's, read from kernel memory:
+		 * @cast(task_current(), "task_struct", "kernel").
+		 * "kernel<linux/sched.h>": headers only narrow SystemTap's search.
+		 */
+		if (t->sc && t->sc->space.kind == DW_SPACE_USER && !strchr(m, '/')) {
+			t->sc = NULL;
+			t->rd = "k";
+		}
 		if (strncmp(m, "kernel", 6) || (m[6] && m[6] != '<')) {
 			ks = module_scope(t, m);
 			if (!ks)
@@ -2259,12 +2267,36 @@ enum type tv_resolve(struct session *s, struct resolved_probe *rp, struct node *
 
 /* ---- autocast: script values that carry a C type ---- */
 
+/* c itself, or the type its declaration names, looked up now; NULL if not found. */
+static const struct tv_ctype *looked_up(struct session *s, const struct tv_ctype *c)
+{
+	struct tv_ctype *k;
+
+	if (!c->decl)
+		return c;
+	if (tv_resolve(s, NULL, c->decl, false) != TY_LONG || !c->decl->tv->ctype)
+		return NULL;
+	/* A kernel pointer: read as one even in a process probe. */
+	k = arena_alloc(&s->arena, sizeof(*k));
+	*k = *c->decl->tv->ctype;
+	k->rd = "k";
+	return k;
+}
+
 /* c's type as C spells it, malloc'ed. */
 static char *ctype_text(const struct tv_ctype *c)
 {
 	Dwarf_Die ty = c->type;
-	char *n = dw_type_name(&ty), *r;
+	char *n, *r;
 
+	if (c->decl) {	/* &@cast(0, "struct T", "kernel") */
+		const char *d = c->decl->args->next->str;
+
+		r = xmalloc(strlen(d) + 2);
+		sprintf(r, "%s*", d);
+		return r;
+	}
+	n = dw_type_name(&ty);
 	if (!c->addr_of)
 		return n;
 	r = xmalloc(strlen(n) + 2);
@@ -2282,11 +2314,15 @@ const char *tv_ctype_name(struct session *s, const struct tv_ctype *c)
 	return r;
 }
 
-bool tv_ctype_same(const struct tv_ctype *a, const struct tv_ctype *b)
+bool tv_ctype_same(struct session *s, const struct tv_ctype *a, const struct tv_ctype *b)
 {
 	char *na, *nb;
 	bool same;
 
+	if (a->decl && a->decl == b->decl)
+		return true;
+	if (!(a = looked_up(s, a)) || !(b = looked_up(s, b)))
+		return false;
 	if (strcmp(a->rd, b->rd))
 		return false;
 	if (a->addr_of == b->addr_of && a->type.addr == b->type.addr)
@@ -2301,18 +2337,29 @@ bool tv_ctype_same(const struct tv_ctype *a, const struct tv_ctype *b)
 }
 
 enum type tv_resolve_autocast(struct session *s, struct resolved_probe *rp, struct node *n,
-			      const struct tv_ctype *ct)
+			      const struct tv_ctype *ct, bool lvalue, bool quiet)
 {
 	struct node *idx[8];
-	struct tv t = { .s = s, .rp = rp, .loc = &n->loc, .idx = idx, .rd = ct->rd,
-			.sc = ct->sc };
+	struct tv t = { .s = s, .rp = rp, .loc = &n->loc, .idx = idx, .quiet = quiet };
 	struct strbuf what = STRBUF_INIT;
-	struct tval v = { .has_type = true, .type = ct->type };
+	struct tval v = { .has_type = true };
 	struct tv_code *out;
 	Dwarf_Die p;
 
 	if (n->tv)
 		return n->tv->type;
+	if (ct->decl && !ct->decl->tv) {
+		ct = looked_up(s, ct);
+		if (!ct)	/* said at the declaration: say why it was needed */
+			diag_note(s, &n->loc, "the type is needed here, to read through the value");
+	} else {
+		ct = looked_up(s, ct);
+	}
+	if (!ct)
+		return TY_UNKNOWN;
+	t.rd = ct->rd;
+	t.sc = ct->sc;
+	v.type = ct->type;
 	idx[t.nidx++] = n->lhs;
 	v.c = "((u64)_tv_i0)";
 	/* An array's value is its address (rvalue()), as &EXPR's is. */
@@ -2321,7 +2368,7 @@ enum type tv_resolve_autocast(struct session *s, struct resolved_probe *rp, stru
 	v.cast_base = ct->addr_of;	/* (&EXPR)[i]: ((T *)EXPR)[i] */
 	ast_print_expr(&what, n->lhs);
 	out = arena_alloc(&s->arena, sizeof(*out));
-	if (chain(&t, n, &v, &what, false, (int)n->num, out) < 0 || t.failed) {
+	if (chain(&t, n, &v, &what, lvalue, (int)n->num, out) < 0 || t.failed) {
 		out->type = TY_UNKNOWN;
 		out->nidx = 0;
 	}

@@ -91,18 +91,26 @@ struct tv_ctype {
 	const char *rd;		/* reader() of where it was read: the same
 				 * address space for what is read through it */
 	struct tv_scope *sc;	/* the scope it was read in, or NULL */
+	/*
+	 * Declared, not looked up yet: the type of this &@cast(...) (a
+	 * tapset function's "returns:" pragma), found in the DWARF only when
+	 * a value of it is read through, so that a script merely storing
+	 * task_current() loads no debuginfo.
+	 */
+	struct node *decl;
 };
 
 /* Are a and b the same type (the same DIE, or one of the same name)? */
-bool tv_ctype_same(const struct tv_ctype *a, const struct tv_ctype *b);
+bool tv_ctype_same(struct session *s, const struct tv_ctype *a, const struct tv_ctype *b);
 /* "struct file*", for messages. */
 const char *tv_ctype_name(struct session *s, const struct tv_ctype *c);
 /*
  * (e)->members (ND_AUTOCAST) with e a script value of C type ct: resolved
- * as n's own target construct whose value _tv_i0 is e.  As tv_resolve.
+ * as n's own target construct whose value _tv_i0 is e.  As tv_resolve;
+ * quiet: a failure is no error (@defined(e->f)).
  */
 enum type tv_resolve_autocast(struct session *s, struct resolved_probe *rp, struct node *n,
-			      const struct tv_ctype *ct);
+			      const struct tv_ctype *ct, bool lvalue, bool quiet);
 
 /* What pass 3 emits for a resolved construct (node.tv). */
 struct tv_code {

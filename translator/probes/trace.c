@@ -57,6 +57,7 @@ struct tr_point {
 	const char *sys, *name;		/* its globs; sys "*" when not given */
 	const struct srcloc *loc;	/* of the argument, for messages */
 	const char *nr;			/* .nr("CALL"): one system call, or NULL */
+	const char *nr32;		/* .compat(N): its 32-bit (ia32) number, or NULL */
 };
 
 /* One argument of a tracepoint. */
@@ -69,7 +70,7 @@ struct tr_arg {
 /* What expand() leaves in each match's family_data. */
 struct tr_probe {
 	const char *name, *system;
-	const char *nr;			/* see struct tr_point */
+	const char *nr, *nr32;		/* see struct tr_point */
 	bool optional;
 	int nargs;
 	struct tr_arg *args;
@@ -234,14 +235,19 @@ static int resolve_trace(struct session *s, struct probe_point *pt,
 	 * kernel.trace("raw_syscalls:sys_enter").nr("openat"): only when
 	 * the current call is that one (x86-64 __NR_openat), the form the
 	 * syscall.* aliases use, as SystemTap's use the same tracepoints.
+	 * .compat(N) after it: also a 32-bit (ia32) task's call number N;
+	 * .nr(-1).compat(N): only that one.
 	 */
-	if (t->next && !strcmp(t->next->name, "nr") && !t->next->next &&
+	if (t->next && !strcmp(t->next->name, "nr") &&
+	    (!t->next->next || (!strcmp(t->next->next->name, "compat") &&
+				!t->next->next->next)) &&
 	    (!strcmp(t->arg->str, "raw_syscalls:sys_enter") ||
 	     !strcmp(t->arg->str, "raw_syscalls:sys_exit"))) {
-		const struct node *a = t->next->arg;
+		const struct node *a = t->next->arg, *b = t->next->next ? t->next->next->arg : NULL;
 
-		if (a && a->kind == ND_NUM && a->num >= 0 && a->num < 4096) {
-			tp->nr = arena_printf(&s->arena, "%d", (int)a->num);
+		if (a && a->kind == ND_NUM && a->num >= -1 && a->num < 4096) {
+			/* -2: no x86-64 call, which no call number equals */
+			tp->nr = arena_printf(&s->arena, "%d", a->num < 0 ? -2 : (int)a->num);
 		} else if (a && a->kind == ND_STR && a->str_len &&
 			   !a->str[strspn(a->str, "abcdefghijklmnopqrstuvwxyz0123456789_")]) {
 			tp->nr = arena_printf(&s->arena, "__NR_%s", a->str);
@@ -250,6 +256,13 @@ static int resolve_trace(struct session *s, struct probe_point *pt,
 				   "number or name: .nr(0), .nr(\"read\")");
 			return -1;
 		}
+		if (t->next->next && !(b && b->kind == ND_NUM && b->num >= 0 && b->num < 4096)) {
+			diag_error(s, b ? &b->loc : &t->next->next->loc, ".compat needs a 32-bit "
+				   "system call number: .compat(5)");
+			return -1;
+		}
+		if (b)
+			tp->nr32 = arena_printf(&s->arena, "%d", (int)b->num);
 	} else if (t->next) {
 		diag_error(s, &t->next->loc, "unexpected '%s' after kernel.trace(...)",
 			   t->next->name);
@@ -307,6 +320,7 @@ static int add_tracepoint(const struct dw_tracepoint *dt, void *arg)
 	pr->name = arena_strdup(&s->arena, dt->name);
 	pr->system = arena_strdup(&s->arena, dt->system);
 	pr->nr = w->tp->nr;
+	pr->nr32 = w->tp->nr32;
 	pr->optional = w->optional;
 	if (read_args(s, w->dbg, dt, pr, &why) < 0) {
 		if (!w->refused++) {
@@ -357,6 +371,7 @@ static int expand_trace(struct session *s, struct resolved_probe *rp, struct vec
 
 		*copy = *pr;
 		copy->nr = tp->nr;
+		copy->nr32 = tp->nr32;
 		copy->optional = rp->point->optional;
 		x->pp = arena_printf(&s->arena, "kernel.trace(\"%s:%s\")", copy->system,
 				     copy->name);
@@ -576,9 +591,9 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 			  pr->nargs, pr->optional ? "STP_TRACEPOINT_OPTIONAL" : "0");
 		/* The kernel headers number the call (asm/unistd.h). */
 		if (pr->nr)
-			sb_printf(c, "%s },\n", pr->nr);
+			sb_printf(c, "%s, .nr32 = %s },\n", pr->nr, pr->nr32 ? pr->nr32 : "-2");
 		else
-			sb_puts(c, "-1 },\n");
+			sb_puts(c, "-1, .nr32 = -1 },\n");
 	}
 	sb_puts(c, "};\n\n");
 }
