@@ -111,10 +111,13 @@ say "test kernels: ${releases[*]}"
 dbgdir=/usr/lib/debug/boot
 # Modules whose DWARF the tapsets use (nfsd.*, nfs.*, sunrpc.*, autofs),
 # and the rest of nfsd's dependencies (grace, nfs_acl, auth_rpcgss): the
-# run tests load these uncompressed debug copies in the VM.  Their debug
+# run tests load these uncompressed debug copies in the VM.  Also the file
+# systems and protocol that SystemTap's example scripts probe by module
+# (io/enospc: ext4, xfs, btrfs; security-band-aids: xfs, dccp*).  Their debug
 # files go to the conventional path below, where the translator's module
 # lookup finds them.  Every other module's (5-7 GB) stays in the package.
-DBG_MODULES=(sunrpc lockd nfs nfsv3 nfsv4 nfsd autofs4 grace nfs_acl auth_rpcgss)
+DBG_MODULES=(sunrpc lockd nfs nfsv3 nfsv4 nfsd autofs4 grace nfs_acl auth_rpcgss
+	     ext4 xfs btrfs dccp dccp_ipv4 dccp_ipv6 dccp_diag)
 moddbg=/usr/lib/debug/lib/modules
 
 # The paths under /lib/modules/$1/ of DBG_MODULES, uncompressed, one a line.

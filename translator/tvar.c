@@ -1755,9 +1755,9 @@ static int base_cast(struct tv *t, struct node *n, struct tval *v)
 	if (mod) {
 		/*
 		 * A kernel type (not a program's path) named in a process
-		 * probe is the kernel's, read from kernel memory (@cast(task_current(), "task_struct",
-		 * "kernel")); "kernel<linux/sched.h>": headers only narrow
-		 * SystemTap's search.
+		 * probe is the kernel's, read from kernel memory:
+		 * @cast(task_current(), "task_struct", "kernel").
+		 * "kernel<linux/sched.h>": headers only narrow SystemTap's search.
 		 */
 		if (t->sc && t->sc->space.kind == DW_SPACE_USER && !strchr(m, '/')) {
 			t->sc = NULL;

@@ -3,9 +3,10 @@
 # 'nfsd.**' 'sunrpc.*.*' 'nfs.*.*'`, its $-variables left out), for every alias with
 # one location, on every kernel with the nfsd/sunrpc module DWARF
 # (bootstrap.sh extracts it; skipped without).  Ours differs on purpose in
-# three lines: nfsd.create's iap_valid/iap_mode are long where 4.8's are
-# "unknown" (its body fails to read them on 6.1), and nfsd.proc3.read has
-# no vlen (4.8's is "unknown": NFSv3 READ carries no vector length).
+# these lines: nfsd.create's iap_valid/iap_mode are long where 4.8's are
+# "unknown" (its body fails to read them on 6.1), nfsd.proc3.read has
+# no vlen (4.8's is "unknown": NFSv3 READ carries no vector length), and
+# sunrpc.svc.destroy's five counters are long where 4.8's are "unknown".
 # nfs.aop.writepage is listed everywhere (-L reads the alias) but 6.12 has
 # no nfs_writepage: nfs.aop.entries takes it under '?'.
 # Also: the aggregates resolve on every kernel (sunrpc.svc.return where 6.12
@@ -87,6 +88,7 @@ sunrpc.sched.new_task xid:long prog:long vers:long prot:long flags:long name:str
 sunrpc.sched.release_task xid:long prog:long vers:long prot:long tk_flags:long name:string argstr:string
 sunrpc.svc.authorise sv_name:string peer_ip:long rq_xid:long rq_prog:long rq_vers:long rq_proc:long rq_prot:long name:string argstr:string
 sunrpc.svc.create progname:string prog:long pg_nvers:long bufsize:long name:string argstr:string
+sunrpc.svc.destroy sv_name:string sv_progname:string sv_prog:long sv_nrthreads:long netcnt:long netcpconn:long rpccnt:long rpcbadfmt:long rpcbadauth:long name:string argstr:string
 sunrpc.svc.drop sv_name:string peer_ip:long rq_xid:long rq_prog:long rq_vers:long rq_proc:long rq_prot:long name:string argstr:string
 sunrpc.svc.process sv_name:string sv_prog:long sv_nrthreads:long peer_ip:long rq_xid:long rq_prog:long rq_vers:long rq_proc:long rq_prot:long name:string argstr:string
 sunrpc.svc.recv sv_name:string sv_prog:long sv_nrthreads:long timeout:long name:string argstr:string
