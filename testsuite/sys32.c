@@ -19,6 +19,7 @@
 #define NR_getppid	64
 #define NR_llseek	140
 #define NR_rt_sigaction	174
+#define NR_mmap2	192
 
 static long sc3(long nr, long a, long b, long c)
 {
@@ -34,6 +35,21 @@ static long sc5(long nr, long a, long b, long c, long d, long e)
 
 	__asm__ volatile("int $0x80" : "=a"(r) : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d),
 			 "D"(e) : "memory");
+	return r;
+}
+
+/* The sixth argument goes in %ebp, which the compiler may not be given. */
+static long arg6;
+
+static long sc6(long nr, long a, long b, long c, long d, long e, long f)
+{
+	long r;
+
+	arg6 = f;
+	/* (arg6 is at a fixed address, which the push does not move) */
+	__asm__ volatile("push %%ebp\n\tmovl %7, %%ebp\n\tint $0x80\n\tpop %%ebp"
+			 : "=a"(r) : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e), "m"(arg6)
+			 : "memory");
 	return r;
 }
 
@@ -63,6 +79,8 @@ void __attribute__((noreturn, used)) start32(void)
 	sc3(NR_getpid, 0, 0, 0);
 	sc5(NR_rt_sigaction, 10, (long)act, 0, 8, 0);	/* SIGUSR1 */
 	sc3(NR_waitpid, -1, 0, 1);		/* ia32 only; WNOHANG, no child: ECHILD */
+	/* PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, fd -1, page 0 */
+	sc6(NR_mmap2, 0, 4096, 1, 0x22, -1, 0);
 	for (;;)
 		sc3(NR_exit, 0, 0, 0);
 }

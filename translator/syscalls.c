@@ -48,6 +48,15 @@ static const char *const sc_renames[][2] = {
 	{ "signalfd4", "signalfd" },
 };
 
+/*
+ * ia32 entry points that are an x86-64 call under another name, with the
+ * same arguments: SystemTap's syscall.mmap2 is both (pgoffset in pages
+ * for ia32's, in bytes for x86-64's, as the kernel takes them).
+ */
+static const char *const sc_same32[][2] = {
+	{ "mmap_pgoff", "mmap" },
+};
+
 /* Renamed calls whose name variable stays the kernel's, as SystemTap's. */
 static const char *const sc_kernel_names[] = {
 	"pipe2", "eventfd2", "epoll_create1", "inotify_init1", "signalfd4",
@@ -1099,6 +1108,9 @@ static void sc_read_table32(struct session *s, struct sc_collect *k)
 		if (!open || sscanf(open, "(%d, sys_%63[a-z0-9_], %63[a-z0-9_])", &nr, name,
 				    cname) < 2 || !strcmp(name, "ni_syscall"))
 			continue;
+		for (size_t i = 0; i < sizeof(sc_same32) / sizeof(sc_same32[0]); i++)
+			if (!*cname && !strcmp(name, sc_same32[i][0]))
+				snprintf(name, sizeof(name), "%s", sc_same32[i][1]);
 		found = bsearch(&kp, k->calls.items, n64, sizeof(void *), sc_cmp);
 		c = found ? *found : NULL;
 		if (c && c->nr32 < 0) {
