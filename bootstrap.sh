@@ -5,7 +5,8 @@
 #   1. build and test dependencies (apt),
 #   2. three test kernels (6.1, its PREEMPT_RT flavour and the newest 6.12)
 #      with headers, and each installed kernel's vmlinux with DWARF at
-#      /usr/lib/debug/boot/,
+#      /usr/lib/debug/boot/ (plus a few modules' DWARF, DBG_MODULES, at
+#      /usr/lib/debug/lib/modules/RELEASE/),
 #   3. autoreconf / configure / make,
 #   4. a hello-world script run inside QEMU.
 # Safe to re-run: every step is skipped when its result is already there.
@@ -108,41 +109,75 @@ done
 say "test kernels: ${releases[*]}"
 
 dbgdir=/usr/lib/debug/boot
+# Modules whose DWARF the tapsets use (nfsd.*, nfs.*, sunrpc.*, autofs),
+# and the rest of nfsd's dependencies (grace, nfs_acl, auth_rpcgss): the
+# run tests load these uncompressed debug copies in the VM.  Also the file
+# systems and protocol that SystemTap's example scripts probe by module
+# (io/enospc: ext4, xfs, btrfs; security-band-aids: xfs, dccp*).  Their debug
+# files go to the conventional path below, where the translator's module
+# lookup finds them.  Every other module's (5-7 GB) stays in the package.
+DBG_MODULES=(sunrpc lockd nfs nfsv3 nfsv4 nfsd autofs4 grace nfs_acl auth_rpcgss
+	     ext4 xfs btrfs dccp dccp_ipv4 dccp_ipv6 dccp_diag)
+moddbg=/usr/lib/debug/lib/modules
+
+# The paths under /lib/modules/$1/ of DBG_MODULES, uncompressed, one a line.
+dbg_module_paths() {
+	awk -F: -v want="${DBG_MODULES[*]}" '
+		BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) todo[w[i]] = 1 }
+		{ m = $1; sub(/.*\//, "", m); sub(/\.ko(\.[a-z]+)?$/, "", m)
+		  if (m in todo) { p = $1; sub(/\.ko\.[a-z]+$/, ".ko", p); print p; delete todo[m] } }
+	' "/lib/modules/$1/modules.dep"
+}
+
 for r in "${releases[@]}"; do
-	if [ -s "$dbgdir/vmlinux-$r" ]; then
-		say "vmlinux-$r: present"
+	# What this release still lacks: its vmlinux and/or module debug files.
+	members=()
+	if [ ! -s "$dbgdir/vmlinux-$r" ]; then
+		members+=("./usr/lib/debug/boot/vmlinux-$r")
+	fi
+	nmod=0
+	while read -r p; do
+		[ -n "$p" ] || continue
+		[ -s "$moddbg/$r/$p" ] || members+=("./usr/lib/debug/lib/modules/$r/$p")
+		nmod=$((nmod + 1))
+	done < <(dbg_module_paths "$r")
+	if [ ${#members[@]} -eq 0 ]; then
+		say "debuginfo-$r: present (vmlinux, $nmod modules)"
 		continue
 	fi
 	if ! is_root; then
-		echo "bootstrap: $dbgdir/vmlinux-$r is missing; run this script as root to extract it from linux-image-$r-dbg" >&2
+		echo "bootstrap: debuginfo for $r is missing (${members[*]#./}); run this script as root to extract it from linux-image-$r-dbg" >&2
 		exit 1
 	fi
-	step="vmlinux-$r"
+	step="debuginfo-$r"
 	apt_update
 	tmpbase=${TMPDIR:-/var/tmp}
 	free_kb=$(df -Pk "$tmpbase" | awk 'NR == 2 { print $4 }')
 	[ "$free_kb" -ge 2500000 ] ||
-		die "vmlinux-$r: need 2.5 GB free in $tmpbase for the -dbg package (have $((free_kb / 1024)) MB; set TMPDIR)"
+		die "debuginfo-$r: need 2.5 GB free in $tmpbase for the -dbg package (have $((free_kb / 1024)) MB; set TMPDIR)"
 	tmp=$(mktemp -d "$tmpbase/stap-dbg.XXXXXX")
 	# apt-get download drops privileges to _apt: let it write here.
 	chmod 755 "$tmp"
 	chown _apt "$tmp" 2>/dev/null || true
 	trap 'rm -rf "$tmp"' EXIT
-	say "vmlinux-$r: downloading linux-image-$r-dbg (about 1 GB)"
+	say "debuginfo-$r: downloading linux-image-$r-dbg (about 1 GB)"
 	(cd "$tmp" && apt-get download -q "linux-image-$r-dbg")
-	say "vmlinux-$r: extracting"
+	say "debuginfo-$r: extracting ${#members[@]} files"
 	deb=$(ls "$tmp"/*.deb)
-	dpkg-deb --fsys-tarfile "$deb" |
-		tar -x -C "$tmp" --wildcards './usr/lib/debug/boot/*'
-	[ -s "$tmp/usr/lib/debug/boot/vmlinux-$r" ] ||
-		die "linux-image-$r-dbg has no usr/lib/debug/boot/vmlinux-$r"
+	# One pass over the archive for the vmlinux and the modules alike.
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "${members[@]}"
 	rm -f "$deb"
-	mkdir -p "$dbgdir"
-	mv "$tmp/usr/lib/debug/boot/vmlinux-$r" "$dbgdir/vmlinux-$r.part"
-	mv "$dbgdir/vmlinux-$r.part" "$dbgdir/vmlinux-$r"
+	for m in "${members[@]}"; do
+		m=${m#./}
+		[ -s "$tmp/$m" ] || die "linux-image-$r-dbg has no $m"
+		mkdir -p "/${m%/*}"
+		# Whole files only: a reader never sees a half-written one.
+		mv "$tmp/$m" "/$m.part"
+		mv "/$m.part" "/$m"
+	done
 	rm -rf "$tmp"
 	trap - EXIT
-	say "vmlinux-$r: $(du -h "$dbgdir/vmlinux-$r" | cut -f1)"
+	say "debuginfo-$r: vmlinux $(du -h "$dbgdir/vmlinux-$r" | cut -f1), $nmod modules in $moddbg/$r"
 done
 
 if [ "${BOOTSTRAP_PROVISION_ONLY:-}" = 1 ]; then

@@ -489,11 +489,12 @@ struct stp_tracepoint {
 	u8 flags;		/* STP_TRACEPOINT_* */
 	/*
 	 * raw_syscalls probes of one system call (the syscall.* aliases):
-	 * its x86-64 number, else -1.  Such entries on one tracepoint
-	 * share one callback, which runs those whose number is the
-	 * current call's, in table order.
+	 * its x86-64 number (-2: none), else -1, and its 32-bit (ia32)
+	 * number for a compat task (-2: none).  Such entries on one
+	 * tracepoint share one callback, which runs those whose number is
+	 * the current call's, in table order.
 	 */
-	int nr;
+	int nr, nr32;
 	/* runtime-private */
 	struct tracepoint *tp;
 	bool registered;

@@ -10,7 +10,7 @@
  *  - Each entry registers its own callback with its own entry as data,
  *    so two probes on one tracepoint are two distinct (fn, data) pairs,
  *    which is what tracepoint_probe_register() requires.  Entries
- *    filtered by system call number (nr >= 0, the syscall.* aliases)
+ *    filtered by system call number (nr != -1, the syscall.* aliases)
  *    are the exception: those on one tracepoint share the first one's
  *    callback, which runs the ones for the current call.
  *  - The kernel calls a probe as fn(data, args...) with preemption off;
@@ -33,18 +33,21 @@ void _stp_tracepoint_hit(void *data, const unsigned long *args)
 {
 	struct stp_tracepoint *t = data;
 	struct stp_hit h = { .args = args };
+	bool compat;
 	long nr;
 
-	if (t->nr < 0) {
+	if (t->nr == -1) {
 		_stp_run_probe_hit(t->probe, NULL, &h);
 		return;
 	}
-	/* The x86-64 numbers name the probes: not a 32-bit caller's. */
-	if (in_compat_syscall() || (current->flags & PF_KTHREAD))
+	if (current->flags & PF_KTHREAD)
 		return;
+	/* A 32-bit task's calls have their own numbers (x32's have a high
+	 * bit set, which neither table has). */
+	compat = in_compat_syscall();
 	nr = syscall_get_nr(current, task_pt_regs(current));
 	for (; t; t = t->next_nr)
-		if (t->nr == nr)
+		if ((compat ? t->nr32 : t->nr) == nr)
 			_stp_run_probe_hit(t->probe, NULL, &h);
 }
 
@@ -82,11 +85,11 @@ int _stp_tracepoints_start(struct stp_tracepoint *tps, size_t n)
 		if (t->registered)
 			continue;
 		/* A filtered entry joins the first one on its tracepoint. */
-		if (t->nr >= 0 && t->tp) {
+		if (t->nr != -1 && t->tp) {
 			struct stp_tracepoint *head = NULL, *last;
 
 			for (j = 0; j < i && !head; j++)
-				if (tps[j].nr >= 0 && tps[j].tp == t->tp && tps[j].registered)
+				if (tps[j].nr != -1 && tps[j].tp == t->tp && tps[j].registered)
 					head = &tps[j];
 			if (head) {
 				for (last = head; last->next_nr; last = last->next_nr)

@@ -49,3 +49,14 @@ check_SCRIPTS = testsuite/ubt-stripped testsuite/libulib.so
 CLEANFILES = testsuite/ubt-stripped testsuite/libulib.so
 testsuite/ubt-stripped: testsuite/ubt$(EXEEXT)
 	$(AM_V_GEN)strip -o $@ testsuite/ubt$(EXEEXT)
+
+# The 32-bit (ia32) system call tests' program: i386, static, no C
+# library, so that -m32 needs no multilib libc.  Where the compiler
+# cannot build it, the rule says so and leaves no file, and run.sh
+# skips the tests that use it (@SYS32@) with that reason.
+check_SCRIPTS += testsuite/sys32
+CLEANFILES += testsuite/sys32
+testsuite/sys32: testsuite/sys32.c
+	$(AM_V_CC)$(CC) -m32 -nostdlib -static -ffreestanding -fno-pic -fno-stack-protector \
+	    -O2 -o $@ $(srcdir)/testsuite/sys32.c 2>/dev/null || \
+	    { echo "$@: $(CC) -m32 cannot build it: the ia32 tests will be skipped" >&2; rm -f $@; }

@@ -27,9 +27,13 @@
 #                       the build's options), @UPLIB@ the .library
 #                       tests' program (testsuite/uplib.c, which runs
 #                       uplib2 too) and @ULIB@ their shared library
-#                       (testsuite/libulib.so), @KMOD@ the test
+#                       (testsuite/libulib.so), @SYS32@ the 32-bit
+#                       system call program (testsuite/sys32.c, i386;
+#                       skipped where -m32 cannot build it), @KMOD@ the test
 #                       module testsuite/kmod/ built for the kernel under
-#                       test; --vm-insmod KO loads KO before the script),
+#                       test; --vm-insmod KO loads KO before the script;
+#                       @RELEASE@ the kernel under test: a KO under
+#                       /usr/lib/debug/ that is missing skips the test),
 #                       optional NAME.stdin (staprun's stdin, for input.*
 #                       probes; /dev/null otherwise)
 #   A run/ test's NAME.args may also hold --default-limits, a word for
@@ -180,7 +184,8 @@ expand_args() {	# script kmod [file]
 	    -e "s|@UPROG@|$top/testsuite/uprog|g" -e "s|@UBT@|$top/testsuite/ubt|g" \
 	    -e "s|@UPID@|$top/testsuite/upid|g" -e "s|@UPLIB@|$top/testsuite/uplib|g" \
 	    -e "s|@STAPMERGE@|$top/staprun/stap-merge|g" \
-	    -e "s|@ULIB@|$top/testsuite/libulib.so|g" -e "s|@KMOD@|$2|g" "${3:-${1%.stp}.args}"
+	    -e "s|@ULIB@|$top/testsuite/libulib.so|g" -e "s|@SYS32@|$top/testsuite/sys32|g" \
+	    -e "s|@KMOD@|$2|g" -e "s|@RELEASE@|${TEST_RELEASE:-}|g" "${3:-${1%.stp}.args}"
 }
 
 build_one() {	# script release dir kmod
@@ -205,7 +210,13 @@ build_one() {	# script release dir kmod
 		case ${words[i]} in
 		-c|-x|-S|-o|-G) printf '%s\n%s\n' "${words[i]}" "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;
 		-s) printf -- '-b\n%s\n' "${words[i+1]}" >>"$dir/t_$name.staprun-args"; i=$((i + 1)) ;;	# staprun(8)'s letter
-		--vm-insmod) echo "${words[i+1]}" >>"$dir/t_$name.insmod"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
+		--vm-insmod)
+			# A distribution module's debug copy bootstrap.sh did not extract: skip.
+			if [[ ${words[i+1]} == /usr/lib/debug/* && ! -e ${words[i+1]} ]]; then
+				echo "${words[i+1]} missing: run ./bootstrap.sh as root" >"$dir/t_$name.skip"
+				return
+			fi
+			echo "${words[i+1]}" >>"$dir/t_$name.insmod"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
 		--vm-file) echo "${words[i+1]}" >>"$dir/t_$name.files"; i=$((i + 1)) ;;
 		--vm-spawn) echo "${words[i+1]}" >"$dir/t_$name.spawn"; args+=("${words[i]}" "${words[i+1]}"); i=$((i + 1)) ;;
 		--default-limits) lockwait=() ;;
@@ -235,7 +246,7 @@ run_vm_group() {
 		# @WORD@ a test uses, and the file it needs under testsuite/.
 		local need missing=
 		for need in WORKLOAD:workload UPROG:uprog UPID:upid UPLIB:uplib ULIB:libulib.so \
-			    UBT:ubt-stripped; do
+			    UBT:ubt-stripped SYS32:sys32; do
 			if uses "$f" "${need%%:*}" && [ ! -e "$top/testsuite/${need#*:}" ]; then
 				missing=testsuite/${need#*:}
 				break
@@ -266,6 +277,7 @@ run_vm_group() {
 			kmod=$("$suite/kmod/build.sh" "$r" 2>"$dir/kmod-err") || kmod=/nonexistent/stp_test.ko
 		fi
 		echo "== building ${#tests[@]} modules for $r"
+		export TEST_RELEASE=$r
 		printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} bash -c 'build_one "$1" "$2" "$3" "$4"' _ {} "$r" "$dir" "$kmod"
 		echo "== running them in one VM boot of $r"
 		"$stap" -r "$r" --vm-batch "$dir" --vm-timeout=$((60 + 10 * ${#tests[@]})) 2>"$dir/vm-err"
@@ -273,8 +285,11 @@ run_vm_group() {
 		for f in "${tests[@]}"; do
 			name=$(basename "$f" .stp)
 			local t="run/$name@$r" base="$dir/t_$name"
+			if [ -f "$base.skip" ]; then skipped "$t" "$(cat "$base.skip")"; continue; fi
 			if uses "$f" KMOD && [ -s "$dir/kmod-err" ]; then bad "$t" "the test module did not build: $(head -20 "$dir/kmod-err")"; continue; fi
 			if [ -f "$base.build-failed" ]; then bad "$t" "build failed: $(cat "$base.build-err")"; continue; fi
+			if [ -f "$base.crashed" ]; then bad "$t" "the guest kernel died during this test (the tests after it ran in a new boot):
+$(head -40 "$dir/kernel-problem")"; continue; fi
 			if [ $vmrc -ne 0 ] || [ ! -f "$base.rc" ]; then bad "$t" "VM run failed (stap exit status $vmrc): $(cat "$dir/vm-err")"; continue; fi
 			local want_rc=0; [ -f "${f%.stp}.rc" ] && want_rc=$(cat "${f%.stp}.rc")
 			local got_rc; got_rc=$(cat "$base.rc")
@@ -301,6 +316,10 @@ $(head -20 "$base.err")"; continue
 			if [ "$got_rc" != "$want_rc" ]; then bad "$t" "exit status $got_rc, expected $want_rc; stderr: $(head -5 "$base.err")"; continue; fi
 			ok "$t"
 		done
+		if [ -f "$dir/emulator-problem" ]; then
+			echo "note: on $r the guest kernel died of an int3 just past an ftrace call site, the emulator's text-patching race (translator/vm.c); the test it stopped passed in a new boot:"
+			head -30 "$dir/emulator-problem" | sed 's/^/note:   /'
+		fi
 		if [ -f "$dir/kernel-problem" ]; then
 			bad "kernel-log@$r" "$(head -40 "$dir/kernel-problem")"
 		elif [ $vmrc -eq 0 ]; then

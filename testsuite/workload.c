@@ -87,6 +87,18 @@
  *                          the first fragment of a UDP datagram whose rest
  *                          never comes; with ipfrag_time set to 1 s, waits
  *                          3 s for its reassembly to time out
+ *   workload nfsd-null [KO...]  (root) an NFSv4 server and one NULL call to
+ *                          it over each transport: loads each KO first
+ *                          (finit_module; for a VM whose tracer is loaded
+ *                          before them), mounts the nfsd file system on
+ *                          /proc/fs/nfsd, enables NFSv4 only (no rpcbind
+ *                          or lockd needed), starts one thread, then sends
+ *                          ONC RPC NULL calls (program 100003, version 4,
+ *                          procedure 0, AUTH_NULL) to 127.0.0.1:2049, xid
+ *                          0x5354cc01 over TCP and 0x5354cc02 over UDP,
+ *                          checks both replies (accepted: SUCCESS over
+ *                          TCP, PROG_MISMATCH over UDP, which NFSv4 does
+ *                          not use), stops the thread and unmounts
  *
  * Exits 0, or 1 with a message when a call fails (a test then sees the
  * message on stderr rather than silently missing hits).
@@ -124,7 +136,7 @@ static int usage(void)
 	fprintf(stderr, "usage: workload read N | write N | open PATH | open-end PATH |"
 		" getppid N | getppid-sh N CMD | getppid2 N | pingpong N | kmod [N] | syscalls | proc | exit N |"
 		" udp [PORT] | sockio | signals | tty | vio | tcp-refused | tcp PORT | ip | fs DIR | decoders |"
-		" decoders2 | decoders3 | common\n");
+		" decoders2 | decoders3 | common | nfsd-null [KO...]\n");
 	return 2;
 }
 
@@ -1021,6 +1033,91 @@ static int common(void)
 	return 0;
 }
 
+/* "nfsd-null": see the header.  One RPC call message (RFC 5531), 40 bytes. */
+static void nfsd_null_call(uint32_t *w, uint32_t xid)
+{
+	const uint32_t call[10] = { xid, 0 /* CALL */, 2 /* RPC version */, 100003, 4, 0,
+				    0, 0 /* AUTH_NULL credential */, 0, 0 /* verifier */ };
+
+	for (int i = 0; i < 10; i++)
+		w[i] = htonl(call[i]);
+}
+
+/* Is the reply r (n bytes) to xid accepted, with accept_stat stat? */
+static int nfsd_null_ok(const uint32_t *r, ssize_t n, uint32_t xid, uint32_t stat)
+{
+	return n >= 24 && ntohl(r[0]) == xid && ntohl(r[1]) == 1 /* REPLY */ &&
+	       r[2] == 0 /* MSG_ACCEPTED */ && ntohl(r[5]) == stat;
+}
+
+static int nfsd_write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n = fd < 0 ? -1 : write(fd, text, strlen(text));
+
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)strlen(text)) {
+		fail("write", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int nfsd_null(int nko, char **ko)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(2049),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct timeval tv = { 10, 0 };
+	uint32_t msg[11], reply[32];
+	ssize_t n;
+	int fd;
+
+	for (int i = 0; i < nko; i++) {
+		fd = open(ko[i], O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || (syscall(SYS_finit_module, fd, "", 0) < 0 && errno != EEXIST))
+			return fail("finit_module", ko[i]);
+		close(fd);
+	}
+	mkdir("/proc/fs/nfsd", 0755);
+	if (mount("nfsd", "/proc/fs/nfsd", "nfsd", 0, NULL) < 0 && errno != EBUSY)
+		return fail("mount", "/proc/fs/nfsd");
+	/* Versions 2 and 3 register with rpcbind, which is not there. */
+	if (nfsd_write_file("/proc/fs/nfsd/versions", "-2 -3 +4\n") < 0 ||
+	    nfsd_write_file("/proc/fs/nfsd/threads", "1\n") < 0)
+		return 1;
+
+	/* TCP: one record, its marker says last fragment, 40 bytes. */
+	msg[0] = htonl(0x80000000u | 40);
+	nfsd_null_call(msg + 1, 0x5354cc01);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    write(fd, msg, 44) != 44)
+		return fail("tcp", "127.0.0.1:2049");
+	n = read(fd, reply, sizeof(reply));
+	if (n < 4 || !nfsd_null_ok(reply + 1, n - 4, 0x5354cc01, 0 /* SUCCESS */))
+		return fail("tcp reply", "127.0.0.1:2049");
+	close(fd);
+
+	nfsd_null_call(msg, 0x5354cc02);
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (fd < 0 || sendto(fd, msg, 40, 0, (struct sockaddr *)&a, sizeof(a)) != 40)
+		return fail("udp", "127.0.0.1:2049");
+	n = recv(fd, reply, sizeof(reply), 0);
+	/* NFSv4 needs a transport with congestion control: not UDP. */
+	if (!nfsd_null_ok(reply, n, 0x5354cc02, 2 /* PROG_MISMATCH */))
+		return fail("udp reply", "127.0.0.1:2049");
+	close(fd);
+	/* No thread and no mount: the modules can be unloaded after. */
+	if (nfsd_write_file("/proc/fs/nfsd/threads", "0\n") < 0)
+		return 1;
+	if (umount("/proc/fs/nfsd") < 0)
+		return fail("umount", "/proc/fs/nfsd");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = 1;
@@ -1114,5 +1211,7 @@ int main(int argc, char **argv)
 		return fs(argv[2]);
 	if (!strcmp(argv[1], "exit") && argc == 3 && !number(argv[2], 255, &n))
 		return (int)n;
+	if (!strcmp(argv[1], "nfsd-null"))
+		return nfsd_null(argc - 2, argv + 2);
 	return usage();
 }

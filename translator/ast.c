@@ -175,7 +175,7 @@ void ast_print_expr(struct strbuf *sb, const struct node *n)
 		sb_puts(sb, n->num == 2 ? "$$" : n->num == 1 ? "$" : "");
 		break;
 	case ND_AUTOCAST:
-		sb_putc(sb, '(');
+		sb_puts(sb, n->op == OP_BITAND ? "&(" : "(");
 		ast_print_expr(sb, n->lhs);
 		sb_putc(sb, ')');
 		print_members(sb, n->members);

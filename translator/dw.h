@@ -1,13 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The kernel's DWARF, indexed once per kernel build (dw_ prefix).
+ * DWARF objects: a kernel, a kernel module or a user-space ELF file, one
+ * type (struct dw_object, dw_ prefix) indexed once per build by one
+ * builder into one schema (dwarf_index.c, dwarf_db.c), with one symbol
+ * table, queried by one set of functions.  What differs between kinds is
+ * how an object is found and opened (dw_kernel_open, dw_module_open,
+ * dw_user_open) and where its addresses are at run time (dw_space):
+ *   - the kernel: link-time addresses moved by KASLR (probes go on
+ *     symbol + offset, globals are shifted by the offset of _printk);
+ *   - a module: addresses in libdwfl's layout of the ET_REL file, only
+ *     meaningful relative to a symbol ("MODULE:SYMBOL" + offset);
+ *   - a user file: its link-time virtual addresses; probes go on inode +
+ *     file offset (dw_file_offset), globals at address + load bias.
  *
- * dw_open() finds the debuginfo of a kernel release, and the first time a
- * given build is queried it walks every compile unit of its vmlinux
- * (elfutils libdw, one Dwarf handle per thread) and stores an index of its
- * functions in an sqlite3 database named after the debuginfo's GNU build-id:
+ * The first time a given build is queried its DWARF is walked (for a
+ * vmlinux every compile unit, by several threads) and an index of its
+ * functions is stored in an sqlite3 database named after the debuginfo's
+ * GNU build-id:
  *
  *     ${XDG_CACHE_HOME:-$HOME/.cache}/stap-ng/dwarf/<build-id>.v<DW_SCHEMA_VERSION>.db
+ *     (mod-<build-id>..., user-<build-id>-{dwarf,symtab}... for the others)
  *
  * Later opens only read that file: a lookup is a query on an indexed
  * column, well under 100 ms, without touching the 300-600 MB vmlinux.
@@ -36,10 +48,6 @@
  *
  * File names are relative to the kernel source tree ("fs/read_write.c",
  * "include/linux/fs.h"), as users write them in @file.
- *
- * Addresses are link-time addresses of the vmlinux (0xffffffff81...).  At
- * run time KASLR moves the kernel: register kprobes by symbol + offset, or
- * add (runtime _stext - dw_stext()).
  */
 #ifndef DW_H
 #define DW_H
@@ -52,7 +60,9 @@
 /* Bump when the database layout or its contents' meaning changes. */
 #define DW_SCHEMA_VERSION 8	/* 8: -L variables from the lowest-DIE copy */
 
-struct dw_kernel;
+/* A kernel, a module or a user file (above). */
+struct dw_object;
+enum dw_kind { DW_KERNEL, DW_MODULE, DW_USER };
 
 /* One probe-able address of a function (dw_lookup_functions). */
 struct dw_site {
@@ -103,6 +113,8 @@ struct dw_pattern {
 int dw_parse_pattern(const char *text, struct dw_pattern *out, char **err);
 void dw_pattern_free(struct dw_pattern *p);
 
+/* ---- opening ---- */
+
 /*
  * Open kernel RELEASE ("6.1.0-56-amd64"): find its debuginfo in
  *     /usr/lib/debug/.build-id/xx/rest.debug   (the build-id of
@@ -118,29 +130,73 @@ void dw_pattern_free(struct dw_pattern *p);
  * the whole one for next time (dwarf.c, index_for).
  * On failure returns NULL and sets *err to a malloc'ed message whose
  * subject comes first; a second line "hint: ..." names the package to
- * install when that is the fix.
+ * install when that is the fix.  The caller owns it (dw_close).
  */
-struct dw_kernel *dw_open(const char *release, char **err);
-void dw_close(struct dw_kernel *k);
+struct dw_object *dw_kernel_open(const char *release, char **err);
 
-const char *dw_build_id(const struct dw_kernel *k);	/* hex */
-const char *dw_debuginfo_path(const struct dw_kernel *k);
-const char *dw_db_path(const struct dw_kernel *k);
-uint64_t dw_stext(struct dw_kernel *k);	/* link-time _stext */
 /*
- * Link-time address of _printk.  The module compares it with &_printk to
- * learn the KASLR offset (a link-time address + that = run-time address).
+ * A module's DWARF is indexed into mod-<build-id of its debug file>.  Module
+ * files are found (dw_find_modules) among the files given to --vm-insmod,
+ * then in /lib/modules/RELEASE/modules.dep; a pattern with a '/' is the
+ * module file itself.  Names compare with '-' and '_' alike, as the
+ * kernel's do.  A module's DWARF is looked for in
+ *     the module file itself (out-of-tree modules built with -g)
+ *     /usr/lib/debug/lib/modules/RELEASE/<its path under /lib/modules/RELEASE>
+ *     /usr/lib/debug/.build-id/xx/rest.debug   (the module's build-id)
+ * ($STAP_NG_DEBUGINFO_DIR replaces /usr/lib/debug).
  */
-uint64_t dw_printk(struct dw_kernel *k);
-/* Whether the whole index exists yet (else exact names are indexed alone). */
-bool dw_indexed(const struct dw_kernel *k);
+typedef int (*dw_modfile_fn)(const char *name, const char *path, void *arg);
+/*
+ * Every module of kernel release matching pattern (a glob, or a path),
+ * the given files first, each name once.  Returns the number of
+ * callbacks, a callback's non-zero return, or a negative errno.
+ */
+int dw_find_modules(const char *release, const char *pattern, const char *const *given,
+		    int ngiven, dw_modfile_fn fn, void *arg);
+/*
+ * Open (indexing first if needed) module name at path for kernel
+ * release.  Modules and user files stay open for the process (probes keep
+ * using their Dwarf through pass 3): dw_close leaves them be.  NULL with
+ * *err malloc'ed ("subject: message[\nhint: ...]") on failure.
+ */
+struct dw_object *dw_module_open(const char *release, const char *name, const char *path,
+				 char **err);
+/*
+ * A user-space executable or shared library.  Its DWARF is the file's own
+ * or what libdwfl finds for it (build-id or .gnu_debuglink under
+ * /usr/lib/debug); without any, the index holds the symbol table's
+ * functions (no file, line or variables), at their entry.
+ */
+struct dw_object *dw_user_open(const char *path, char **err);
+/* Free a kernel object; modules and user files stay open (above). */
+void dw_close(struct dw_object *o);
+
+/* ---- what an object is ---- */
+
+enum dw_kind dw_kind(const struct dw_object *o);
+/* "kernel", the module's name, the user file's base name. */
+const char *dw_name(const struct dw_object *o);
+/* The file the DWARF was read from ("" for a user file without any). */
+const char *dw_debuginfo(const struct dw_object *o);
+/* The index's key: the debuginfo's build-id in hex (a user file's + "-dwarf"/"-symtab"). */
+const char *dw_build_id(const struct dw_object *o);
+const char *dw_db_path(const struct dw_object *o);
+/* Whether the whole index exists yet (kernel: else exact names are indexed alone). */
+bool dw_indexed(const struct dw_object *o);
 /*
  * The debuginfo itself for reading variables and types (libdw), opened
- * on first use and owned by k; NULL if it cannot be read.  dw_cfi is its
- * call frame information (.debug_frame, else .eh_frame), or NULL.
+ * on first use and owned by o; NULL if it cannot be read or a user file
+ * has none.  dw_cfi is its call frame information, or NULL.
  */
-Dwarf *dw_dwarf(struct dw_kernel *k);
-Dwarf_CFI *dw_cfi(struct dw_kernel *k);
+Dwarf *dw_dwarf(struct dw_object *o);
+Dwarf_CFI *dw_cfi(struct dw_object *o);
+
+/* Kernel only: link-time _stext, and _printk (the module compares it with
+ * &_printk to learn the KASLR offset: link-time address + that = run time). */
+uint64_t dw_stext(struct dw_object *k);
+uint64_t dw_printk(struct dw_object *k);
+
+/* ---- queries ---- */
 
 /*
  * Callbacks get pointers valid only during the call; a non-zero return
@@ -151,91 +207,26 @@ Dwarf_CFI *dw_cfi(struct dw_kernel *k);
 typedef int (*dw_site_fn)(const struct dw_site *site, void *arg);
 typedef int (*dw_func_fn)(const struct dw_func *fn, void *arg);
 
-/* Every probe address of every function matching the pattern. */
-int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p,
+/*
+ * Every probe address of every function matching the pattern.  The
+ * kernel's queries also follow symbol-table aliases (dwarf.c); a user
+ * file's index holds its aliases and symbol-only functions itself.
+ */
+int dw_lookup_functions(struct dw_object *o, const struct dw_pattern *p,
 			dw_site_fn fn, void *arg);
 /* Every function matching the pattern, once. */
-int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p,
+int dw_list_functions(struct dw_object *o, const struct dw_pattern *p,
 		      dw_func_fn fn, void *arg);
 /*
  * The same from the DWARF index alone, without the other names the
- * symbol table gives those functions (so without reading it).
+ * symbol table gives the kernel's functions (so without reading it).
  */
-int dw_list_dwarf_functions(struct dw_kernel *k, const struct dw_pattern *p,
+int dw_list_dwarf_functions(struct dw_object *o, const struct dw_pattern *p,
 			    dw_func_fn fn, void *arg);
 
 /* The index cache directory (malloc'ed); n bytes as lowercase hex. */
 char *dw_cache_dir(void);
 char *dw_hex(const unsigned char *b, int n);
-
-/* ---- kernel modules (dwarf_mod.c) ---- */
-
-/*
- * A module's DWARF, indexed once per module build (keyed by the GNU
- * build-id of its debug file) into the same cache directory as the
- * kernel's:  .../stap-ng/dwarf/mod-<build-id>.v<N>.db.  Modules are ET_REL
- * objects: libdwfl (dwfl_report_offline) lays their sections out and
- * applies their relocations, so the addresses indexed are offsets in
- * that layout, meaningful only relative to a symbol: probes go on
- * "MODULE:SYMBOL"+offset, which the kernel resolves when the module is
- * loaded.
- *
- * Module files are found (dw_find_modules) among the files given to
- * --vm-insmod, then in /lib/modules/RELEASE/modules.dep; a pattern with
- * a '/' is the module file itself.  Names compare with '-' and '_' alike,
- * as the kernel's do.  A module's DWARF is looked for in
- *     the module file itself (out-of-tree modules built with -g)
- *     /usr/lib/debug/lib/modules/RELEASE/<its path under /lib/modules/RELEASE>
- *     /usr/lib/debug/.build-id/xx/rest.debug   (the module's build-id)
- * ($STAP_NG_DEBUGINFO_DIR replaces /usr/lib/debug).
- */
-struct dw_module;
-
-/* Called with the kernel's name of each matching module and its file. */
-typedef int (*dw_modfile_fn)(const char *name, const char *path, void *arg);
-/*
- * Every module of kernel release matching pattern (a glob, or a path),
- * the given files first, each name once.  Returns the number of
- * callbacks, a callback's non-zero return, or a negative errno.
- */
-int dw_find_modules(const char *release, const char *pattern, const char *const *given,
-		    int ngiven, dw_modfile_fn fn, void *arg);
-
-/*
- * Open (indexing first if needed) module name at path for kernel
- * release.  Opened modules stay open for the process: probes keep using
- * their Dwarf through pass 3.  NULL with *err malloc'ed ("subject:
- * message[\nhint: ...]") on failure.
- */
-struct dw_module *dw_module_open(const char *release, const char *name, const char *path,
-				 char **err);
-const char *dw_module_name(const struct dw_module *m);
-const char *dw_module_debuginfo(const struct dw_module *m);
-/* Its DWARF, relocated, and call frame info (or NULL); for tv_scope. */
-Dwarf *dw_module_dwarf(struct dw_module *m, Dwarf_CFI **cfi);
-
-/*
- * A user-space executable or shared library as a dw_module (same index
- * layout and queries, cached as .../user-<build-id>-{dwarf,symtab}.v<N>.db).
- * Its DWARF is the file's own or what libdwfl finds for it (build-id or
- * .gnu_debuglink under /usr/lib/debug); without any, the index holds the
- * symbol table's functions (no file, line or variables), at their entry.
- * Addresses are the file's link-time virtual addresses.
- */
-struct dw_module *dw_user_open(const char *path, char **err);
-bool dw_module_has_dwarf(const struct dw_module *m);
-/* The name of the function symbol holding addr, or NULL. */
-const char *dw_module_symname(struct dw_module *m, uint64_t addr);
-/* The file offset of (user) address addr, for a uprobe; 0 or -errno. */
-int dw_module_file_offset(struct dw_module *m, uint64_t addr, uint64_t *off);
-/* The same for a link-time virtual address of an ELF file (its PT_LOADs). */
-int dw_elf_file_offset(Elf *elf, uint64_t vaddr, uint64_t *off);
-
-/* Like dw_lookup_functions / dw_list_functions, in one module. */
-int dw_module_functions(struct dw_module *m, const struct dw_pattern *p, dw_site_fn fn,
-			void *arg);
-int dw_module_list(struct dw_module *m, const struct dw_pattern *p, dw_func_fn fn,
-		   void *arg);
 
 /*
  * One statement: the lowest address of a source line in an out-of-line
@@ -254,9 +245,25 @@ struct dw_stmt {
 	uint64_t entry_pc;	/* the function's */
 };
 typedef int (*dw_stmt_fn)(const struct dw_stmt *st, void *arg);
-/* Statements of functions matching p.name in files matching p.file, lines p.line_lo-hi. */
-int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stmt_fn fn,
-			 void *arg);
+/*
+ * Statements of functions matching p.name in files matching p.file,
+ * lines p.line_lo-hi.  Modules and user files: the kernel's index has no
+ * statement table (kernel.statement reads the line table, dwarf_stmt.c).
+ */
+int dw_statements(struct dw_object *o, const struct dw_pattern *p, dw_stmt_fn fn, void *arg);
+
+/*
+ * The function symbol holding DWARF address addr and the offset into
+ * it (for a kprobe at symbol + offset, which holds under KASLR; for a
+ * user probe's probefunc()).  Of several at one address the symbol table's
+ * rule picks (dw_index.h, dwi_sym).  0, or -ENOENT if no function symbol
+ * holds it.  *name lives as long as o.
+ */
+int dw_symbolize(struct dw_object *o, uint64_t addr, const char **name, uint64_t *offset);
+/* User files: the file offset of address addr, for a uprobe; 0 or -errno. */
+int dw_file_offset(struct dw_object *o, uint64_t addr, uint64_t *off);
+/* The same for a link-time virtual address of an ELF file (its PT_LOADs). */
+int dw_elf_file_offset(Elf *elf, uint64_t vaddr, uint64_t *off);
 
 /* ---- address spaces ---- */
 
@@ -276,8 +283,10 @@ struct dw_space {
 	const char *name;	/* "kernel", the module's name, the user file's path */
 	uint64_t link_printk;	/* KERNEL: the link-time _printk (dw_printk) */
 };
+/* An object's address space: KERNEL, MODULE or USER as its kind. */
+struct dw_space dw_space(struct dw_object *o);
 
-/* ---- tracepoints, symbols and type names (kernel.trace, kernel.statement) ---- */
+/* ---- tracepoints and type names (kernel.trace) ---- */
 
 /*
  * One tracepoint of the kernel (dw_tracepoints): its name, its system
@@ -299,14 +308,7 @@ typedef int (*dw_tracepoint_fn)(const struct dw_tracepoint *tp, void *arg);
  * told (see dwarf.c) are left out.  Returns as the walks above; -ENOENT
  * if the vmlinux does not show its trace events.
  */
-int dw_tracepoints(struct dw_kernel *k, dw_tracepoint_fn fn, void *arg);
-
-/*
- * The ELF function symbol holding link-time address addr and the offset
- * into it (for a kprobe at symbol + offset, which holds under KASLR).  0,
- * or -ENOENT if no function symbol holds it.  *name lives as long as k.
- */
-int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t *offset);
+int dw_tracepoints(struct dw_object *k, dw_tracepoint_fn fn, void *arg);
 
 /* A DWARF type as stap -L prints it ("struct task_struct*"); malloc'ed. */
 char *dw_type_name(Dwarf_Die *type);

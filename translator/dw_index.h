@@ -6,12 +6,62 @@
  */
 #ifndef DW_INDEX_H
 #define DW_INDEX_H
+#include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../common/util.h"
 #include "dw.h"
+
+/* ---- the object (dw.h; opened by dwarf.c and dwarf_mod.c) ---- */
+
+/* In-memory indexes of single names, before a kernel's whole index exists. */
+#define DW_PARTS 4
+
+struct dwi_sym;
+
+struct dw_object {
+	enum dw_kind kind;
+	char *name;		/* "kernel", the module's name, the file's base name */
+	char *path;		/* the module or user file; NULL for the kernel */
+	char *release;		/* kernel and modules; "" for user files */
+	char *build_id, *debuginfo, *db_path;
+	sqlite3 *db;		/* the whole index; kernel: NULL until a query needs it */
+	Dwarf *dbg;
+	Dwarf_CFI *cfi;
+	uint64_t bias;		/* DWARF address + bias = symbol table address */
+	/* dw_symbolize, the index builder: the function symbols, read on first use */
+	struct dwi_sym *syms;
+	size_t nsyms;
+	bool syms_tried;
+	struct vec owned;	/* names the symbols own (without @VERSION) */
+
+	/* DW_KERNEL */
+	struct dw_part {
+		char *name;
+		sqlite3 *db;
+	} parts[DW_PARTS];
+	int nparts;
+	char *dir;
+	char *image, *image_id;	/* image_id NULL: not read yet (banner_matches) */
+	bool bg_started;	/* background_index ran */
+	uint64_t stext, printk;
+	bool addrs_known;	/* stext, printk */
+	int fd;			/* dw_dwarf(): the debuginfo, opened on first use */
+	Elf *elf;
+	bool dbg_tried;
+
+	/* DW_MODULE, DW_USER: libdwfl's view of the file, open for the process */
+	struct dw_object *next;	/* dwm_open_list */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Addr elf_bias;	/* user: dwfl address - elf_bias = the file's vaddr */
+};
+
+/* Read o's function symbols into o->syms (dwarf.c: the kernel's ELF; dwarf_mod.c: libdwfl's). */
+void dwm_read_symbols(struct dw_object *o);
 
 /* ---- the database (dwarf_db.c) ---- */
 
@@ -24,7 +74,7 @@ sqlite3 *dwdb_open(const char *path);
 char *dwdb_meta(sqlite3 *db, const char *key);
 /*
  * The queries behind dw_list_functions, dw_lookup_functions and
- * dw_module_statements, on one index (db_path names it in errors):
+ * dw_statements, on one index (db_path names it in errors):
  * dw.h's order and return convention.
  */
 int dwdb_funcs(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_func_fn fn,
@@ -74,6 +124,15 @@ void dwi_sort_syms(struct dwi_sym *v, size_t n);
 /* The symbol containing addr, or UINT32_MAX. */
 uint32_t dwi_sym_find(const struct dwi_sym *v, size_t n, uint64_t addr);
 
+/*
+ * The symbols rows of an index being built, written as they are first
+ * named: dwi_bind_sym binds the row of the symbol holding DWARF address
+ * pc to column col of st and the offset into it to col + 1 (NULLs if no
+ * function symbol holds it).  0, or -EIO.
+ */
+struct dwi_symrows;
+int dwi_bind_sym(struct dwi_symrows *rows, sqlite3_stmt *st, int col, uint64_t pc);
+
 /* The object to index and what its index records (the meta table). */
 struct dwi_meta {
 	const char *release, *build_id, *debuginfo, *image, *image_build_id;
@@ -93,7 +152,8 @@ struct dwi_meta {
 	bool stmts;		/* fill the statement table (.statement) */
 	bool user;		/* user file: optimized units are probed at the entry */
 	/* Called before the indexes are made, to add rows (user files' symbols). */
-	int (*post)(sqlite3 *db, const struct dwi_meta *meta, void *arg);
+	int (*post)(sqlite3 *db, const struct dwi_meta *meta, struct dwi_symrows *rows,
+		    void *arg);
 	void *post_arg;
 	int ncus, nthreads;	/* filled by the builders */
 	double walk_secs;	/* of which the DWARF walk (threaded part) */

@@ -18,18 +18,18 @@
 
 #include "../common/util.h"
 
-struct dw_kernel *dw_open(const char *release, char **err)
+struct dw_object *dw_kernel_open(const char *release, char **err)
 {
 	*err = xasprintf("dwarf: stap-ng was built without sqlite3, which the DWARF "
 			 "index needs\nhint: install libsqlite3-dev and rerun configure");
 	return NULL;
 }
 
-void dw_close(struct dw_kernel *k)
+void dw_close(struct dw_object *o)
 {
 }
 
-/* Accepted as is: dw_open says what is missing. */
+/* Accepted as is: dw_kernel_open says what is missing. */
 int dw_parse_pattern(const char *text, struct dw_pattern *out, char **err)
 {
 	*out = (struct dw_pattern){ .name = xstrdup(text) };
@@ -43,35 +43,43 @@ void dw_pattern_free(struct dw_pattern *p)
 	p->name = NULL;
 }
 
-/* Never reached: dw_open fails. */
-const char *dw_build_id(const struct dw_kernel *k) { return ""; }
-const char *dw_debuginfo_path(const struct dw_kernel *k) { return ""; }
-const char *dw_db_path(const struct dw_kernel *k) { return ""; }
-uint64_t dw_stext(struct dw_kernel *k) { return 0; }
-uint64_t dw_printk(struct dw_kernel *k) { return 0; }
-bool dw_indexed(const struct dw_kernel *k) { return false; }
-Dwarf *dw_dwarf(struct dw_kernel *k) { return NULL; }
-Dwarf_CFI *dw_cfi(struct dw_kernel *k) { return NULL; }
+/* Never reached: no object opens. */
+enum dw_kind dw_kind(const struct dw_object *o) { return DW_KERNEL; }
+const char *dw_name(const struct dw_object *o) { return ""; }
+const char *dw_build_id(const struct dw_object *o) { return ""; }
+const char *dw_debuginfo(const struct dw_object *o) { return ""; }
+const char *dw_db_path(const struct dw_object *o) { return ""; }
+uint64_t dw_stext(struct dw_object *o) { return 0; }
+uint64_t dw_printk(struct dw_object *o) { return 0; }
+bool dw_indexed(const struct dw_object *o) { return false; }
+Dwarf *dw_dwarf(struct dw_object *o) { return NULL; }
+Dwarf_CFI *dw_cfi(struct dw_object *o) { return NULL; }
+struct dw_space dw_space(struct dw_object *o) { return (struct dw_space){ DW_SPACE_NONE }; }
 
-int dw_list_dwarf_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
+int dw_list_dwarf_functions(struct dw_object *o, const struct dw_pattern *p, dw_func_fn fn,
 			    void *arg)
 {
-	return list_query(k, p, fn, arg);
+	return -ENOTSUP;
 }
 
-int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_site_fn fn,
+int dw_lookup_functions(struct dw_object *o, const struct dw_pattern *p, dw_site_fn fn,
 			void *arg)
 {
 	return -ENOTSUP;
 }
 
-int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
+int dw_list_functions(struct dw_object *o, const struct dw_pattern *p, dw_func_fn fn,
 		      void *arg)
 {
 	return -ENOTSUP;
 }
 
-int dw_tracepoints(struct dw_kernel *k, dw_tracepoint_fn fn, void *arg)
+int dw_statements(struct dw_object *o, const struct dw_pattern *p, dw_stmt_fn fn, void *arg)
+{
+	return -ENOTSUP;
+}
+
+int dw_tracepoints(struct dw_object *o, dw_tracepoint_fn fn, void *arg)
 {
 	return -ENOTSUP;
 }
@@ -81,7 +89,12 @@ char *dw_type_name(Dwarf_Die *type)
 	return xstrdup("?");
 }
 
-int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t *offset)
+int dw_symbolize(struct dw_object *o, uint64_t addr, const char **name, uint64_t *offset)
+{
+	return -ENOTSUP;
+}
+
+int dw_file_offset(struct dw_object *o, uint64_t addr, uint64_t *off)
 {
 	return -ENOTSUP;
 }
@@ -110,33 +123,6 @@ int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t
 
 #include "../common/util.h"
 #include "dw_index.h"
-
-/* In-memory indexes of single names, before the whole index exists. */
-#define DW_PARTS 4
-
-struct dw_kernel {
-	sqlite3 *db;		/* the whole index; NULL until a query needs it */
-	struct dw_part {
-		char *name;
-		sqlite3 *db;
-	} parts[DW_PARTS];
-	int nparts;
-	char *release, *build_id, *debuginfo, *db_path, *dir;
-	char *image, *image_id;	/* image_id NULL: not read yet (banner_matches) */
-	bool bg_started;	/* background_index ran */
-	uint64_t stext, printk;
-	bool addrs_known;	/* stext, printk */
-	/* dw_dwarf(): the debuginfo itself, opened on first use */
-	int fd;
-	Elf *elf;
-	Dwarf *dbg;
-	Dwarf_CFI *cfi;
-	bool dbg_tried;
-	/* dw_symbolize(): the ELF's function symbols, read on first use */
-	struct dwi_sym *syms;
-	size_t nsyms;
-	bool syms_tried;
-};
 
 /* ---- paths and build-ids ---- */
 
@@ -385,7 +371,7 @@ static bool index_mode(const char *mode)
 }
 
 /* What an index of k records about its origin. */
-static struct dwi_meta kernel_meta(const struct dw_kernel *k)
+static struct dwi_meta kernel_meta(const struct dw_object *k)
 {
 	return (struct dwi_meta){ .release = k->release, .build_id = k->build_id,
 				  .debuginfo = k->debuginfo, .image = k->image,
@@ -397,7 +383,7 @@ static struct dwi_meta kernel_meta(const struct dw_kernel *k)
  * lock is ours.  wait false: give up if another process holds the lock
  * (it is building the same file).  0, or a negative errno with *err.
  */
-static int index_build_locked(struct dw_kernel *k, bool wait, char **err)
+static int index_build_locked(struct dw_object *k, bool wait, char **err)
 {
 	char *lock = xasprintf("%s.lock", k->db_path);
 	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644), ret = 0;
@@ -438,7 +424,7 @@ static int index_build_locked(struct dw_kernel *k, bool wait, char **err)
  * image's build-id if it was trusted by its banner, and build the whole
  * index if it is missing.  This process goes on with what it has.
  */
-static void background_index(struct dw_kernel *k)
+static void background_index(struct dw_object *k)
 {
 	pid_t pid;
 	char *err = NULL;
@@ -481,7 +467,7 @@ static void background_index(struct dw_kernel *k)
 }
 
 /* The whole index, built here if missing; NULL after saying why. */
-static sqlite3 *index_whole(struct dw_kernel *k)
+static sqlite3 *index_whole(struct dw_object *k)
 {
 	char *err = NULL;
 
@@ -504,12 +490,14 @@ static sqlite3 *index_whole(struct dw_kernel *k)
  * built in a tenth of a second, while the whole one is built in the
  * background for next time.
  */
-static sqlite3 *index_for(struct dw_kernel *k, const char *name)
+static sqlite3 *index_for(struct dw_object *k, const char *name)
 {
 	struct dwi_meta meta = kernel_meta(k);
 	char *err = NULL;
 	sqlite3 *db;
 
+	if (k->kind != DW_KERNEL)
+		return k->db;	/* opened with its whole index */
 	if (k->db || !name || strpbrk(name, "*?[") || index_mode("whole"))
 		return index_whole(k);
 	for (int i = 0; i < k->nparts; i++)
@@ -528,13 +516,13 @@ static sqlite3 *index_for(struct dw_kernel *k, const char *name)
 	return db;
 }
 
-struct dw_kernel *dw_open(const char *release, char **err)
+struct dw_object *dw_kernel_open(const char *release, char **err)
 {
 	const char *root = getenv("STAP_NG_DEBUGINFO_DIR");
 	char *dir = dw_cache_dir(), *image = xasprintf("/boot/vmlinuz-%s", release);
 	char *image_id = NULL, *cand[3] = { NULL }, *found = NULL, *found_id = NULL;
 	char *bad = NULL, *bad_id = NULL;
-	struct dw_kernel *k = NULL;
+	struct dw_object *k = NULL;
 	struct strbuf sb = STRBUF_INIT;
 	bool has_image;
 	int nc = 0;
@@ -596,6 +584,8 @@ struct dw_kernel *dw_open(const char *release, char **err)
 	}
 
 	k = xcalloc(1, sizeof(*k));
+	k->kind = DW_KERNEL;
+	k->name = xstrdup("kernel");
 	k->release = xstrdup(release);
 	k->build_id = found_id;
 	found_id = NULL;
@@ -625,9 +615,10 @@ out:
 	return k;
 }
 
-void dw_close(struct dw_kernel *k)
+/* Modules and user files stay open for the process (dw.h). */
+void dw_close(struct dw_object *k)
 {
-	if (!k)
+	if (!k || k->kind != DW_KERNEL)
 		return;
 	sqlite3_close(k->db);
 	for (int i = 0; i < k->nparts; i++) {
@@ -641,6 +632,7 @@ void dw_close(struct dw_kernel *k)
 		elf_end(k->elf);
 	if (k->fd > 0)
 		close(k->fd);
+	free(k->name);
 	free(k->release);
 	free(k->build_id);
 	free(k->debuginfo);
@@ -651,38 +643,53 @@ void dw_close(struct dw_kernel *k)
 	free(k);
 }
 
-const char *dw_build_id(const struct dw_kernel *k)
+enum dw_kind dw_kind(const struct dw_object *o)
 {
-	return k->build_id;
+	return o->kind;
 }
 
-const char *dw_debuginfo_path(const struct dw_kernel *k)
+const char *dw_name(const struct dw_object *o)
 {
-	return k->debuginfo;
+	return o->name;
 }
 
-const char *dw_db_path(const struct dw_kernel *k)
+const char *dw_build_id(const struct dw_object *o)
 {
-	return k->db_path;
+	return o->build_id;
 }
 
-bool dw_indexed(const struct dw_kernel *k)
+const char *dw_debuginfo(const struct dw_object *o)
 {
-	return k->db != NULL;
+	return o->debuginfo;
 }
 
-/* The ELF's function symbols, and _stext and _printk with them. */
-static void load_syms(struct dw_kernel *k)
+const char *dw_db_path(const struct dw_object *o)
 {
-	if (k->syms_tried)
+	return o->db_path;
+}
+
+bool dw_indexed(const struct dw_object *o)
+{
+	return o->db != NULL;
+}
+
+/*
+ * The function symbols: the kernel's from its ELF, with _stext and
+ * _printk; a module's or user file's as libdwfl lays them out.
+ */
+static void load_syms(struct dw_object *o)
+{
+	if (o->syms_tried)
 		return;
-	k->syms_tried = true;
-	if (dw_dwarf(k))
-		k->syms = dwi_read_symtab(k->elf, &k->nsyms, &k->stext, &k->printk);
+	o->syms_tried = true;
+	if (o->kind != DW_KERNEL)
+		dwm_read_symbols(o);
+	else if (dw_dwarf(o))
+		o->syms = dwi_read_symtab(o->elf, &o->nsyms, &o->stext, &o->printk);
 }
 
 /* _stext and _printk: the index has them, else the symbol table. */
-static void read_addrs(struct dw_kernel *k)
+static void read_addrs(struct dw_object *k)
 {
 	char *v;
 
@@ -701,21 +708,22 @@ static void read_addrs(struct dw_kernel *k)
 	}
 }
 
-uint64_t dw_stext(struct dw_kernel *k)
+uint64_t dw_stext(struct dw_object *k)
 {
 	read_addrs(k);
 	return k->stext;
 }
 
-uint64_t dw_printk(struct dw_kernel *k)
+uint64_t dw_printk(struct dw_object *k)
 {
 	read_addrs(k);
 	return k->printk;
 }
 
-Dwarf *dw_dwarf(struct dw_kernel *k)
+/* A kernel's is opened on first use; a module's or user file's with it. */
+Dwarf *dw_dwarf(struct dw_object *k)
 {
-	if (!k->dbg_tried) {
+	if (k->kind == DW_KERNEL && !k->dbg_tried) {
 		k->dbg_tried = true;
 		k->fd = open(k->debuginfo, O_RDONLY | O_CLOEXEC);
 		k->elf = k->fd > 0 ? elf_begin(k->fd, ELF_C_READ_MMAP, NULL) : NULL;
@@ -729,10 +737,24 @@ Dwarf *dw_dwarf(struct dw_kernel *k)
 	return k->dbg;
 }
 
-Dwarf_CFI *dw_cfi(struct dw_kernel *k)
+Dwarf_CFI *dw_cfi(struct dw_object *k)
 {
 	return dw_dwarf(k) ? k->cfi : NULL;
 }
+
+struct dw_space dw_space(struct dw_object *o)
+{
+	switch (o->kind) {
+	case DW_KERNEL:
+		return (struct dw_space){ DW_SPACE_KERNEL, "kernel", dw_printk(o) };
+	case DW_MODULE:
+		return (struct dw_space){ DW_SPACE_MODULE, o->name, 0 };
+	case DW_USER:
+		return (struct dw_space){ DW_SPACE_USER, o->path, 0 };
+	}
+	return (struct dw_space){ DW_SPACE_NONE };
+}
+
 /* ---- patterns and queries ---- */
 
 int dw_parse_pattern(const char *text, struct dw_pattern *out, char **err)
@@ -783,7 +805,7 @@ void dw_pattern_free(struct dw_pattern *p)
 	*p = (struct dw_pattern){ 0 };
 }
 
-static int list_query(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
+static int list_query(struct dw_object *k, const struct dw_pattern *p, dw_func_fn fn,
 		      void *arg)
 {
 	sqlite3 *db = index_for(k, p->name);
@@ -791,7 +813,7 @@ static int list_query(struct dw_kernel *k, const struct dw_pattern *p, dw_func_f
 	return db ? dwdb_funcs(db, k->db_path, p, fn, arg) : -EIO;
 }
 
-static int site_query(struct dw_kernel *k, const struct dw_pattern *p, dw_site_fn fn,
+static int site_query(struct dw_object *k, const struct dw_pattern *p, dw_site_fn fn,
 		      void *arg)
 {
 	sqlite3 *db = index_for(k, p->name);
@@ -877,13 +899,17 @@ static int alias_func(const struct dw_func *f, void *arg)
 }
 
 /* The query, then the functions that symbols matching p alias (above). */
-static int query_with_aliases(struct dw_kernel *k, const struct dw_pattern *p, bool sites,
+static int query_with_aliases(struct dw_object *k, const struct dw_pattern *p, bool sites,
 			      void *fn, void *arg)
 {
 	struct alias_walk w = { .fn = fn, .arg = arg };
 	struct vec targets = { 0 };
 	int ret, i;
 
+	/* Modules have none looked for; a user file's index holds its own (dwarf_mod.c). */
+	if (k->kind != DW_KERNEL)
+		return sites ? site_query(k, p, (dw_site_fn)fn, arg)
+			     : list_query(k, p, (dw_func_fn)fn, arg);
 	ret = sites ? site_query(k, p, alias_site_seen, &w) : list_query(k, p, alias_func_seen, &w);
 	/* An exact name DWARF knows has no aliases to look for. */
 	if (ret < 0 || p->file || (ret > 0 && !strpbrk(p->name, "*?[")))
@@ -943,22 +969,29 @@ out:
 	return ret;
 }
 
-int dw_list_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
+int dw_list_functions(struct dw_object *k, const struct dw_pattern *p, dw_func_fn fn,
 		      void *arg)
 {
 	return query_with_aliases(k, p, false, (void *)fn, arg);
 }
 
-int dw_list_dwarf_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_func_fn fn,
+int dw_list_dwarf_functions(struct dw_object *k, const struct dw_pattern *p, dw_func_fn fn,
 			    void *arg)
 {
 	return list_query(k, p, fn, arg);
 }
 
-int dw_lookup_functions(struct dw_kernel *k, const struct dw_pattern *p, dw_site_fn fn,
+int dw_lookup_functions(struct dw_object *k, const struct dw_pattern *p, dw_site_fn fn,
 			void *arg)
 {
 	return query_with_aliases(k, p, true, (void *)fn, arg);
+}
+
+int dw_statements(struct dw_object *o, const struct dw_pattern *p, dw_stmt_fn fn, void *arg)
+{
+	if (o->kind == DW_KERNEL)
+		return -ENOTSUP;	/* no statement table: dw.h */
+	return dwdb_stmts(o->db, o->db_path, p, fn, arg);
 }
 
 /* ---- tracepoints (kernel.trace) ---- */
@@ -1121,7 +1154,7 @@ static int first_param_site(const struct dw_site *site, void *arg)
 }
 
 /* Member offsets of struct trace_event_call and trace_event_class. */
-static int tp_offsets(struct dw_kernel *k, struct tp_offsets *o)
+static int tp_offsets(struct dw_object *k, struct tp_offsets *o)
 {
 	/* Kernel functions whose first parameter is a struct trace_event_call *. */
 	static const char *const takers[] = {
@@ -1186,7 +1219,7 @@ static int tp_sym_add(const char *name, const GElf_Sym *s, void *arg)
 	return 0;
 }
 
-static int tp_systems_from_elf(struct dw_kernel *k, struct strbuf *out)
+static int tp_systems_from_elf(struct dw_object *k, struct strbuf *out)
 {
 	struct tp_offsets o;
 	struct tp_syms ts = { 0 };
@@ -1265,7 +1298,7 @@ static int add_traceiter(const struct dw_site *site, void *arg)
 #define TP_CACHE_MAGIC "stap-ng tracepoints 1\n"
 
 /* The cached "name system" lines of k, computing them on first use. */
-static int tp_systems(struct dw_kernel *k, struct strbuf *sb)
+static int tp_systems(struct dw_object *k, struct strbuf *sb)
 {
 	char *dir = dw_cache_dir();
 	char *path = xasprintf("%s/%s.tracepoints", dir, k->build_id);
@@ -1291,7 +1324,7 @@ out:
 	return ret;
 }
 
-int dw_tracepoints(struct dw_kernel *k, dw_tracepoint_fn fn, void *arg)
+int dw_tracepoints(struct dw_object *k, dw_tracepoint_fn fn, void *arg)
 {
 	struct dw_pattern p = { .name = "__traceiter_*" };
 	struct strbuf sys = STRBUF_INIT;
@@ -1368,16 +1401,17 @@ out:
 
 /* ---- addresses to symbols ---- */
 
-int dw_symbolize(struct dw_kernel *k, uint64_t addr, const char **name, uint64_t *offset)
+int dw_symbolize(struct dw_object *o, uint64_t addr, const char **name, uint64_t *offset)
 {
 	uint32_t i;
 
-	load_syms(k);
-	i = k->syms ? dwi_sym_find(k->syms, k->nsyms, addr) : UINT32_MAX;
+	load_syms(o);
+	addr += o->bias;
+	i = o->syms ? dwi_sym_find(o->syms, o->nsyms, addr) : UINT32_MAX;
 	if (i == UINT32_MAX)
 		return -ENOENT;
-	*name = k->syms[i].name;
-	*offset = addr - k->syms[i].addr;
+	*name = o->syms[i].name;
+	*offset = addr - o->syms[i].addr;
 	return 0;
 }
 #endif /* HAVE_SQLITE3 */

@@ -928,7 +928,7 @@ static void meta_set(sqlite3_stmt *st, const char *key, const char *value)
 }
 
 /* The symbols rows, written as sites and statements first name them. */
-struct symw {
+struct dwi_symrows {
 	sqlite3_stmt *ins;
 	const struct dwi_sym *syms;
 	size_t nsyms;
@@ -937,16 +937,16 @@ struct symw {
 	uint64_t bias;		/* DWARF address + bias = symbol address */
 };
 
-/* Bind the symbol holding DWARF address pc and the offset into it to col, col + 1. */
-static void bind_sym(struct symw *w, sqlite3_stmt *st, int col, uint64_t pc)
+int dwi_bind_sym(struct dwi_symrows *w, sqlite3_stmt *st, int col, uint64_t pc)
 {
 	uint32_t s = dwi_sym_find(w->syms, w->nsyms, pc + w->bias);
 	const struct dwi_sym *y;
+	int rc;
 
 	if (s == UINT32_MAX) {
 		sqlite3_bind_null(st, col);
 		sqlite3_bind_null(st, col + 1);
-		return;
+		return 0;
 	}
 	y = &w->syms[s];
 	if (!w->ids[s]) {
@@ -958,11 +958,14 @@ static void bind_sym(struct symw *w, sqlite3_stmt *st, int col, uint64_t pc)
 			sqlite3_bind_text(w->ins, 4, y->section, -1, SQLITE_STATIC);
 		else
 			sqlite3_bind_null(w->ins, 4);
-		sqlite3_step(w->ins);
+		rc = sqlite3_step(w->ins);
 		sqlite3_reset(w->ins);
+		if (rc != SQLITE_DONE)
+			return -EIO;
 	}
 	sqlite3_bind_int(st, col, (int)w->ids[s]);
 	sqlite3_bind_int64(st, col + 1, (int64_t)(pc + w->bias - y->addr));
+	return 0;
 }
 
 /* A statement and its function's record, for sorting. */
@@ -989,7 +992,7 @@ static int sord_cmp(const void *a, const void *b)
  * The statement table: of each (function, file, line), the first row the
  * walk met.  Records' func are database ids by now.  0 or -EIO.
  */
-static int write_stmts(sqlite3 *db, struct symw *sw, struct worker *ws, int nw)
+static int write_stmts(sqlite3 *db, struct dwi_symrows *sw, struct worker *ws, int nw)
 {
 	struct sord *o;
 	size_t n = 0, k = 0;
@@ -1018,10 +1021,9 @@ static int write_stmts(sqlite3 *db, struct symw *sw, struct worker *ws, int nw)
 		sqlite3_bind_int(st, 2, (int)sr->file);
 		sqlite3_bind_int(st, 3, (int)sr->line);
 		sqlite3_bind_int64(st, 4, (int64_t)sr->pc);
-		bind_sym(sw, st, 5, sr->pc);
 		sqlite3_bind_int64(st, 7, (int64_t)r->die);
 		sqlite3_bind_int64(st, 8, (int64_t)r->entry);
-		if (sqlite3_step(st) != SQLITE_DONE)
+		if (dwi_bind_sym(sw, st, 5, sr->pc) < 0 || sqlite3_step(st) != SQLITE_DONE)
 			ret = -EIO;
 		sqlite3_reset(st);
 	}
@@ -1038,7 +1040,7 @@ static int write_db(sqlite3 *db, struct merge *m, struct worker *ws, int nw,
 	sqlite3_stmt *st = NULL;
 	struct rec **all = NULL;
 	uint32_t *fnorder = NULL, *fnid = NULL;
-	struct symw sw = { .syms = syms, .nsyms = nsyms, .next = 1, .bias = meta->bias };
+	struct dwi_symrows sw = { .syms = syms, .nsyms = nsyms, .next = 1, .bias = meta->bias };
 	size_t nall = 0, k = 0;
 	int ret = -EIO;
 	char buf[64];
@@ -1142,10 +1144,9 @@ static int write_db(sqlite3 *db, struct merge *m, struct worker *ws, int nw,
 			sqlite3_bind_int64(st, 4, (int64_t)r->probe);
 			sqlite3_bind_int(st, 5, (int)r->cu);
 			sqlite3_bind_int64(st, 8, (int64_t)r->die);
-			bind_sym(&sw, st, 6, r->probe);
-			if (sqlite3_step(st) != SQLITE_DONE) {
+			if (dwi_bind_sym(&sw, st, 6, r->probe) < 0 ||
+			    sqlite3_step(st) != SQLITE_DONE) {
 				snprintf(err, errlen, "sqlite: %s", sqlite3_errmsg(db));
-				sqlite3_finalize(sw.ins);
 				goto out;
 			}
 			sqlite3_reset(st);
@@ -1153,14 +1154,14 @@ static int write_db(sqlite3 *db, struct merge *m, struct worker *ws, int nw,
 		sqlite3_finalize(st);
 		st = NULL;
 		ret = write_stmts(db, &sw, ws, nw);
-		sqlite3_finalize(sw.ins);
 		if (ret < 0) {
 			snprintf(err, errlen, "sqlite: %s", sqlite3_errmsg(db));
 			goto out;
 		}
 		ret = -EIO;
 	}
-	if (meta->post && meta->post(db, meta, meta->post_arg) < 0) {
+	/* The same symbols rows: a symbol both name is written once. */
+	if (meta->post && meta->post(db, meta, &sw, meta->post_arg) < 0) {
 		snprintf(err, errlen, "sqlite: %s", sqlite3_errmsg(db));
 		goto out;
 	}
@@ -1168,6 +1169,7 @@ static int write_db(sqlite3 *db, struct merge *m, struct worker *ws, int nw,
 		goto out;
 	ret = 0;
 out:
+	sqlite3_finalize(sw.ins);
 	sqlite3_finalize(st);
 	free(all);
 	free(fnorder);

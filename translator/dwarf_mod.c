@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Kernel modules' DWARF (dw_module_*, dw_find_modules): see dw.h for
- * where modules and their debuginfo are found.
+ * Kernel modules' and user files' DWARF objects (dw_module_open,
+ * dw_user_open, dw_find_modules): see dw.h for where modules and their
+ * debuginfo are found.
  *
  * A module or user file is indexed by the kernel's builder (dwarf_index.c,
  * the same rules: out-of-line copies probed after the prologue, inlined
@@ -27,14 +28,14 @@
 
 #include "../common/util.h"
 
-/* Without sqlite3 dw_open already says what is missing; so do modules. */
+/* Without sqlite3 dw_kernel_open already says what is missing; so do modules. */
 int dw_find_modules(const char *release, const char *pattern, const char *const *given,
 		    int ngiven, dw_modfile_fn fn, void *arg)
 {
 	return 0;
 }
 
-struct dw_module *dw_module_open(const char *release, const char *name, const char *path,
+struct dw_object *dw_module_open(const char *release, const char *name, const char *path,
 				 char **err)
 {
 	*err = xasprintf("dwarf: stap-ng was built without sqlite3, which the DWARF "
@@ -42,37 +43,9 @@ struct dw_module *dw_module_open(const char *release, const char *name, const ch
 	return NULL;
 }
 
-struct dw_module *dw_user_open(const char *path, char **err)
+struct dw_object *dw_user_open(const char *path, char **err)
 {
 	return dw_module_open("", "", path, err);
-}
-
-int dw_module_file_offset(struct dw_module *m, uint64_t addr, uint64_t *off)
-{
-	return -ENOTSUP;
-}
-
-bool dw_module_has_dwarf(const struct dw_module *m) { return false; }
-const char *dw_module_symname(struct dw_module *m, uint64_t addr) { return NULL; }
-const char *dw_module_name(const struct dw_module *m) { return ""; }
-const char *dw_module_debuginfo(const struct dw_module *m) { return ""; }
-Dwarf *dw_module_dwarf(struct dw_module *m, Dwarf_CFI **cfi) { return NULL; }
-
-int dw_module_functions(struct dw_module *m, const struct dw_pattern *p, dw_site_fn fn,
-			void *arg)
-{
-	return -ENOTSUP;
-}
-
-int dw_module_list(struct dw_module *m, const struct dw_pattern *p, dw_func_fn fn, void *arg)
-{
-	return -ENOTSUP;
-}
-
-int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stmt_fn fn,
-			 void *arg)
-{
-	return -ENOTSUP;
 }
 #else /* HAVE_SQLITE3 */
 
@@ -93,26 +66,8 @@ int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stm
 #include "../common/util.h"
 #include "dw_index.h"
 
-struct dw_module {
-	struct dw_module *next;	/* dwm_open_list */
-	char *release, *name, *path, *debuginfo, *db_path;
-	sqlite3 *db;
-	Dwfl *dwfl;
-	Dwfl_Module *mod;
-	Dwarf *dbg;
-	Dwarf_CFI *cfi;
-	Dwarf_Addr bias;	/* DWARF address + bias = dwfl address */
-	/*
-	 * A user-space ELF file (dw_user_open): reported as itself, its
-	 * DWARF wherever libdwfl finds it, or none (dbg NULL: the index
-	 * holds the symbol table's functions, at their entries).
-	 */
-	bool user;
-	Dwarf_Addr elf_bias;	/* dwfl address - elf_bias = the file's vaddr */
-};
-
 /* Every module opened by this process (dw.h: they stay open). */
-static struct dw_module *dwm_open_list;
+static struct dw_object *dwm_open_list;
 
 /* ---- finding module files ---- */
 
@@ -315,27 +270,25 @@ out:
 
 /* ---- building the index (dwarf_index.c) ---- */
 
-/* A module's function symbols in dwfl addresses, with their sections. */
-struct msyms {
-	struct dwi_sym *v;
-	size_t n;
-	struct vec owned;	/* names without their @VERSION */
-};
-
-static void read_symbols(Dwfl_Module *mod, struct msyms *out)
+/*
+ * A module's or user file's function symbols in dwfl addresses (DWARF
+ * address + o->bias), with their sections; dwarf.c's load_syms calls it.
+ */
+void dwm_read_symbols(struct dw_object *o)
 {
-	int n = dwfl_module_getsymtab(mod);
+	int n = dwfl_module_getsymtab(o->mod);
 
-	out->v = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*out->v));
+	o->syms_tried = true;
+	o->syms = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*o->syms));
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
 		GElf_Word shndx;
 		Elf *elf;
 		Dwarf_Addr bias;
-		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf,
+		const char *name = dwfl_module_getsym_info(o->mod, i, &sym, &addr, &shndx, &elf,
 							   &bias);
-		struct dwi_sym *y = &out->v[out->n];
+		struct dwi_sym *y = &o->syms[o->nsyms];
 		GElf_Shdr sh;
 		size_t shstrndx;
 
@@ -348,16 +301,16 @@ static void read_symbols(Dwfl_Module *mod, struct msyms *out)
 		/* .dynsym names of shared libraries carry versions: strtol@@GLIBC_2.2.5 */
 		if (strchr(name, '@')) {
 			y->name = xstrndup(name, strcspn(name, "@"));
-			vec_push(&out->owned, (void *)y->name);
+			vec_push(&o->owned, (void *)y->name);
 		}
 		if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0 &&
 		    gelf_getshdr(elf_getscn(elf, shndx), &sh))
 			y->section = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!y->section)
 			y->section = "";
-		out->n++;
+		o->nsyms++;
 	}
-	dwi_sort_syms(out->v, out->n);
+	dwi_sort_syms(o->syms, o->nsyms);
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -370,39 +323,11 @@ static int u64_cmp(const void *a, const void *b)
 /* What user_symbols works with: its statements and what they need. */
 struct usym {
 	sqlite3 *db;
-	sqlite3_stmt *get_func, *ins_func, *ins_site, *upd_count, *ins_sym;
+	sqlite3_stmt *get_func, *ins_func, *ins_site, *upd_count;
 	sqlite3_stmt *alias_func, *alias_site;
-	const struct dwi_meta *meta;
-	int64_t *symids;	/* meta->syms[i]'s row in symbols, 0: not yet */
+	struct dwi_symrows *rows;	/* the builder's symbols rows */
 	int64_t nofile;		/* the files row of "" */
 };
-
-/* Bind the symbol holding pc and the offset into it (columns col, col + 1). */
-static int bind_sym(struct usym *u, sqlite3_stmt *st, int col, uint64_t pc)
-{
-	const struct dwi_meta *meta = u->meta;
-	uint32_t i = dwi_sym_find(meta->syms, meta->nsyms, pc + meta->bias);
-	const struct dwi_sym *s;
-
-	if (i == UINT32_MAX) {
-		sqlite3_bind_null(st, col);
-		sqlite3_bind_null(st, col + 1);
-		return 0;
-	}
-	s = &meta->syms[i];
-	if (!u->symids[i]) {
-		sqlite3_bind_text(u->ins_sym, 1, s->name, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(u->ins_sym, 2, (int64_t)s->addr);
-		sqlite3_bind_text(u->ins_sym, 3, s->section, -1, SQLITE_STATIC);
-		if (sqlite3_step(u->ins_sym) != SQLITE_DONE)
-			return -EIO;
-		sqlite3_reset(u->ins_sym);
-		u->symids[i] = sqlite3_last_insert_rowid(u->db);
-	}
-	sqlite3_bind_int64(st, col, u->symids[i]);
-	sqlite3_bind_int64(st, col + 1, (int64_t)(pc + meta->bias - s->addr));
-	return 0;
-}
 
 /* Step st and reset it; 0, or -EIO if it failed. */
 static int step(sqlite3_stmt *st)
@@ -463,7 +388,7 @@ static int add_symbol_func(struct usym *u, const char *name, uint64_t pc)
 	sqlite3_bind_int64(u->ins_site, 1, fid);
 	sqlite3_bind_int64(u->ins_site, 2, (int64_t)pc);
 	sqlite3_bind_int64(u->ins_site, 3, u->nofile);
-	if (bind_sym(u, u->ins_site, 4, pc) < 0 || step(u->ins_site) < 0)
+	if (dwi_bind_sym(u->rows, u->ins_site, 4, pc) < 0 || step(u->ins_site) < 0)
 		return -EIO;
 	return count_copy(u, fid);
 }
@@ -545,9 +470,10 @@ out:
  * functions are numbered in (name, file, line) order again (renumber).
  * 0, or -EIO (sqlite3_errmsg says why).
  */
-static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, void *arg)
+static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, struct dwi_symrows *rows,
+			void *arg)
 {
-	struct usym u = { .db = db, .meta = meta };
+	struct usym u = { .db = db, .rows = rows };
 	const struct dwi_sym **order = NULL;
 	sqlite3_stmt *st = NULL;
 	uint64_t *entries = NULL;
@@ -583,8 +509,6 @@ static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, void *arg)
 			       " VALUES(?, ?, 0, '', 0, '')", -1, &u.ins_func, NULL) ||
 	    sqlite3_prepare_v2(db, "INSERT INTO sites VALUES(?1, 0, ?2, ?2, ?3, ?4, ?5, 0)", -1,
 			       &u.ins_site, NULL) ||
-	    sqlite3_prepare_v2(db, "INSERT INTO symbols(name, addr, section) VALUES(?,?,?)", -1,
-			       &u.ins_sym, NULL) ||
 	    sqlite3_prepare_v2(db, "UPDATE funcs SET n_inlined = n_inlined + ?1,"
 			       " n_outofline = n_outofline + 1 - ?1 WHERE id = ?2", -1,
 			       &u.upd_count, NULL) ||
@@ -598,7 +522,6 @@ static int user_symbols(sqlite3 *db, const struct dwi_meta *meta, void *arg)
 			       " s.sym, s.sym_offset, s.die FROM sites s WHERE s.entry_pc = ?2"
 			       " AND s.inlined = 0 AND s.func != ?1 LIMIT 1", -1, &u.alias_site, NULL))
 		goto out;
-	u.symids = xcalloc(meta->nsyms + 1, sizeof(*u.symids));
 	/*
 	 * Without DWARF every function is a symbol's, made in name order: the
 	 * ids come out as the schema wants them, with no renumbering.
@@ -626,40 +549,34 @@ out:
 	sqlite3_finalize(u.get_func);
 	sqlite3_finalize(u.ins_func);
 	sqlite3_finalize(u.ins_site);
-	sqlite3_finalize(u.ins_sym);
 	sqlite3_finalize(u.upd_count);
 	sqlite3_finalize(u.alias_func);
 	sqlite3_finalize(u.alias_site);
-	free(u.symids);
 	free(order);
 	free(entries);
 	return ret;
 }
 
 /* Index m into m->db_path. */
-static int build_index(struct dw_module *m, const char *build_id, char **err)
+static int build_index(struct dw_object *m, const char *build_id, char **err)
 {
-	struct msyms ms = { 0 };
 	struct dwi_meta meta = {
 		.build_id = build_id, .debuginfo = m->debuginfo, .name = m->name,
-		.dbg = m->dbg, .bias = m->bias, .stmts = true, .user = m->user,
-		.post = m->user ? user_symbols : NULL,
+		.dbg = m->dbg, .bias = m->bias, .stmts = true, .user = m->kind == DW_USER,
+		.post = m->kind == DW_USER ? user_symbols : NULL,
 	};
 	char *msg = NULL;
 	int ret;
 
-	read_symbols(m->mod, &ms);
-	meta.syms = ms.v;
-	meta.nsyms = ms.n;
+	if (!m->syms_tried)
+		dwm_read_symbols(m);
+	meta.syms = m->syms;
+	meta.nsyms = m->nsyms;
 	ret = dwi_build_file(m->db_path, &meta, &msg);
 	if (ret < 0)
 		*err = xasprintf("dwarf: cannot index module %s into %s: %s", m->name, m->db_path,
 				 msg ? msg : strerror(-ret));
 	free(msg);
-	for (int i = 0; i < ms.owned.len; i++)
-		free(ms.owned.items[i]);
-	vec_free(&ms.owned);
-	free(ms.v);
 	return ret;
 }
 
@@ -688,13 +605,18 @@ static char *index_key(Dwfl_Module *mod, const char *debuginfo)
 	return xasprintf("nobuildid-%016llx", (unsigned long long)h);
 }
 
-static void module_free(struct dw_module *m)
+static void module_free(struct dw_object *m)
 {
 	if (!m)
 		return;
 	sqlite3_close(m->db);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
+	for (int i = 0; i < m->owned.len; i++)
+		free(m->owned.items[i]);
+	vec_free(&m->owned);
+	free(m->syms);
+	free(m->build_id);
 	free(m->release);
 	free(m->name);
 	free(m->path);
@@ -708,7 +630,7 @@ static void module_free(struct dw_module *m)
  * missing or stale, and keep m open for the process.  Takes key; frees m
  * on failure (NULL, *err set).
  */
-static struct dw_module *open_index(struct dw_module *m, const char *prefix, char *key,
+static struct dw_object *open_index(struct dw_object *m, const char *prefix, char *key,
 				    char **err)
 {
 	char *dir = dw_cache_dir();
@@ -731,7 +653,7 @@ static struct dw_module *open_index(struct dw_module *m, const char *prefix, cha
 		}
 	}
 	free(dir);
-	free(key);
+	m->build_id = key;
 	m->next = dwm_open_list;
 	dwm_open_list = m;
 	return m;
@@ -742,18 +664,19 @@ fail:
 	return NULL;
 }
 
-struct dw_module *dw_module_open(const char *release, const char *name, const char *path,
+struct dw_object *dw_module_open(const char *release, const char *name, const char *path,
 				 char **err)
 {
-	struct dw_module *m;
+	struct dw_object *m;
 	char *key;
 
 	*err = NULL;
 	for (m = dwm_open_list; m; m = m->next)
-		if (!strcmp(m->release, release) && !strcmp(m->path, path))
+		if (m->kind == DW_MODULE && !strcmp(m->release, release) && !strcmp(m->path, path))
 			return m;
 	elf_version(EV_CURRENT);
 	m = xcalloc(1, sizeof(*m));
+	m->kind = DW_MODULE;
 	m->release = xstrdup(release);
 	m->name = xstrdup(name);
 	m->path = xstrdup(path);
@@ -795,9 +718,9 @@ static Dwfl_Callbacks dwu_callbacks = {
 	.debuginfo_path = &dwu_debuginfo_path,
 };
 
-struct dw_module *dw_user_open(const char *path, char **err)
+struct dw_object *dw_user_open(const char *path, char **err)
 {
-	struct dw_module *m;
+	struct dw_object *m;
 	const char *base = strrchr(path, '/'), *dbgfile = NULL;
 	char *key, *id;
 	GElf_Half type = 0;
@@ -805,11 +728,11 @@ struct dw_module *dw_user_open(const char *path, char **err)
 
 	*err = NULL;
 	for (m = dwm_open_list; m; m = m->next)
-		if (m->user && !strcmp(m->path, path))
+		if (m->kind == DW_USER && !strcmp(m->path, path))
 			return m;
 	elf_version(EV_CURRENT);
 	m = xcalloc(1, sizeof(*m));
-	m->user = true;
+	m->kind = DW_USER;
 	m->release = xstrdup("");
 	m->name = xstrdup(base ? base + 1 : path);
 	m->path = xstrdup(path);
@@ -861,22 +784,12 @@ fail:
 	return NULL;
 }
 
-const char *dw_module_symname(struct dw_module *m, uint64_t addr)
-{
-	return dwfl_module_addrname(m->mod, addr + m->bias);
-}
-
-bool dw_module_has_dwarf(const struct dw_module *m)
-{
-	return m->dbg != NULL;
-}
-
-int dw_module_file_offset(struct dw_module *m, uint64_t addr, uint64_t *off)
+int dw_file_offset(struct dw_object *m, uint64_t addr, uint64_t *off)
 {
 	GElf_Addr bias;
-	Elf *elf = dwfl_module_getelf(m->mod, &bias);
+	Elf *elf = m->kind == DW_USER ? dwfl_module_getelf(m->mod, &bias) : NULL;
 
-	return elf ? dw_elf_file_offset(elf, addr + m->bias - bias, off) : -EIO;
+	return elf ? dw_elf_file_offset(elf, addr + m->bias - bias, off) : -EINVAL;
 }
 
 int dw_elf_file_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
@@ -897,38 +810,4 @@ int dw_elf_file_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
 	return -ENOENT;
 }
 
-const char *dw_module_name(const struct dw_module *m)
-{
-	return m->name;
-}
-
-const char *dw_module_debuginfo(const struct dw_module *m)
-{
-	return m->debuginfo;
-}
-
-Dwarf *dw_module_dwarf(struct dw_module *m, Dwarf_CFI **cfi)
-{
-	*cfi = m->cfi;
-	return m->dbg;
-}
-
-/* ---- queries (dwarf_db.c) ---- */
-
-int dw_module_functions(struct dw_module *m, const struct dw_pattern *p, dw_site_fn fn,
-			void *arg)
-{
-	return dwdb_sites(m->db, m->db_path, p, fn, arg);
-}
-
-int dw_module_list(struct dw_module *m, const struct dw_pattern *p, dw_func_fn fn, void *arg)
-{
-	return dwdb_funcs(m->db, m->db_path, p, fn, arg);
-}
-
-int dw_module_statements(struct dw_module *m, const struct dw_pattern *p, dw_stmt_fn fn,
-			 void *arg)
-{
-	return dwdb_stmts(m->db, m->db_path, p, fn, arg);
-}
 #endif /* HAVE_SQLITE3 */

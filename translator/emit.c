@@ -848,7 +848,7 @@ const char *emit_expr(struct emitter *E, struct node *n)
 	case ND_ASSIGN:
 		if (n->lhs->kind == ND_INDEX)
 			return emit_index_assign(E, n);
-		if (n->lhs->kind == ND_TARGET)
+		if (n->lhs->kind == ND_TARGET || n->lhs->kind == ND_AUTOCAST)
 			return target_assign(E, n);
 		return assign(E, n);
 	case ND_INDEX:
@@ -886,6 +886,7 @@ const char *emit_expr(struct emitter *E, struct node *n)
 	case ND_CAST:
 	case ND_ATVAR:
 	case ND_DEFINED:
+	case ND_AUTOCAST:	/* p->f with p a typed local or call (sem.c) */
 		return target(E, n);
 	default:
 		/* sem rejects everything else before pass 3. */

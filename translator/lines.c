@@ -221,7 +221,7 @@ static void empty(struct strbuf *c)
 void lines_emit(struct session *s, struct strbuf *c)
 {
 	struct strbuf blob = STRBUF_INIT;
-	struct dw_kernel *k;
+	struct dw_object *k;
 	uint64_t printk = 0;
 	char *err = NULL, *path;
 
@@ -229,7 +229,7 @@ void lines_emit(struct session *s, struct strbuf *c)
 		empty(c);
 		return;
 	}
-	k = dw_open(s->release, &err);
+	k = dw_kernel_open(s->release, &err);
 	if (k && pf_ksym_addr(s->release, "_printk", &printk) != 1)
 		err = xstrdup("no _printk symbol to measure KASLR with");
 	else if (k)

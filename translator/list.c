@@ -126,7 +126,7 @@ static int list_module(const char *name, const char *path, void *arg)
 {
 	struct list_mods *lm = arg;
 	char *err = NULL;
-	struct dw_module *m = dw_module_open(lm->s->release, name, path, &err);
+	struct dw_object *m = dw_module_open(lm->s->release, name, path, &err);
 
 	if (!m) {
 		if (!lm->first_err)
@@ -137,9 +137,9 @@ static int list_module(const char *name, const char *path, void *arg)
 	}
 	lm->nopened++;
 	if (lm->s->verbose)
-		fprintf(stderr, "dwarf: module %s: %s\n", name, dw_module_debuginfo(m));
-	lm->l->module = dw_module_name(m);
-	return dw_module_list(m, lm->p, add_func, lm->l) < 0 ? -1 : 0;
+		fprintf(stderr, "dwarf: module %s: %s\n", name, dw_debuginfo(m));
+	lm->l->module = dw_name(m);
+	return dw_list_functions(m, lm->p, add_func, lm->l) < 0 ? -1 : 0;
 }
 
 /* ---- probe aliases of the tapset library ---- */
@@ -234,6 +234,8 @@ static const char *value_type(struct session *s, const struct node *n)
 		return "string";
 	case ND_NUM:
 	case ND_TARGET:
+	case ND_CAST:	/* as $var->member: a number (or address) */
+	case ND_ATVAR:
 	case ND_UNARY:
 		return "long";
 	case ND_BINARY:
@@ -425,7 +427,7 @@ int list_probes(struct session *s, const char *pattern, bool with_vars)
 {
 	struct listing l = { .with_vars = with_vars };
 	struct dw_pattern p = { 0 };
-	struct dw_kernel *k = NULL;
+	struct dw_object *k = NULL;
 	char *pat = NULL, *mpat = NULL, *err = NULL;
 	int ret = 1, n;
 
@@ -472,7 +474,7 @@ int list_probes(struct session *s, const char *pattern, bool with_vars)
 			goto print;
 		goto out;
 	}
-	k = dw_open(s->release, &err);
+	k = dw_kernel_open(s->release, &err);
 	if (!k) {
 		/* err: "subject: message" and perhaps "\nhint: ..." */
 		fprintf(stderr, "%s: %s\n", util_progname, err);
@@ -480,7 +482,7 @@ int list_probes(struct session *s, const char *pattern, bool with_vars)
 	}
 	n = dw_list_functions(k, &p, add_func, &l);
 	if (s->verbose)
-		fprintf(stderr, "dwarf: %s, build-id %s, index %s%s\n", dw_debuginfo_path(k),
+		fprintf(stderr, "dwarf: %s, build-id %s, index %s%s\n", dw_debuginfo(k),
 			dw_build_id(k), dw_db_path(k),
 			dw_indexed(k) ? "" : " (being built: this name was indexed alone)");
 	if (n < 0)

@@ -74,6 +74,8 @@ static void usage(FILE *f)
 "  --ldd           -d for the shared libraries of the user files too\n"
 "  --all-modules   accepted; kallsyms names kernel modules' addresses\n"
 "  --dump-functions  list the tapset library's functions and exit\n"
+"  --dump-syscalls  list the system calls of the syscall.* aliases (name,\n"
+"                  kernel name, x86-64 and ia32 numbers, prototype) and exit\n"
 "                  (with -v: with a line of description each)\n"
 "  --vm            run pass 5 in a QEMU VM booting the target kernel\n"
 "                  (default kernel: the newest provisioned one)\n"
@@ -88,7 +90,7 @@ static void usage(FILE *f)
 "Arguments after the script are its $1/@1, $2/@2, ...\n");
 }
 
-enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS,
+enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS, OPT_DUMP_SYSCALLS,
        OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_LDD, OPT_COLOR, OPT_MONITOR,
        OPT_TARGET_NS };
 
@@ -101,6 +103,7 @@ static const struct option long_opts[] = {
 	{ "vm-insmod", required_argument, NULL, OPT_VM_INSMOD },
 	{ "vm-spawn", required_argument, NULL, OPT_VM_SPAWN },
 	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
+	{ "dump-syscalls", no_argument, NULL, OPT_DUMP_SYSCALLS },
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ "suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS },
 	{ "ldd", no_argument, NULL, OPT_LDD },
@@ -373,6 +376,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case OPT_DUMP_FUNCTIONS:
 			s->dump_functions = true;
 			break;
+		case OPT_DUMP_SYSCALLS:
+			s->dump_syscalls = true;
+			break;
 		case OPT_TARGET_NS:	/* staprun -N: looked up where the module loads */
 			if (util_parse_int(optarg, 1, 0x3fffffff, &s->namespaces_pid))
 				util_die("--target-namespaces takes a process id, not '%s'", optarg);
@@ -443,7 +449,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 		util_die("-S needs -o FILE: the files to switch between");
 	if (s->last_pass == 0)
 		return;
-	if (s->list_pattern || s->dump_functions)
+	if (s->list_pattern || s->dump_functions || s->dump_syscalls)
 		return;
 	if (!s->script_text) {
 		if (optind >= argc) {
@@ -611,6 +617,8 @@ int main(int argc, char **argv)
 		return finish(s, list_probes(s, s->list_pattern, s->list_vars));
 	if (s->dump_functions)
 		return finish(s, dump_functions(s));
+	if (s->dump_syscalls)
+		return finish(s, sc_dump(s));
 	if (s->last_pass == 0)	/* --vm-batch */
 		return run_vm_batch(s, s->tmpdir);
 

@@ -254,19 +254,21 @@ static struct member *members(struct parser *p, struct node *n)
 }
 
 /*
- * e->member after a parenthesized expression, a variable or a call:
- * sem.c gives it a C type where e is a target expression, and says why
- * not otherwise (SystemTap's "autocast" of typed locals is not done).
+ * e->member (or e$, e$$) after a parenthesized expression, a variable or a call:
+ * sem.c gives it the C type of e: a target expression's, or the one a
+ * local or a function's result carries (SystemTap's "autocast").
  */
 static struct node *autocast_members(struct parser *p, struct node *n)
 {
 	struct node *a;
 
-	if (FAIL(p) || !peek(p, "->"))
+	if (FAIL(p) || (!peek(p, "->") && !peek(p, "$") && !peek(p, "$$")))
 		return n;
 	a = new_node(p, ND_AUTOCAST, p->tok);
 	a->lhs = n;
 	a->members = members(p, a);
+	if (!a->members)	/* e$, e$$: pretty-printed */
+		a->num = advance(p)->loc.len > 1 ? 2 : 1;
 	return a;
 }
 
@@ -497,9 +499,10 @@ static struct node *unary(struct parser *p)
 		struct token *t = advance(p);
 		struct node *n = nested(p, unary);
 
-		if (!FAIL(p) && n->kind != ND_TARGET && n->kind != ND_CAST && n->kind != ND_ATVAR) {
+		if (!FAIL(p) && n->kind != ND_TARGET && n->kind != ND_CAST && n->kind != ND_ATVAR &&
+		    n->kind != ND_AUTOCAST) {
 			diag_error(p->s, &t->loc, "'&' takes the address of a target expression "
-				   "($var, @cast, @var)");
+				   "($var, @cast, @var, or a typed value's p->member)");
 			p->errors++;
 		}
 		n->op = OP_BITAND;
@@ -1265,11 +1268,39 @@ static enum type type_annotation(struct parser *p)
 }
 
 /* Pragmas in embedded C: comments the translator reads. */
-static void embedded_pragmas(struct func *fn, const char *code)
+static void embedded_pragmas(struct parser *p, struct func *fn, const struct token *t)
 {
+	const char *code = t->str, *ty = strstr(code, "/* returns: "), *end;
+
 	fn->pure = strstr(code, "/* pure */") != NULL;
 	fn->unprivileged = strstr(code, "/* unprivileged */") != NULL;
 	fn->guru = strstr(code, "/* guru */") != NULL;
+	/*
+	 * "returns: struct T *": the result is a pointer to the kernel's T,
+	 * as SystemTap's "return & @cast(...)" in script makes it; sem.c
+	 * resolves it as &@cast(0, "struct T", "kernel") for the type alone.
+	 */
+	end = ty ? strstr(ty, " */") : NULL;
+	if (end) {
+		struct node *c = new_node(p, ND_CAST, t), *a;
+
+		ty += strlen("/* returns: ");
+		while (end > ty && end[-1] == ' ')
+			end--;
+		if (end > ty && end[-1] == '*')
+			end--;
+		while (end > ty && end[-1] == ' ')
+			end--;
+		c->op = OP_BITAND;
+		c->args = a = new_node(p, ND_NUM, t);
+		a = a->next = new_node(p, ND_STR, t);
+		a->str = arena_strndup(&p->s->arena, ty, (size_t)(end - ty));
+		a->str_len = (int)(end - ty);
+		a->next = new_node(p, ND_STR, t);
+		a->next->str = "kernel";
+		a->next->str_len = 6;
+		fn->returns_cast = c;
+	}
 }
 
 /* function -> 'function' ident (':' type)? '(' (param (',' param)*)? ')' (block | EMBEDDED) */
@@ -1304,7 +1335,7 @@ static void function_decl(struct parser *p, struct token *kw, bool priv)
 
 		fn->body = new_node(p, ND_EMBEDDED, t);
 		fn->body->str = t->str;
-		embedded_pragmas(fn, t->str);
+		embedded_pragmas(p, fn, t);
 	} else {
 		fn->body = block(p);
 		check_depth(p, fn->body);

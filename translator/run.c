@@ -663,7 +663,10 @@ static const char **batch_job_insmod(const char *dir, const char *name)
  * modules to load first in DIR/NAME.insmod, the process to start first in
  * DIR/NAME.spawn, the extra files in DIR/NAME.files and DIR/NAME.stdin as
  * its stdin, if those exist.  Writes DIR/NAME.out, NAME.err and NAME.rc,
- * and DIR/kernel-problem if the kernel complained.  Returns 0 if the VM ran.
+ * NAME.crashed if the guest kernel died during it (the jobs after it then
+ * run in a new boot), DIR/kernel-problem if the kernel complained, and
+ * DIR/emulator-problem for a death vm.c takes for the emulator's.
+ * Returns 0 if the VM ran.
  */
 int run_vm_batch(struct session *s, const char *dir)
 {
@@ -672,6 +675,8 @@ int run_vm_batch(struct session *s, const char *dir)
 		.staprun = s->staprun,
 		.timeout_s = s->vm_timeout,
 		.verbose = s->verbose >= 2,
+		/* A kernel that dies in one test costs that test, not the batch. */
+		.reboots = 3,
 	};
 	struct vm_result res = { 0 };
 	struct vec names = VEC_INIT, files = VEC_INIT;
@@ -735,6 +740,11 @@ int run_vm_batch(struct session *s, const char *dir)
 		snprintf(rc, sizeof(rc), "%d\n", jobs[i].status);
 		write_file(p, rc, strlen(rc));
 		free(p);
+		if (jobs[i].crashed) {
+			p = xasprintf("%s.crashed", base);
+			write_file(p, "", 0);
+			free(p);
+		}
 		free(base);
 	}
 	if (res.kernel_problem || res.timed_out) {
@@ -742,6 +752,12 @@ int run_vm_batch(struct session *s, const char *dir)
 		const char *what = res.timed_out ? "VM timed out\n" : res.problem;
 
 		write_file(p, what ? what : "kernel problem\n", strlen(what ? what : "kernel problem\n"));
+		free(p);
+	}
+	if (res.emulator_problem) {
+		char *p = xasprintf("%s/emulator-problem", dir);
+
+		write_file(p, res.emulator_problem, strlen(res.emulator_problem));
 		free(p);
 	}
 	if (res.console) {

@@ -244,6 +244,10 @@ static enum type expr(struct sem *S, struct node *n);
 static void stmt(struct sem *S, struct node *n);
 static void want_var_type(struct sem *S, struct node *n, enum type t);
 static enum type target_expr(struct sem *S, struct node *n, bool lvalue);
+static void carry(struct sem *S, struct carried *c, const struct tv_ctype *t,
+		  const struct srcloc *loc);
+static const struct tv_ctype *ctype_of(struct sem *S, struct node *n);
+static enum type autocast(struct sem *S, struct node *n, bool lvalue);
 
 
 /* A value of type want is needed here. */
@@ -254,8 +258,8 @@ static enum type target_expr(struct sem *S, struct node *n, bool lvalue);
  */
 static bool reported(const struct node *n)
 {
-	if (n->kind == ND_AUTOCAST)	/* still one: autocast() said why */
-		return true;
+	if (n->kind == ND_AUTOCAST)	/* autocast() or tvar.c said why */
+		return !n->tv || n->tv->type == TY_UNKNOWN;
 	if (n->kind == ND_TARGET || n->kind == ND_CAST || n->kind == ND_ATVAR ||
 	    n->kind == ND_ENTRY || n->kind == ND_DEFINED)
 		return n->tv && n->tv->type == TY_UNKNOWN;
@@ -685,8 +689,11 @@ static struct symbol *lvalue(struct sem *S, struct node *n, bool read_too)
 		index_keys(S, sym, n->args, &n->loc);
 		check_not_iterating(S, sym, &n->loc);
 	} else {
-		if (n->kind == ND_TARGET) {
-			if (target_expr(S, n, true) == TY_LONG && n->tv && !n->tv->store && S->final)
+		if (n->kind == ND_TARGET || n->kind == ND_AUTOCAST) {
+			enum type t = n->kind == ND_TARGET ? target_expr(S, n, true) :
+				      autocast(S, n, true);
+
+			if (t == TY_LONG && n->tv && !n->tv->store && S->final)
 				diag_error(S->s, &n->loc, "this target variable cannot be assigned to");
 			return NULL;
 		}
@@ -864,6 +871,8 @@ static enum type assign(struct sem *S, struct node *n)
 	if (n->rhs->type == TY_UNKNOWN && sym->type != TY_UNKNOWN)
 		want_var_type(S, n->rhs, sym->type);
 	unify(S, &sym->type, &sym->type_loc, rt, &n->rhs->loc, what);
+	if (n->op == OP_NONE && n->lhs->kind == ND_VAR && sym->kind != SYM_PARAM)
+		carry(S, &sym->ct, ctype_of(S, n->rhs), &n->rhs->loc);
 	if (sym->type == TY_STATS && S->final)
 		diag_error(S->s, &n->loc, "statistics '%s' only take <<<", sym->name);
 	n->lhs->type = sym->type;
@@ -988,6 +997,31 @@ static void entry_targets(struct sem *S, struct node *n)
 	}
 }
 
+/*
+ * @defined(e->f) with e a typed value: whether its type has that member,
+ * decided once e's type is known (or, in the final pass, that it has
+ * none: 0).  Until then n has no code, so nothing folds it too early.
+ */
+static enum type defined_autocast(struct sem *S, struct node *n, struct node *a)
+{
+	const struct tv_ctype *ct;
+	struct tv_code *out;
+
+	if (n->tv)
+		return TY_LONG;
+	expr(S, a->lhs);
+	ct = ctype_of(S, a->lhs);
+	if (!ct && !S->final)
+		return TY_LONG;
+	out = arena_alloc(&S->s->arena, sizeof(*out));
+	out->type = TY_LONG;
+	out->constant = true;
+	out->code = ct && tv_resolve_autocast(S->s, S->func ? NULL : S->rp, a, ct, false,
+					      true) != TY_UNKNOWN ? "1" : "0";
+	n->tv = out;
+	return TY_LONG;
+}
+
 static enum type target_expr(struct sem *S, struct node *n, bool lvalue)
 {
 	struct node *inner = n;
@@ -1005,6 +1039,9 @@ static enum type target_expr(struct sem *S, struct node *n, bool lvalue)
 		for (struct member *m = inner->members; m; m = m->next)
 			if (m->index)
 				expect_type(S, m->index, TY_LONG, "an index");
+	} else if (n->kind == ND_DEFINED && inner->kind == ND_AUTOCAST && inner->members &&
+		   n->lhs == inner) {
+		return n->type = defined_autocast(S, n, inner);
 	} else if (n->kind == ND_DEFINED) {
 		expr(S, inner);	/* @defined(script expression): always 1 */
 	}
@@ -1064,30 +1101,120 @@ static bool fold_defined(struct sem *S, struct node *n)
 	return true;
 }
 
+/* A C type for c to carry, given by the value at loc ("autocast"). */
+static void carry(struct sem *S, struct carried *c, const struct tv_ctype *t,
+		  const struct srcloc *loc)
+{
+	if (!t || c->other)
+		return;
+	if (!c->type) {
+		c->type = t;
+		c->loc = *loc;
+		S->changed = true;
+	} else if (!tv_ctype_same(S->s, c->type, t)) {
+		c->other = t;
+		c->other_loc = *loc;
+		S->changed = true;
+	}
+}
+
+static const struct tv_ctype *func_ctype(struct sem *S, struct func *f)
+{
+	/* An embedded-C function's declared type, looked up when read through. */
+	if (f->returns_cast && !f->ct.type) {
+		struct tv_ctype *ct = arena_alloc(&S->s->arena, sizeof(*ct));
+
+		ct->decl = f->returns_cast;
+		carry(S, &f->ct, ct, &f->loc);
+	}
+	return f->ct.other ? NULL : f->ct.type;
+}
+
 /*
- * (e)->f: once e is a target expression ($var, @cast, @var; a
+ * The C type n's value carries, or NULL: a target expression's, a
+ * variable's or a function's that was given one (SystemTap 4.8 types
+ * neither parameters, nor array elements, nor "c ? $p : 0").
+ */
+static const struct tv_ctype *ctype_of(struct sem *S, struct node *n)
+{
+	switch (n->kind) {
+	case ND_TARGET:
+	case ND_CAST:
+	case ND_ATVAR:
+	case ND_AUTOCAST:
+		return n->tv && n->tv->type == TY_LONG ? n->tv->ctype : NULL;
+	case ND_VAR:
+		return n->sym && n->sym->kind != SYM_PARAM && !n->sym->ct.other ?
+		       n->sym->ct.type : NULL;
+	case ND_CALL:
+		return n->func ? func_ctype(S, n->func) : NULL;
+	case ND_ASSIGN:
+		return n->op == OP_NONE ? ctype_of(S, n->rhs) : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* Why (e)->f has no C type to read through: e's two, or none. */
+static void no_ctype(struct sem *S, struct node *n, struct node *base)
+{
+	const char *op = !n->members ? (n->num > 1 ? "$$" : "$") : n->members->name ? "->" : "[";
+	const struct carried *c = base->kind == ND_VAR && base->sym ? &base->sym->ct :
+				  base->kind == ND_CALL && base->func ? &base->func->ct : NULL;
+	const char *what = base->kind == ND_VAR ? arena_printf(&S->s->arena, "'%s'", base->str) :
+			   arena_printf(&S->s->arena, "%s()", base->str);
+
+	if (c && c->other) {
+		diag_error(S->s, &n->loc, "'%s' follows %s, which is given values of two C "
+			   "types, so it has none", op, what);
+		diag_note(S->s, &c->loc, "a '%s' here", tv_ctype_name(S->s, c->type));
+		diag_note(S->s, &c->other_loc, "a '%s' here", tv_ctype_name(S->s, c->other));
+		diag_hint(S->s, "give it one: @cast(EXPR, \"struct NAME\")->member");
+		return;
+	}
+	if (base->kind == ND_VAR && base->sym && base->sym->kind == SYM_PARAM) {
+		diag_error(S->s, &n->loc, "'%s' follows parameter %s, and parameters carry no "
+			   "C type (as in SystemTap)", op, what);
+		diag_hint(S->s, "give it one: @cast(%s, \"struct NAME\")->member", base->str);
+		return;
+	}
+	if (base->kind == ND_VAR || base->kind == ND_CALL)
+		diag_error(S->s, &n->loc, "'%s' follows %s, which has no C type: only a target "
+			   "expression ($var, @cast, @var) gives one", op, what);
+	else
+		diag_error(S->s, &n->loc, "'%s' follows an expression with no C type: only a "
+			   "target expression ($var, @cast, @var) can have members", op);
+	diag_hint(S->s, "give it a type: @cast(EXPR, \"struct NAME\")->member");
+}
+
+/*
+ * (e)->f.  Once e is a target expression ($var, @cast, @var; a
  * @choose_defined ternary folds to one) that is a value of its own (a
  * pointer), the members continue its chain and n becomes that
- * expression.  SystemTap also types locals and
- * function results from DWARF ("autocast"); here only these.
+ * expression.  Otherwise e is a script value that may carry a C type
+ * (a local, a call: "autocast"), and n reads through it.
  */
-static enum type autocast(struct sem *S, struct node *n)
+static enum type autocast(struct sem *S, struct node *n, bool lvalue)
 {
 	struct node *base = n->lhs, *next = n->next;
 	struct member *chain = n->members, **tail;
+	const struct tv_ctype *ct;
 	int pretty = n->num;
+	enum op op = n->op;	/* &(e)->f */
 
 	while (base->kind == ND_TERNARY && fold_defined(S, base))
 		;
 	if ((base->kind != ND_TARGET && base->kind != ND_CAST && base->kind != ND_ATVAR) ||
 	    base->op == OP_BITAND || base->num) {
-		if (!S->final)
-			return TY_UNKNOWN;
-		diag_error(S->s, &n->loc, "'%s' follows an expression with no C type: only a "
-			   "target expression ($var, @cast, @var) can have members",
-			   chain->name ? "->" : "[");
-		diag_hint(S->s, "give it a type: @cast(EXPR, \"struct NAME\")->member");
-		return TY_UNKNOWN;
+		expr(S, base);
+		ct = ctype_of(S, base);
+		if (!ct) {
+			if (S->final && !reported(base))
+				no_ctype(S, n, base);
+			return n->type = TY_UNKNOWN;
+		}
+		return n->type = tv_resolve_autocast(S->s, S->func ? NULL : S->rp, n, ct, lvalue,
+						     false);
 	}
 	/* e must be a value first: a pointer, not a struct (as SystemTap). */
 	if (expr(S, base) == TY_UNKNOWN)
@@ -1099,7 +1226,8 @@ static enum type autocast(struct sem *S, struct node *n)
 		;
 	*tail = chain;
 	n->num = pretty;
-	return expr(S, n);
+	n->op = op;
+	return lvalue ? target_expr(S, n, true) : expr(S, n);
 }
 
 static enum type expr(struct sem *S, struct node *n)
@@ -1188,7 +1316,7 @@ static enum type expr(struct sem *S, struct node *n)
 		return n->type = a;
 	}
 	case ND_AUTOCAST:
-		return autocast(S, n);
+		return autocast(S, n, false);
 	case ND_INDEX:
 		sym = resolve_array(S, n->str, &n->loc, n);
 		if (!sym)
@@ -1390,6 +1518,7 @@ static void stmt(struct sem *S, struct node *n)
 				want_var_type(S, n->lhs, S->func->type);
 			unify(S, &S->func->type, NULL, t, &n->lhs->loc,
 			      arena_printf(&S->s->arena, "the value %s() returns", S->func->name));
+			carry(S, &S->func->ct, ctype_of(S, n->lhs), &n->lhs->loc);
 		}
 		break;
 	case ND_FOREACH:
@@ -1853,7 +1982,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 {
 	struct session *s = S->s;
 	struct vec cands = VEC_INIT;
-	int matched = 0, first_glob, i;
+	int matched = 0, named = 0, first_glob, i;
 
 	if (depth > 16) {
 		diag_error(s, &pt->loc, "probe alias expansion is too deep (a loop of aliases?)");
@@ -1881,9 +2010,11 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 	/*
 	 * Whole names first; an alias suffix only where none matches, and
 	 * only after a first component written out (*.profile is not every
-	 * one-component alias with .profile after it).
+	 * one-component alias with .profile after it).  An alias named whole
+	 * that has no location here (all optional) is not then taken for
+	 * another with a suffix: x.return's own alias, not x's with .return.
 	 */
-	for (int round = 0; round < 2 - first_glob && !matched; round++) {
+	for (int round = 0; round < 2 - first_glob && !matched && !named; round++) {
 		for (i = 0; i < cands.len; i++) {
 			struct probe *a = cands.items[i];
 			struct probe_point *name;
@@ -1895,6 +2026,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 					break;
 			if (!name)
 				continue;
+			named |= !round;
 			here = use_alias(S, pr, pt, a, name, suffix, body, depth);
 			if (here < 0) {
 				vec_free(&cands);
@@ -1925,7 +2057,7 @@ static int resolve_point(struct sem *S, struct probe *pr, struct probe_point *pt
 		vec_free(&forms);
 		return matched;
 	}
-	return matched ? matched : resolve_family(S, pr, pt, body);
+	return matched || named ? matched : resolve_family(S, pr, pt, body);
 }
 
 static bool has_glob_name(const struct probe_point *pt)

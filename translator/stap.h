@@ -20,6 +20,7 @@ struct node;
 struct rx_prog;
 struct tv_code;
 struct tv_scope;
+struct tv_ctype;
 
 /* ---- sources and diagnostics (diag.c) ---- */
 
@@ -269,6 +270,19 @@ struct node {
 	struct tv_code *tv;	/* target constructs: tvar.c's resolution */
 };
 
+/*
+ * The C type a local's or a function's value carries (SystemTap's
+ * "autocast"): what the target expressions assigned to it gave, so that
+ * "f = $file; f->f_flags" reads through it.  A second, different type
+ * is kept to say where the conflict is (sem.c).
+ */
+struct carried {
+	const struct tv_ctype *type;	/* NULL: none (yet) */
+	struct srcloc loc;		/* the value that gave it */
+	const struct tv_ctype *other;	/* a different one: no type then */
+	struct srcloc other_loc;
+};
+
 /* probe point component: kernel . function("vfs_*") . return */
 struct pp_comp {
 	struct pp_comp *next;
@@ -330,6 +344,10 @@ struct func {
 	struct vec locals;	/* struct symbol *: params first, then locals */
 	/* embedded C pragmas */
 	bool pure, unprivileged, guru;
+	/* pragma "returns: struct T *": &@cast(0, "struct T", "kernel"),
+	 * whose C type its result carries (task_current()->pid) */
+	struct node *returns_cast;
+	struct carried ct;	/* the C type of its result (sem.c) */
 };
 
 struct global {
@@ -380,6 +398,7 @@ struct symbol {
 	int id;
 	int first_use;		/* globals: 1 + how many were used before it
 				 * (probes, then functions): autoprint's order */
+	struct carried ct;	/* scalars: the C type of their value (sem.c) */
 };
 
 /* ---- the session ---- */
@@ -440,6 +459,7 @@ struct session {
 				 * serve user backtraces (const char *, arena) */
 	bool all_modules;	/* --all-modules */
 	bool dump_functions;	/* --dump-functions */
+	bool dump_syscalls;	/* --dump-syscalls */
 
 	/* state */
 	struct pp_cache *pp;	/* preprocess.c's caches */
@@ -538,6 +558,8 @@ int sc_tapset_parts(struct session *s, const struct srcloc *loc, struct program 
 		    int parts);
 int sc_parts(const struct probe_point *pt);
 bool sc_wanted(const char *first);
+/* stap --dump-syscalls: the aliases' calls, one a line (syscalls.c); exit status. */
+int sc_dump(struct session *s);
 /* Is name a function the system call library defines (syscall_name)? */
 bool sc_defines(const char *name);
 /* -p1 output: the program in canonical form. */

@@ -212,7 +212,7 @@ static void emit_kernel_table(struct strbuf *c, struct vec *syms, uint64_t print
 int syms_emit(struct session *s, struct strbuf *c)
 {
 	struct vec syms = VEC_INIT;
-	struct dw_kernel *k;
+	struct dw_object *k;
 	uint64_t printk = 0;
 	char *err = NULL;
 	int ret = 0;
@@ -221,7 +221,7 @@ int syms_emit(struct session *s, struct strbuf *c)
 	usyms_emit(s, c);
 	if (!syms_script_needs(s, "/* symbols */"))
 		goto empty;
-	k = dw_open(s->release, &err);
+	k = dw_kernel_open(s->release, &err);
 	if (!k) {
 		/* Not fatal: kallsyms still names kernel addresses at run time. */
 		diag_warn(s, NULL, "no kernel symbol table for backtraces: %s; "
@@ -229,7 +229,7 @@ int syms_emit(struct session *s, struct strbuf *c)
 		free(err);
 		goto empty;
 	}
-	if (read_symtab(s, dw_debuginfo_path(k), &syms, &printk, &err) < 0 || !printk) {
+	if (read_symtab(s, dw_debuginfo(k), &syms, &printk, &err) < 0 || !printk) {
 		diag_warn(s, NULL, "no kernel symbol table for backtraces: %s; "
 			  "using the kernel's kallsyms instead",
 			  err ? err : "no _printk symbol to measure KASLR with");

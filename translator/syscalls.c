@@ -48,6 +48,15 @@ static const char *const sc_renames[][2] = {
 	{ "signalfd4", "signalfd" },
 };
 
+/*
+ * ia32 entry points that are an x86-64 call under another name, with the
+ * same arguments: SystemTap's syscall.mmap2 is both (pgoffset in pages
+ * for ia32's, in bytes for x86-64's, as the kernel takes them).
+ */
+static const char *const sc_same32[][2] = {
+	{ "mmap_pgoff", "mmap" },
+};
+
 /* Renamed calls whose name variable stays the kernel's, as SystemTap's. */
 static const char *const sc_kernel_names[] = {
 	"pipe2", "eventfd2", "epoll_create1", "inotify_init1", "signalfd4",
@@ -298,6 +307,7 @@ static const struct sc_decoder {
 	{ "linkat", "flags", STP_SC_AT_FLAGS }, { "fchownat", "flag", STP_SC_AT_FLAGS },
 	{ "utimensat", "flags", STP_SC_AT_FLAGS }, { "statx", "flags", STP_SC_AT_FLAGS },
 	{ "wait4", "options", STP_SC_WAIT }, { "waitid", "options", STP_SC_WAIT },
+	{ "waitpid", "options", STP_SC_WAIT },
 	{ "clone", "clone_flags", STP_SC_CLONE },
 	{ "*", "which_clock", STP_SC_CLOCK }, { "*", "clk_id", STP_SC_CLOCK },
 	{ "*", "clockid", STP_SC_CLOCK },
@@ -423,6 +433,8 @@ struct sc_arg {
 	const char *str;	/* its decoded (or buffer) variable: NAME_str */
 	const char *uaddr;	/* a pointer's variable: NAME_uaddr, or NAME (SC_SH_RAW) */
 	int shape;		/* SC_SH_* */
+	bool narrow32;		/* 32 bits wide in the compat prototype: signed there */
+	bool other32;		/* the compat prototype's struct is another (compat_sigaction) */
 };
 
 struct sc_call {
@@ -431,6 +443,15 @@ struct sc_call {
 	const char *name;	/* the alias's: syscall.<name> */
 	char *vars;		/* the prototype as the index has it */
 	int nparams;
+	int nr32;		/* its ia32 number, -1 if none */
+	bool compat;		/* ia32 enters through this compat_sys_<kname>... ... */
+	const char *cname;
+	char *cvars;		/* ... whose prototype this is */
+	int cnparams;
+	bool map32;		/* the alias covers the ia32 call too */
+	bool only32;		/* ia32 only: a name for syscall_any, ... */
+	bool alias32;		/* ... and an alias of its own (sc_own32) */
+	const char *uname32;	/* ia32's name for syscall_any (_llseek), or NULL */
 };
 
 /* Integer typedefs of system call prototypes: width and signedness. */
@@ -449,6 +470,12 @@ static const struct { const char *name; int bits; bool is_signed; } sc_ints[] = 
 	{ "s32", 32, true }, { "__s32", 32, true }, { "key_perm_t", 32, false },
 	{ "__kernel_old_time_t", 64, true }, { "old_sigset_t", 64, false },
 	{ "compat_size_t", 32, false }, { "__kernel_rwf_t", 32, true },
+	{ "compat_long_t", 32, true }, { "compat_ulong_t", 32, false },
+	{ "compat_off_t", 32, true }, { "compat_ssize_t", 32, true },
+	{ "compat_uptr_t", 32, false }, { "compat_int_t", 32, true },
+	{ "compat_uint_t", 32, false }, { "compat_pid_t", 32, true },
+	{ "compat_time_t", 32, true }, { "compat_clock_t", 32, true },
+	{ "compat_key_t", 32, true }, { "compat_loff_t", 64, true },
 };
 
 /* The name variable's value: the alias's, or the kernel's (sc_kernel_names). */
@@ -559,8 +586,29 @@ static void sc_classify(const char *call, const char *type, struct sc_arg *a)
 	     strcmp(a->kname, "prot") && strcmp(a->kname, "flags")) ||
 	    ((!fnmatch("preadv*", call, 0) || !fnmatch("pwritev*", call, 0)) &&
 	     !strcmp(a->kname, "pos_l")) ||
-	    (!strcmp(call, "semctl") && !strcmp(a->kname, "arg")))
+	    (!strcmp(call, "semctl") && !strcmp(a->kname, "arg")) ||
+	    (!strcmp(call, "llseek") && !strncmp(a->kname, "offset_", 7)))
 		a->cls = SC_ADDR;
+}
+
+/*
+ * Parameter i of a prototype as the index writes it ("$fd:int $buf:char*"):
+ * its type into buf, NULL if it has none.
+ */
+static const char *sc_param_type(const char *vars, int i, char *buf, size_t size)
+{
+	const char *p = vars, *colon = NULL, *end;
+
+	for (int j = 0; p && (p = strchr(p, '$')) && (colon = strchr(p, ':')); j++, p = colon) {
+		end = strstr(colon, " $");
+		if (!end)
+			end = colon + strlen(colon);
+		if (j == i) {
+			snprintf(buf, size, "%.*s", (int)(end - colon - 1), colon + 1);
+			return buf;
+		}
+	}
+	return NULL;
 }
 
 /* The parameters of a prototype as the index writes it ("$fd:int $buf:char*"). */
@@ -588,6 +636,18 @@ static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *ou
 		a->name = sc_argname(c->name, a->kname);
 		a->str = sc_strname(s, c->name, a->kname, a->name);
 		sc_classify(c->name, type, a);
+		/* A long in x86-64's prototype that the compat one has as 32 bits
+		 * (compat_off_t): the kernel reads it sign-extended from 32. */
+		a->narrow32 = false;
+		if (c->map32 && c->compat && a->cls == SC_SIGNED && a->bits == 64) {
+			struct sc_arg t = { .kname = a->kname };
+			char ct[128];
+
+			if (sc_param_type(c->cvars, n, ct, sizeof(ct))) {
+				sc_classify(c->name, ct, &t);
+				a->narrow32 = t.cls == SC_SIGNED && t.bits == 32;
+			}
+		}
 		a->shape = 0;
 		for (size_t j = 0; j < sizeof(sc_shapes) / sizeof(sc_shapes[0]); j++)
 			if (!fnmatch(sc_shapes[j].call, c->name, 0) &&
@@ -606,6 +666,12 @@ static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *ou
 		else if (a->shape & SC_SH_STR)
 			a->cls = SC_STRING;
 		a->decoder = 0;
+		a->other32 = false;
+		if (a->cls == SC_POINTER && c->map32 && c->compat) {
+			char ct[128];
+
+			a->other32 = sc_param_type(c->cvars, n, ct, sizeof(ct)) && strcmp(ct, type);
+		}
 		if (a->cls == SC_POINTER) {
 			/* What the caller passes in (a time, a signal set or
 			 * action) is shown as SystemTap shows it. */
@@ -628,7 +694,9 @@ static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *ou
 /* The expression of argument i (0-based) at its width and signedness. */
 static void sc_value(struct strbuf *sb, const struct sc_arg *a, int i)
 {
-	if (a->cls == SC_SIGNED && a->bits < 64)
+	if (a->narrow32)
+		sb_printf(sb, "__sc_sarg(%d, __sc_compat() ? 32 : 64)", i + 1);
+	else if (a->cls == SC_SIGNED && a->bits < 64)
 		sb_printf(sb, "__sc_sarg(%d, %d)", i + 1, a->bits);
 	else if (a->bits < 64)
 		sb_printf(sb, "__sc_uarg(%d, %d)", i + 1, a->bits);
@@ -644,6 +712,18 @@ static int sc_buf_len(const struct sc_arg *args, int n, int i)
 		    !strcmp(args[j].kname, "size"))
 			return j;
 	return -1;
+}
+
+/*
+ * A pointer argument's decoded text: a 32-bit task's compat entry point
+ * reads another struct (compat_sigaction) than the decoder knows, so
+ * there it is the address.
+ */
+static void sc_decoded(struct strbuf *sb, const struct sc_arg *a)
+{
+	if (a->other32)
+		sb_printf(sb, "__sc_compat() ? sprintf(\"%%p\", %s) : ", a->uaddr);
+	sb_printf(sb, "__sc_decode(%d, %s)", a->decoder, a->uaddr);
 }
 
 /* The index of the argument the kernel names kname, -1 if none. */
@@ -678,15 +758,25 @@ static void sc_sockaddr_vars(struct strbuf *sb, struct strbuf *vals, const struc
 	sb_printf(vals, ", __sc_sockaddr(%s, %s, %d)", a->uaddr, len, STP_SC_SA_ALL);
 }
 
-/* .nr()'s argument: the number, else the name for __NR_<name> (no build tree). */
+/*
+ * .nr()'s argument: the number, else the name for __NR_<name> (no build
+ * tree); and .compat(N), a 32-bit task's number of the same call.
+ */
 static const char *sc_nr(const struct sc_call *c)
 {
 	static char buf[64];
+	int n;
 
-	if (c->nr >= 0)
-		snprintf(buf, sizeof(buf), "%d", c->nr);
+	if (c->alias32)
+		n = snprintf(buf, sizeof(buf), "-1)");
+	else if (c->nr >= 0)
+		n = snprintf(buf, sizeof(buf), "%d)", c->nr);
 	else
-		snprintf(buf, sizeof(buf), "\"%s\"", c->kname);
+		n = snprintf(buf, sizeof(buf), "\"%s\")", c->kname);
+	if (c->map32 || c->alias32)
+		snprintf(buf + n, sizeof(buf) - n, ".compat(%d", c->nr32);
+	else
+		buf[n - 1] = '\0';
 	return buf;
 }
 
@@ -746,10 +836,12 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 				sb_puts(&fmt, "%s");
 			} else if (a->decoder && !*a->str) {
 				sb_puts(&fmt, "%s");
-				sb_printf(&vals, ", __sc_decode(%d, %s)", a->decoder, a->uaddr);
+				sb_puts(&vals, ", ");
+				sc_decoded(&vals, a);
 			} else if (a->decoder) {
-				sb_printf(sb, "\t%s = __sc_decode(%d, %s)\n", a->str,
-					  a->decoder, a->uaddr);
+				sb_printf(sb, "\t%s = ", a->str);
+				sc_decoded(sb, a);
+				sb_puts(sb, "\n");
 				sb_puts(&fmt, "%s");
 				sb_printf(&vals, ", %s", a->str);
 			} else if (len >= 0) {
@@ -853,7 +945,8 @@ static void sc_any(struct strbuf *sb, const struct sc_collect *k);
 struct sc_collect {
 	struct session *s;
 	struct vec calls;	/* struct sc_call * */
-	const char *prefix;	/* "__do_sys_", "__se_sys_" */
+	const char *prefix;	/* "__do_sys_", "__se_sys_", "__do_compat_sys_" */
+	bool compat;		/* prototypes of the compat entry points */
 };
 
 static int sc_cmp(const void *a, const void *b)
@@ -884,6 +977,7 @@ static void sc_entry_fn(const char *sym, void *arg)
 		return;
 	c = arena_alloc(&k->s->arena, sizeof(*c));
 	c->nr = -1;
+	c->nr32 = -1;
 	c->kname = arena_strdup(&k->s->arena, sym + strlen("__x64_sys_"));
 	c->name = sc_rename(c->kname);
 	vec_push(&k->calls, c);
@@ -892,8 +986,21 @@ static void sc_entry_fn(const char *sym, void *arg)
 static int sc_proto_fn(const struct dw_func *f, void *arg)
 {
 	struct sc_collect *k = arg;
-	struct sc_call *c = sc_find(k, f->name + strlen(k->prefix));
+	struct sc_call *c;
 
+	if (k->compat) {
+		/* By the compat entry's name (compat_sys_fcntl64 for fcntl). */
+		for (int i = 0; i < k->calls.len; i++) {
+			c = k->calls.items[i];
+			if (c->compat && !c->cvars &&
+			    !strcmp(c->cname + strlen("compat_sys_"), f->name + strlen(k->prefix))) {
+				c->cvars = arena_strdup(&k->s->arena, f->vars);
+				c->cnparams = f->nparams;
+			}
+		}
+		return 0;
+	}
+	c = sc_find(k, f->name + strlen(k->prefix));
 	if (c && !c->vars) {
 		c->vars = arena_strdup(&k->s->arena, f->vars);
 		c->nparams = f->nparams;
@@ -932,12 +1039,165 @@ static int sc_read_table(struct session *s, struct sc_collect *k)
 		c->kname = arena_strdup(&s->arena, name);
 		c->name = sc_rename(c->kname);
 		c->nr = nr;
+		c->nr32 = -1;
 		vec_push(&k->calls, c);
 		n++;
 	}
 	sb_free(&text);
 	free(path);
 	return n;
+}
+
+/*
+ * The names 32-bit programs know the calls by, which syscall_any uses as
+ * SystemTap's does (_llseek, mmap2, stat64: not the entry points'
+ * llseek, mmap_pgoff, stat64), from asm/unistd_32_ia32.h
+ * ("#define __NR_ia32__llseek 140").
+ */
+static void sc_read_unames32(struct session *s, struct sc_collect *k)
+{
+	char *path = xasprintf("/lib/modules/%s/build/arch/x86/include/generated/asm/"
+			       "unistd_32_ia32.h", s->release);
+	const char *names[1024] = { 0 };
+	struct strbuf text = STRBUF_INIT;
+	const char *p;
+
+	if (read_file(path, &text) < 0)
+		text.len = 0;
+	for (p = text.len ? sb_str(&text) : NULL; p && (p = strstr(p, "#define __NR_ia32_")); p++) {
+		char name[64];
+		int nr;
+
+		if (sscanf(p + 18, "%63[A-Za-z0-9_] %d", name, &nr) == 2 && nr >= 0 && nr < 1024)
+			names[nr] = arena_strdup(&s->arena, name);
+	}
+	for (int i = 0; i < k->calls.len; i++) {
+		struct sc_call *c = k->calls.items[i];
+
+		if (c->nr32 >= 0 && c->nr32 < 1024)
+			c->uname32 = names[c->nr32];
+	}
+	sb_free(&text);
+	free(path);
+}
+
+/*
+ * The kernel's ia32 table, asm/syscalls_32.h ("__SYSCALL(3, sys_read)",
+ * "__SYSCALL_WITH_COMPAT(5, sys_open, compat_sys_open)"), into the
+ * sorted calls: a 32-bit task's number of each x86-64 call it has under
+ * the same name, which the alias then covers too (map32; sc_check32
+ * drops those whose compat prototype does not line up), and the calls
+ * only ia32 has, for syscall_any's names.
+ */
+static void sc_read_table32(struct session *s, struct sc_collect *k)
+{
+	char *path = xasprintf("/lib/modules/%s/build/arch/x86/include/generated/asm/"
+			       "syscalls_32.h", s->release);
+	struct strbuf text = STRBUF_INIT;
+	const char *p;
+	int n64 = k->calls.len;
+
+	if (read_file(path, &text) < 0)
+		text.len = 0;
+	for (p = text.len ? sb_str(&text) : NULL; p && (p = strstr(p, "__SYSCALL")); p++) {
+		const char *open = strchr(p, '(');
+		char name[64], cname[64] = "";
+		struct sc_call *c, key = { .kname = name }, *kp = &key, **found;
+		int nr;
+
+		if (!open || sscanf(open, "(%d, sys_%63[a-z0-9_], %63[a-z0-9_])", &nr, name,
+				    cname) < 2 || !strcmp(name, "ni_syscall"))
+			continue;
+		for (size_t i = 0; i < sizeof(sc_same32) / sizeof(sc_same32[0]); i++)
+			if (!*cname && !strcmp(name, sc_same32[i][0]))
+				snprintf(name, sizeof(name), "%s", sc_same32[i][1]);
+		found = bsearch(&kp, k->calls.items, n64, sizeof(void *), sc_cmp);
+		c = found ? *found : NULL;
+		if (c && c->nr32 < 0) {
+			size_t len = strlen(name);
+
+			c->nr32 = nr;
+			/* The same entry point (sys_getsockopt), or a compat one of
+			 * the call's name, maybe of its 64-bit file offsets or times
+			 * (compat_sys_fcntl64, compat_sys_ppoll_time64); another
+			 * (compat_sys_ia32_clone) takes other arguments. */
+			if (!*cname || (!strncmp(cname, "sys_", 4) && !strcmp(cname + 4, name))) {
+				c->map32 = true;
+			} else if (!strncmp(cname, "compat_sys_", 11) &&
+				   !strncmp(cname + 11, name, len) &&
+				   (!cname[11 + len] || !strcmp(cname + 11 + len, "64") ||
+				    !strcmp(cname + 11 + len, "_time64"))) {
+				c->map32 = c->compat = true;
+				c->cname = arena_strdup(&s->arena, cname);
+			}
+			continue;
+		}
+		c = arena_alloc(&s->arena, sizeof(*c));
+		c->kname = arena_strdup(&s->arena, name);
+		c->name = c->kname;
+		c->nr = -1;
+		c->nr32 = nr;
+		c->only32 = true;
+		/* its own entry point, the x86-64 kernel's function: see sc_own32 */
+		c->alias32 = !*cname;
+		vec_push(&k->calls, c);
+	}
+	sb_free(&text);
+	free(path);
+	sc_read_unames32(s, k);
+	qsort(k->calls.items, k->calls.len, sizeof(void *), sc_cmp);
+}
+
+/*
+ * An ia32-only call (llseek, waitpid) has an alias of its own, syscall.NAME
+ * with no x86-64 number, where its entry point is the kernel's plain
+ * sys_NAME (it reads what an x86-64 call would), its prototype is known,
+ * and it is not an older version of an x86-64 call: 16-bit ids
+ * (chown16), 32-bit times (nanosleep_time32), 64-bit offsets in two
+ * registers (ia32_pread64), old structs (olduname, oldumount), or one
+ * with an x86-64 alias's name (the ia32 stat reads __old_kernel_stat,
+ * syscall.stat is newstat).
+ */
+static void sc_own32(const struct sc_collect *k, struct sc_call *c)
+{
+	size_t n = strlen(c->kname);
+
+	if (!c->alias32)
+		return;
+	c->alias32 = c->vars && !strstr(c->kname, "old") && strncmp(c->kname, "ia32_", 5) &&
+		     !(n > 2 && (!strcmp(c->kname + n - 2, "16") || !strcmp(c->kname + n - 2, "32")));
+	for (int i = 0; c->alias32 && i < k->calls.len; i++) {
+		const struct sc_call *o = k->calls.items[i];
+
+		if (!o->only32 && !strcmp(o->name, c->name))
+			c->alias32 = false;
+	}
+}
+
+/*
+ * A compat entry point covered by the x86-64 alias must take the same
+ * arguments: as many, none of them a 64-bit integer (which ia32 passes
+ * in two registers).
+ */
+static void sc_check32(struct sc_call *c)
+{
+	char t[128];
+
+	if (!c->map32 || !c->compat)
+		return;
+	if (!c->cvars || c->cnparams != c->nparams) {
+		c->map32 = false;
+		return;
+	}
+	static const char *const wide[] = { "long long int", "long long unsigned int", "loff_t",
+					    "u64", "__u64", "compat_loff_t" };
+
+	/* (A long is one register: an ia32 one, zero-extended.) */
+	for (int i = 0; i < c->cnparams && sc_param_type(c->cvars, i, t, sizeof(t)); i++)
+		for (size_t j = 0; j < sizeof(wide) / sizeof(wide[0]); j++)
+			if (!strncmp(t, wide[j], strlen(wide[j])) &&
+			    (!t[strlen(wide[j])] || !strcmp(t + strlen(wide[j]), " const")))
+				c->map32 = false;
 }
 
 /*
@@ -1015,8 +1275,8 @@ static void sc_read_protos(struct session *s, struct sc_collect *k)
 	struct strbuf text = STRBUF_INIT;
 
 	for (size_t w = 0; w < 2 && !text.len; w++) {
-		char *path = xasprintf("/lib/modules/%s/%s/include/linux/syscalls.h",
-				       s->release, where[w]);
+		char *path = xasprintf("/lib/modules/%s/%s/include/linux/%s.h",
+				       s->release, where[w], k->compat ? "compat" : "syscalls");
 
 		if (read_file(path, &text) < 0)
 			text.len = 0;
@@ -1029,9 +1289,10 @@ static void sc_read_protos(struct session *s, struct sc_collect *k)
 		const char *p, *end;
 		int n = 0;
 
-		if (c->vars)
+		if (k->compat ? !c->compat || c->cvars : c->vars || (c->only32 && !c->alias32))
 			continue;
-		key = xasprintf("asmlinkage long sys_%s(", c->kname);
+		key = k->compat ? xasprintf("asmlinkage long %s(", c->cname) :
+				  xasprintf("asmlinkage long sys_%s(", c->kname);
 		p = strstr(sb_str(&text), key);
 		if (p)
 			p += strlen(key);
@@ -1049,7 +1310,10 @@ static void sc_read_protos(struct session *s, struct sc_collect *k)
 			n++;
 			p = e + 1;
 		}
-		if (end) {
+		if (end && k->compat) {
+			c->cvars = arena_strdup(&k->s->arena, vars.len ? sb_str(&vars) : "");
+			c->cnparams = n;
+		} else if (end) {
 			c->vars = arena_strdup(&k->s->arena, vars.len ? sb_str(&vars) : "");
 			c->nparams = n;
 		}
@@ -1058,7 +1322,7 @@ static void sc_read_protos(struct session *s, struct sc_collect *k)
 	sb_free(&text);
 }
 
-static int sc_list(struct dw_kernel *dk, const char *glob, dw_func_fn fn, struct sc_collect *k)
+static int sc_list(struct dw_object *dk, const char *glob, dw_func_fn fn, struct sc_collect *k)
 {
 	struct dw_pattern p = { .name = (char *)glob };
 
@@ -1078,9 +1342,10 @@ int sc_tapset(struct session *s, const struct srcloc *loc, struct program *out)
 int sc_tapset_parts(struct session *s, const struct srcloc *loc, struct program *out,
 		    int parts)
 {
-	struct dw_kernel *dk = pf_kernel(s, loc, false);
+	struct dw_object *dk = pf_kernel(s, loc, false);
 	struct sc_collect k = { .s = s };
 	struct strbuf sb = STRBUF_INIT;
+	bool table;
 	int i, r;
 
 	if (!dk)
@@ -1092,6 +1357,7 @@ int sc_tapset_parts(struct session *s, const struct srcloc *loc, struct program 
 	}
 	/* Without a build tree (-p2 only), the symbols name the calls. */
 	r = sc_read_table(s, &k);
+	table = r > 0;
 	if (r <= 0)
 		r = pf_ksym_prefix(s->release, "__x64_sys_", sc_entry_fn, &k);
 	if (r <= 0) {
@@ -1102,17 +1368,31 @@ int sc_tapset_parts(struct session *s, const struct srcloc *loc, struct program 
 		return -1;
 	}
 	qsort(k.calls.items, k.calls.len, sizeof(void *), sc_cmp);
+	if (table)
+		sc_read_table32(s, &k);	/* sorts again */
 	k.prefix = "__do_sys_";
 	sc_list(dk, "__do_sys_*", sc_proto_fn, &k);
 	k.prefix = "__se_sys_";
 	sc_list(dk, "__se_sys_*", sc_proto_fn, &k);
 	sc_read_protos(s, &k);
+	k.prefix = "__do_compat_sys_";
+	k.compat = true;
+	sc_list(dk, "__do_compat_sys_*", sc_proto_fn, &k);
+	sc_read_protos(s, &k);
+	for (i = 0; i < k.calls.len; i++) {
+		sc_check32(k.calls.items[i]);
+		sc_own32(&k, k.calls.items[i]);
+	}
 	s->sc_calls = k.calls;	/* the calls are in the session's arena */
 generate:
+	if (!out)
+		return 0;	/* sc_dump: the calls only */
 	sb_puts(&sb, "// Generated from the kernel's system calls (translator/syscalls.c).\n");
 	for (i = 0; i < k.calls.len; i++) {
 		struct sc_call *c = k.calls.items[i];
 
+		if (c->only32 && !c->alias32)
+			continue;
 		if (parts & SC_PART_ENTRY)
 			sc_entry(&sb, s, c);
 		if (parts & SC_PART_RETURN)
@@ -1121,6 +1401,8 @@ generate:
 	for (i = 0; i < k.calls.len; i++) {
 		struct sc_call *c = k.calls.items[i];
 
+		if (c->only32 && !c->alias32)
+			continue;
 		if (parts & SC_PART_ND_ENTRY)
 			sb_printf(&sb, "probe nd_syscall.%s = syscall.%s { }\n", c->name, c->name);
 		if (parts & SC_PART_ND_RETURN)
@@ -1150,16 +1432,39 @@ static void sc_any(struct strbuf *sb, const struct sc_collect *k)
 		const struct sc_call *c = k->calls.items[i];
 
 		/* The kernel's name here (pread64, mmap), as SystemTap's. */
+		if (c->only32)
+			continue;
 		if (c->nr >= 0)
 			sb_printf(sb, "\t[%d] = \"%s\",\n", c->nr, c->kname);
 		else
 			sb_printf(sb, "#ifdef __NR_%s\n\t[__NR_%s] = \"%s\",\n#endif\n",
 				  c->kname, c->kname, c->kname);
 	}
+	/* A 32-bit task's calls, by their ia32 numbers (NULL: none known). */
+	sb_puts(sb, "};\n#include <linux/compat.h>\n"
+		"static const char *const stp_sc_names32[] = {\n");
+	int n32 = 0;
+
+	for (int i = 0; i < k->calls.len; i++) {
+		const struct sc_call *c = k->calls.items[i];
+
+		if (c->nr32 >= 0 && ++n32)
+			sb_printf(sb, "\t[%d] = \"%s\",\n", c->nr32,
+				  c->uname32 ? c->uname32 : c->kname);
+	}
+	if (!n32)
+		sb_puts(sb, "\tNULL,\n");
 	sb_puts(sb, "};\n%}\n"
 		"function __sc_name:string (nr:long)\n"
 		"%{ /* pure */ /* unprivileged */\n"
-		"\tif (STAP_ARG_nr >= 0 && STAP_ARG_nr < ARRAY_SIZE(stp_sc_names) &&\n"
+		"\tif (!(current->flags & PF_KTHREAD) && in_compat_syscall()) {\n"
+		"\t\tif (STAP_ARG_nr >= 0 && STAP_ARG_nr < ARRAY_SIZE(stp_sc_names32) &&\n"
+		"\t\t    stp_sc_names32[STAP_ARG_nr])\n"
+		"\t\t\tstrscpy(STAP_RETVALUE, stp_sc_names32[STAP_ARG_nr], MAXSTRINGLEN);\n"
+		"\t\telse\n"
+		"\t\t\tsnprintf(STAP_RETVALUE, MAXSTRINGLEN, \"syscall_%lld\", "
+		"(long long)STAP_ARG_nr);\n"
+		"\t} else if (STAP_ARG_nr >= 0 && STAP_ARG_nr < ARRAY_SIZE(stp_sc_names) &&\n"
 		"\t    stp_sc_names[STAP_ARG_nr])\n"
 		"\t\tstrscpy(STAP_RETVALUE, stp_sc_names[STAP_ARG_nr], MAXSTRINGLEN);\n"
 		"\telse\n"
@@ -1208,6 +1513,59 @@ bool sc_wanted(const char *first)
 {
 	return !fnmatch(first, "syscall", 0) || !fnmatch(first, "nd_syscall", 0) ||
 	       !fnmatch(first, "syscall_any", 0);
+}
+
+/*
+ * stap --dump-syscalls: the aliases' calls for scripts/syscall-man.sh,
+ * one a line, tab-separated: alias name, the kernel's name, x86-64
+ * number, ia32 number the alias covers (- if none), the prototype ("char
+ * const *filename, int flags, umode_t mode"; - if none or unknown) and
+ * the variables of its arguments, in order ("filename flags mode").
+ */
+int sc_dump(struct session *s)
+{
+	struct srcloc loc = { 0 };
+
+	if (sc_tapset_parts(s, &loc, NULL, 0) < 0)
+		return 1;
+	for (int i = 0; i < s->sc_calls.len; i++) {
+		const struct sc_call *c = s->sc_calls.items[i];
+		char type[128];
+		const char *p = c->vars;
+
+		if (c->only32 && !c->alias32)
+			continue;
+		printf("%s\t%s\t%d\t", c->name, c->kname, c->nr);
+		if (c->map32 || c->alias32)
+			printf("%d\t", c->nr32);
+		else
+			printf("-\t");
+		int j;
+
+		for (j = 0; p && j < c->nparams && sc_param_type(c->vars, j, type,
+								   sizeof(type)); j++) {
+			const char *d = strchr(p, '$'), *colon = d ? strchr(d, ':') : NULL;
+			const char *star = strchr(type, '*');
+
+			if (!colon || strstr(type, "pt_regs"))
+				break;
+			/* "char const*" and "filename": "char const *filename" */
+			if (!star)
+				star = type + strlen(type);
+			printf("%s%.*s %s%.*s", j ? ", " : "", (int)(star - type), type, star,
+			       (int)(colon - d - 1), d + 1);
+			p = colon;
+		}
+		printf("%s\t", j ? "" : c->vars ? "void" : "-");
+		/* the variables of the arguments, in order */
+		struct sc_arg args[6];
+		int n = c->vars ? sc_args(s, c, args, 6) : 0;
+
+		for (j = 0; j < n; j++)
+			printf("%s%s", j ? " " : "", args[j].name);
+		printf("%s\n", n ? "" : "-");
+	}
+	return 0;
 }
 
 /* Is name a public function of the generated file (sc_any)? */

@@ -82,7 +82,7 @@ struct tv {
 
 /* Per-session state: the kernel's DWARF for @cast/@var outside DWARF probes. */
 struct tv_state {
-	struct dw_kernel *k;
+	struct dw_object *k;
 	struct tv_scope kscope;
 	struct vec captured;	/* entry_capture_warning texts said (char *) */
 };
@@ -1638,7 +1638,7 @@ static bool complete_type(Dwarf_Die *su)
 	return true;
 }
 
-struct dw_kernel *tv_kernel(struct session *s, char **err)
+struct dw_object *tv_kernel(struct session *s, char **err)
 {
 	struct tv_state *st = s->tv_state;
 
@@ -1646,18 +1646,31 @@ struct dw_kernel *tv_kernel(struct session *s, char **err)
 	if (!st)
 		st = s->tv_state = xcalloc(1, sizeof(*st));
 	if (!st->k) {
-		st->k = dw_open(s->release, err);
+		st->k = dw_kernel_open(s->release, err);
 		if (st->k)
-			tv_kernel_scope(st->k, &st->kscope);
+			tv_object_scope(st->k, &st->kscope);
 	}
 	return st->k;
 }
 
-void tv_kernel_scope(struct dw_kernel *k, struct tv_scope *out)
+void tv_object_scope(struct dw_object *o, struct tv_scope *out)
 {
-	out->dbg = dw_dwarf(k);
-	out->cfi = dw_cfi(k);
-	out->space = (struct dw_space){ DW_SPACE_KERNEL, "kernel", dw_printk(k) };
+	out->dbg = dw_dwarf(o);
+	out->cfi = dw_cfi(o);
+	out->space = dw_space(o);
+}
+
+bool tv_object_fn_scope(struct dw_object *o, uint64_t die_off, uint64_t pc, uint64_t entry_pc,
+			bool is_return, struct tv_scope *out)
+{
+	tv_object_scope(o, out);
+	if (!out->dbg || !dwarf_offdie(out->dbg, die_off, &out->fn))
+		return false;
+	out->has_fn = true;
+	out->pc = pc;
+	out->entry_pc = entry_pc;
+	out->is_return = is_return;
+	return true;
 }
 
 /* The scope @cast and @var use: the probe's, else the kernel's DWARF. */
@@ -1693,7 +1706,7 @@ static int first_module(const char *name, const char *path, void *arg)
 static struct tv_scope *module_scope(struct tv *t, const char *name)
 {
 	struct modfind f = { 0 };
-	struct dw_module *m;
+	struct dw_object *m;
 	struct tv_scope *sc;
 	char *err = NULL;
 
@@ -1712,8 +1725,7 @@ static struct tv_scope *module_scope(struct tv *t, const char *name)
 		return NULL;
 	}
 	sc = arena_alloc(&t->s->arena, sizeof(*sc));
-	sc->dbg = dw_module_dwarf(m, &sc->cfi);
-	sc->space = (struct dw_space){ DW_SPACE_MODULE, dw_module_name(m), 0 };
+	tv_object_scope(m, sc);
 	if (!sc->dbg) {
 		fail(t, "@cast: module '%s' has no DWARF", name);
 		return NULL;
@@ -1753,8 +1765,16 @@ static int base_cast(struct tv *t, struct node *n, struct tval *v)
 	}
 	ks = NULL;
 	if (mod) {
-
-		/* "kernel<linux/sched.h>": headers only narrow SystemTap's search. */
+		/*
+		 * A kernel type (not a program's path) named in a process
+		 * probe is the kernel's, read from kernel memory:
+		 * @cast(task_current(), "task_struct", "kernel").
+		 * "kernel<linux/sched.h>": headers only narrow SystemTap's search.
+		 */
+		if (t->sc && t->sc->space.kind == DW_SPACE_USER && !strchr(m, '/')) {
+			t->sc = NULL;
+			t->rd = "k";
+		}
 		if (strncmp(m, "kernel", 6) || (m[6] && m[6] != '<')) {
 			ks = module_scope(t, m);
 			if (!ks)
@@ -1982,15 +2002,74 @@ static int entry_global(struct tv *t, struct node *n, const char *name, int pdep
 	return 0;
 }
 
+/* The C type of what v holds as a number, for a script value to carry. */
+static const struct tv_ctype *carried_type(struct tv *t, struct tval *v, bool addr_of)
+{
+	struct tv_ctype *ct;
+
+	if (!v->has_type || v->bit_size)
+		return NULL;
+	ct = arena_alloc(&t->s->arena, sizeof(*ct));
+	ct->type = v->type;
+	ct->addr_of = addr_of;
+	ct->rd = t->rd;
+	ct->sc = t->sc;
+	return ct;
+}
+
+/*
+ * The member chain of n (->name, [index]) from base v, then its value:
+ * its address (&), a number or a pretty-printed string.
+ */
+static int chain(struct tv *t, struct node *n, struct tval *v, struct strbuf *what, bool lvalue,
+		 int pdepth, struct tv_code *out)
+{
+	struct member *m;
+	int ret;
+
+	for (m = n->members; m; m = m->next) {
+		if (m->name) {
+			v->cast_base = false;
+			if (member(t, v, m->name) < 0)
+				return -1;
+			sb_printf(what, "->%s", m->name);
+		} else {
+			if (index_step(t, v, m->index) < 0)
+				return -1;
+			sb_puts(what, "[...]");
+		}
+	}
+	if (n->op == OP_BITAND) {	/* & $EXPR */
+		if (v->kind != TVK_MEM || v->bit_size) {
+			fail(t, "'%s' has no address: the compiler keeps it in a register "
+			     "or it is a bitfield", sb_str(what));
+			return -1;
+		}
+		if (lvalue || pdepth) {
+			fail(t, "the address '&%s' can only be read as a number", sb_str(what));
+			return -1;
+		}
+		out->type = TY_LONG;
+		out->code = cfmt(t, "((int64_t)%s)", v->c);
+		out->ctype = carried_type(t, v, true);
+		wrap_indexes(t, out);
+		return 0;
+	}
+	ret = finish(t, v, sb_str(what), pdepth, lvalue, out);
+	if (!ret && out->type == TY_LONG)
+		out->ctype = carried_type(t, v, false);
+	wrap_indexes(t, out);
+	return ret;
+}
+
 static int resolve_target(struct tv *t, struct node *n, bool lvalue, struct tv_code *out)
 {
 	char *name = arena_strdup(&t->s->arena, n->str ? n->str : "");
 	int pdepth = (int)n->num;
 	size_t len;
 	struct tval v;
-	struct member *m;
 	struct strbuf what = STRBUF_INIT;
-	int ret = -1;
+	int ret;
 
 	if (n->kind == ND_TARGET) {
 		/* $x$ / $x$$ lex into the name; $p->x$ into n->num. */
@@ -2052,37 +2131,7 @@ static int resolve_target(struct tv *t, struct node *n, bool lvalue, struct tv_c
 			return -1;
 		sb_printf(&what, "@var(\"%s\")", n->args->str);
 	}
-	for (m = n->members; m; m = m->next) {
-		if (m->name) {
-			v.cast_base = false;
-			if (member(t, &v, m->name) < 0)
-				goto out;
-			sb_printf(&what, "->%s", m->name);
-		} else {
-			if (index_step(t, &v, m->index) < 0)
-				goto out;
-			sb_puts(&what, "[...]");
-		}
-	}
-	if (n->op == OP_BITAND) {	/* & $EXPR */
-		if (v.kind != TVK_MEM || v.bit_size) {
-			fail(t, "'%s' has no address: the compiler keeps it in a register "
-			     "or it is a bitfield", sb_str(&what));
-			goto out;
-		}
-		if (lvalue || pdepth) {
-			fail(t, "the address '&%s' can only be read as a number", sb_str(&what));
-			goto out;
-		}
-		out->type = TY_LONG;
-		out->code = cfmt(t, "((int64_t)%s)", v.c);
-		ret = 0;
-		wrap_indexes(t, out);
-		goto out;
-	}
-	ret = finish(t, &v, sb_str(&what), pdepth, lvalue, out);
-	wrap_indexes(t, out);
-out:
+	ret = chain(t, n, &v, &what, lvalue, pdepth, out);
 	sb_free(&what);
 	return ret;
 }
@@ -2214,6 +2263,118 @@ enum type tv_resolve(struct session *s, struct resolved_probe *rp, struct node *
 		}
 	}
 	return n->tv->type;
+}
+
+/* ---- autocast: script values that carry a C type ---- */
+
+/* c itself, or the type its declaration names, looked up now; NULL if not found. */
+static const struct tv_ctype *looked_up(struct session *s, const struct tv_ctype *c)
+{
+	struct tv_ctype *k;
+
+	if (!c->decl)
+		return c;
+	if (tv_resolve(s, NULL, c->decl, false) != TY_LONG || !c->decl->tv->ctype)
+		return NULL;
+	/* A kernel pointer: read as one even in a process probe. */
+	k = arena_alloc(&s->arena, sizeof(*k));
+	*k = *c->decl->tv->ctype;
+	k->rd = "k";
+	return k;
+}
+
+/* c's type as C spells it, malloc'ed. */
+static char *ctype_text(const struct tv_ctype *c)
+{
+	Dwarf_Die ty = c->type;
+	char *n, *r;
+
+	if (c->decl) {	/* &@cast(0, "struct T", "kernel") */
+		const char *d = c->decl->args->next->str;
+
+		r = xmalloc(strlen(d) + 2);
+		sprintf(r, "%s*", d);
+		return r;
+	}
+	n = dw_type_name(&ty);
+	if (!c->addr_of)
+		return n;
+	r = xmalloc(strlen(n) + 2);
+	sprintf(r, "%s*", n);
+	free(n);
+	return r;
+}
+
+const char *tv_ctype_name(struct session *s, const struct tv_ctype *c)
+{
+	char *n = ctype_text(c);
+	const char *r = arena_strdup(&s->arena, n);
+
+	free(n);
+	return r;
+}
+
+bool tv_ctype_same(struct session *s, const struct tv_ctype *a, const struct tv_ctype *b)
+{
+	char *na, *nb;
+	bool same;
+
+	if (a->decl && a->decl == b->decl)
+		return true;
+	if (!(a = looked_up(s, a)) || !(b = looked_up(s, b)))
+		return false;
+	if (strcmp(a->rd, b->rd))
+		return false;
+	if (a->addr_of == b->addr_of && a->type.addr == b->type.addr)
+		return true;
+	/* The same struct in another compile unit: one type to a script. */
+	na = ctype_text(a);
+	nb = ctype_text(b);
+	same = !strcmp(na, nb);
+	free(na);
+	free(nb);
+	return same;
+}
+
+enum type tv_resolve_autocast(struct session *s, struct resolved_probe *rp, struct node *n,
+			      const struct tv_ctype *ct, bool lvalue, bool quiet)
+{
+	struct node *idx[8];
+	struct tv t = { .s = s, .rp = rp, .loc = &n->loc, .idx = idx, .quiet = quiet };
+	struct strbuf what = STRBUF_INIT;
+	struct tval v = { .has_type = true };
+	struct tv_code *out;
+	Dwarf_Die p;
+
+	if (n->tv)
+		return n->tv->type;
+	if (ct->decl && !ct->decl->tv) {
+		ct = looked_up(s, ct);
+		if (!ct)	/* said at the declaration: say why it was needed */
+			diag_note(s, &n->loc, "the type is needed here, to read through the value");
+	} else {
+		ct = looked_up(s, ct);
+	}
+	if (!ct)
+		return TY_UNKNOWN;
+	t.rd = ct->rd;
+	t.sc = ct->sc;
+	v.type = ct->type;
+	idx[t.nidx++] = n->lhs;
+	v.c = "((u64)_tv_i0)";
+	/* An array's value is its address (rvalue()), as &EXPR's is. */
+	v.kind = ct->addr_of || (peel(&v.type, &p) && dwarf_tag(&p) == DW_TAG_array_type) ?
+		 TVK_MEM : TVK_VAL;
+	v.cast_base = ct->addr_of;	/* (&EXPR)[i]: ((T *)EXPR)[i] */
+	ast_print_expr(&what, n->lhs);
+	out = arena_alloc(&s->arena, sizeof(*out));
+	if (chain(&t, n, &v, &what, lvalue, (int)n->num, out) < 0 || t.failed) {
+		out->type = TY_UNKNOWN;
+		out->nidx = 0;
+	}
+	sb_free(&what);
+	n->tv = out;
+	return out->type;
 }
 
 static enum type resolve_node(struct session *s, struct resolved_probe *rp, struct node *n,

@@ -81,6 +81,37 @@ enum type tv_resolve(struct session *s, struct resolved_probe *rp, struct node *
  */
 enum type tv_resolve_at_entry(struct session *s, struct resolved_probe *rp, struct node *n);
 
+/*
+ * The C type a number read from a target expression has, which a local
+ * or a function's result that holds it carries ("autocast").
+ */
+struct tv_ctype {
+	Dwarf_Die type;		/* the value's type */
+	bool addr_of;		/* the value is the address of a `type` (&EXPR) */
+	const char *rd;		/* reader() of where it was read: the same
+				 * address space for what is read through it */
+	struct tv_scope *sc;	/* the scope it was read in, or NULL */
+	/*
+	 * Declared, not looked up yet: the type of this &@cast(...) (a
+	 * tapset function's "returns:" pragma), found in the DWARF only when
+	 * a value of it is read through, so that a script merely storing
+	 * task_current() loads no debuginfo.
+	 */
+	struct node *decl;
+};
+
+/* Are a and b the same type (the same DIE, or one of the same name)? */
+bool tv_ctype_same(struct session *s, const struct tv_ctype *a, const struct tv_ctype *b);
+/* "struct file*", for messages. */
+const char *tv_ctype_name(struct session *s, const struct tv_ctype *c);
+/*
+ * (e)->members (ND_AUTOCAST) with e a script value of C type ct: resolved
+ * as n's own target construct whose value _tv_i0 is e.  As tv_resolve;
+ * quiet: a failure is no error (@defined(e->f)).
+ */
+enum type tv_resolve_autocast(struct session *s, struct resolved_probe *rp, struct node *n,
+			      const struct tv_ctype *ct, bool lvalue, bool quiet);
+
 /* What pass 3 emits for a resolved construct (node.tv). */
 struct tv_code {
 	enum type type;
@@ -104,6 +135,7 @@ struct tv_code {
 	 */
 	int nidx;
 	struct node **idx;
+	const struct tv_ctype *ctype;	/* TY_LONG: its C type, or NULL */
 };
 
 /* C shared by every module that reads target variables (KASLR helper). */
@@ -111,14 +143,22 @@ void tv_emit_decls(struct session *s, struct strbuf *c);
 /*
  * The DWARF index of the session's kernel (s->release), opened once per
  * session and owned by it, so Dwarf DIEs stay valid through pass 3.
- * NULL with *err (malloc'ed, dw_open's message) on failure.
+ * NULL with *err (malloc'ed, dw_kernel_open's message) on failure.
  */
-struct dw_kernel *tv_kernel(struct session *s, char **err);
+struct dw_object *tv_kernel(struct session *s, char **err);
 /*
- * Fill the parts of a scope every kernel probe shares: the kernel's
- * DWARF and CFI, KASLR-shifted globals, "kernel" as @cast's default.
+ * Fill the parts of a scope every probe of object o shares: its DWARF and
+ * CFI and its address space (the kernel's: KASLR-shifted globals,
+ * "kernel" as @cast's default).
  */
-void tv_kernel_scope(struct dw_kernel *k, struct tv_scope *out);
+void tv_object_scope(struct dw_object *o, struct tv_scope *out);
+/*
+ * The same for a probe at pc in the function or inlined copy whose DIE is
+ * at die_off in o's DWARF (entry_pc: where @entry reads).  false if that
+ * DIE cannot be read: the family says so in its own words.
+ */
+bool tv_object_fn_scope(struct dw_object *o, uint64_t die_off, uint64_t pc, uint64_t entry_pc,
+			bool is_return, struct tv_scope *out);
 /* Release what tv_resolve kept in the session (s->tv_state). */
 void tv_free(struct session *s);
 

@@ -8,6 +8,7 @@
 #define VM_H
 
 #include <stddef.h>
+#include <stdbool.h>
 
 struct vec;
 
@@ -43,6 +44,7 @@ struct vm_job {
 	char *err;		/* the job's stderr */
 	size_t err_len;
 	int status;		/* staprun exit status; -1 if it never finished */
+	int crashed;		/* the guest kernel died during this job */
 };
 
 struct vm_config {
@@ -60,6 +62,12 @@ struct vm_config {
 				 * as it arrives instead of buffering */
 	int tcg_single;		/* all vCPUs on one host thread (vm.c says
 				 * when a test needs it) */
+	/*
+	 * After the guest kernel dies during a job, boot again (at most
+	 * this many times in all) for the jobs after it, so one crash does
+	 * not fail a whole batch; 0: stop at the first crash.
+	 */
+	int reboots;
 };
 
 struct vm_result {
@@ -68,6 +76,13 @@ struct vm_result {
 	int kernel_problem;	/* oops, BUG, WARNING or panic in the log */
 	char *problem;		/* the offending kernel log lines, or NULL */
 	char *console;		/* whole serial console log (caller frees) */
+	int running_job;	/* index of the job the guest died in, or -1 */
+	/*
+	 * Kernel failures taken for the emulator's, not ours, because the
+	 * job they stopped then passed in a new boot (vm.c says which), or
+	 * NULL.  They are not in problem and do not set kernel_problem.
+	 */
+	char *emulator_problem;
 };
 
 /*
@@ -86,6 +101,9 @@ int vm_run(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 	   struct vm_result *res);
 
 void vm_result_free(struct vm_result *res);
+
+/* Does a kernel problem look like the emulator's int3 race (vm.c)? */
+bool vm_problem_is_tcg_int3(const char *problem);
 
 /* Host-side helpers, also for callers that prepare cfg->files and jobs. */
 struct strbuf;

@@ -50,13 +50,13 @@ for r in $kernels; do
 	# arguments; narrower ones are truncated and extended by their type.
 	expect_rc 0 "$STAP" -p3 -r "$r" -e 'probe kernel.trace("sched_switch") { println($prev_state, $preempt, $$parms) }'
 	contains 'static void stp_tp_fn4(void *data, unsigned long a0, unsigned long a1, unsigned long a2, unsigned long a3)'
-	contains '{ .probe = &stp_probe_0, .name = "sched_switch", .fn = (void *)stp_tp_fn4, .flags = 0, .nr = -1 },'
+	contains '{ .probe = &stp_probe_0, .name = "sched_switch", .fn = (void *)stp_tp_fn4, .flags = 0, .nr = -1, .nr32 = -1 },'
 	contains '(unsigned long)(u32)c->args[3]'
 	contains '(unsigned long)(u8)c->args[0]'
 	expect_rc 0 "$STAP" -p3 -r "$r" -e 'probe kernel.trace("sched_process_exec") { println($old_pid) }'
 	contains '(unsigned long)(long)(s32)c->args[1]'
 	expect_rc 0 "$STAP" -p3 -r "$r" -e 'probe kernel.trace("sched_switch") ? { }'
-	contains '.flags = STP_TRACEPOINT_OPTIONAL, .nr = -1 },'
+	contains '.flags = STP_TRACEPOINT_OPTIONAL, .nr = -1, .nr32 = -1 },'
 
 	# Errors, with the hint that helps.
 	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.trace("sched_swich") { }'

@@ -408,7 +408,7 @@ static int add_near(const struct dw_func *fn, void *arg)
 }
 
 /* Why a point matched nothing: the hint that helps most. */
-static void hint_no_match(struct session *s, struct dw_kernel *k,
+static void hint_no_match(struct session *s, struct dw_object *k,
 			  const struct dw_pattern *p)
 {
 	struct dw_pattern any = { .name = p->name };
@@ -471,7 +471,7 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 	const struct dwf_point *dp = rp->family_data;
 	bool optional = rp->point->optional;
 	struct dwf_walk w = { .s = s, .kind = dp->kind, .label = dp->label };
-	struct dw_kernel *k = NULL;
+	struct dw_object *k = NULL;
 	struct dw_pattern pat;
 	char *err = NULL;
 	int ret = -1, n, i, j, skipped = 0, nskipped_funcs = 0;
@@ -488,7 +488,7 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 		goto out;
 	}
 	w.dbg = dw_dwarf(k);
-	w.vmlinux = dw_debuginfo_path(k);
+	w.vmlinux = dw_debuginfo(k);
 	{
 		uint64_t printk;
 
@@ -649,19 +649,14 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 {
 	const struct dwf_func *df = rp->family_data;
 	const struct dwf_kprobe *kp = &df->kps[0];
-	struct dw_kernel *k = pf_kernel(s, loc, false);
+	struct dw_object *k = pf_kernel(s, loc, false);
 
 	if (!k)
 		return -1;
-	if (!dw_dwarf(k) || !dwarf_offdie(dw_dwarf(k), kp->die_off, &out->fn)) {
+	if (!tv_object_fn_scope(k, kp->die_off, kp->pc, kp->entry_pc, df->is_return, out)) {
 		diag_error(s, loc, "cannot read the DWARF of %s for target variables", rp->pp);
 		return -1;
 	}
-	tv_kernel_scope(k, out);
-	out->has_fn = true;
-	out->pc = kp->pc;
-	out->entry_pc = kp->entry_pc;
-	out->is_return = df->is_return;
 	return 0;
 }
 

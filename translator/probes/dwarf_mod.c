@@ -75,7 +75,7 @@ struct dwm_kprobe {
  * variables may live in different places.
  */
 struct dwm_probe {
-	struct dw_module *mod;
+	struct dw_object *mod;
 	bool is_return, several, optional;
 	int maxactive;
 	struct dwm_kprobe kp;
@@ -214,7 +214,7 @@ struct dwm_match {
 
 struct dwm_walk {
 	struct session *s;
-	struct dw_module *mod;
+	struct dw_object *mod;
 	enum dwm_kind kind;
 	struct vec matches;	/* struct dwm_match * */
 	int nkps, too_many;
@@ -289,7 +289,7 @@ static int add_kprobe(struct dwm_walk *w, struct dwm_match *m, const char *symbo
 		return 1;
 	}
 	kp = arena_alloc(&w->s->arena, sizeof(*kp));
-	kp->symbol = arena_printf(&w->s->arena, "%s:%s", dw_module_name(w->mod), symbol);
+	kp->symbol = arena_printf(&w->s->arena, "%s:%s", dw_name(w->mod), symbol);
 	kp->offset = offset;
 	kp->die_off = die_off;
 	kp->pc = pc;
@@ -416,11 +416,11 @@ static void push_probe(struct session *s, struct dwm_walk *w, const struct dwm_p
 	p->kp = *(struct dwm_kprobe *)m->kps.items[j];
 	if (dp->kind == DWM_STATEMENT)
 		x->pp = arena_printf(&s->arena, "module(\"%s\").statement(\"%s@%s:%d\")",
-				     dw_module_name(w->mod), m->name, m->stmt_file,
+				     dw_name(w->mod), m->name, m->stmt_file,
 				     m->stmt_line);
 	else
 		x->pp = arena_printf(&s->arena, "module(\"%s\").function(\"%s@%s:%d\")%s",
-				     dw_module_name(w->mod), m->name, m->file, m->line,
+				     dw_name(w->mod), m->name, m->file, m->line,
 				     dwm_suffix[dp->kind]);
 	if (dp->maxactive > 0)
 		x->pp = arena_printf(&s->arena, "%s.maxactive(%d)", x->pp, dp->maxactive);
@@ -435,7 +435,7 @@ static int add_func_name(const struct dw_func *fn, void *arg)
 }
 
 /* The hint for a function name that matched nothing in module m. */
-static void hint_no_function(struct session *s, struct dw_module *m, const char *pattern)
+static void hint_no_function(struct session *s, struct dw_object *m, const char *pattern)
 {
 	struct dw_pattern any = { .name = "*" };
 	struct vec names = VEC_INIT;
@@ -443,13 +443,13 @@ static void hint_no_function(struct session *s, struct dw_module *m, const char 
 	char *name = xstrndup(pattern, n);
 	const char *best = NULL;
 
-	if (!strpbrk(name, "*?[") && dw_module_list(m, &any, add_func_name, &names) > 0)
+	if (!strpbrk(name, "*?[") && dw_list_functions(m, &any, add_func_name, &names) > 0)
 		best = diag_closest(name, (const char *const *)names.items, names.len);
 	if (best)
 		diag_hint(s, "did you mean '%s'?", best);
 	else
 		diag_hint(s, "stap -l 'module(\"%s\").function(\"*\")' lists its functions",
-			  dw_module_name(m));
+			  dw_name(m));
 	for (int i = 0; i < names.len; i++)
 		free(names.items[i]);
 	vec_free(&names);
@@ -528,8 +528,8 @@ static int expand_module(struct session *s, struct resolved_probe *rp, struct ve
 			continue;
 		}
 		nopened++;
-		n = dp->kind == DWM_STATEMENT ? dw_module_statements(w.mod, &pat, add_stmt, &w)
-					      : dw_module_functions(w.mod, &pat, add_site, &w);
+		n = dp->kind == DWM_STATEMENT ? dw_statements(w.mod, &pat, add_stmt, &w)
+					      : dw_lookup_functions(w.mod, &pat, add_site, &w);
 		if (n < 0 && !w.too_many) {
 			diag_error(s, dp->loc, "dwarf: cannot look up '%s' in module %s (%s)",
 				   dp->pattern, f->name, strerror(-n));
@@ -596,18 +596,13 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 	struct dwm_probe *p = rp->family_data;
 
 	memset(out, 0, sizeof(*out));
-	out->dbg = dw_module_dwarf(p->mod, &out->cfi);
-	if (!out->dbg || !dwarf_offdie(out->dbg, p->kp.die_off, &out->fn)) {
+	/* Its globals are refused: their address is not known (see above). */
+	if (!tv_object_fn_scope(p->mod, p->kp.die_off, p->kp.pc, p->kp.entry_pc, p->is_return,
+				out)) {
 		diag_error(s, loc, "dwarf: cannot read the DWARF of module %s (%s)",
-			   dw_module_name(p->mod), dw_module_debuginfo(p->mod));
+			   dw_name(p->mod), dw_debuginfo(p->mod));
 		return -1;
 	}
-	out->has_fn = true;
-	out->pc = p->kp.pc;
-	out->entry_pc = p->kp.entry_pc;
-	out->is_return = p->is_return;
-	/* Its globals are refused: their address is not known (see above). */
-	out->space = (struct dw_space){ DW_SPACE_MODULE, dw_module_name(p->mod), 0 };
 	return 0;
 }
 

@@ -422,7 +422,7 @@ static void free_copies(struct vec *v)
 struct st_expand {
 	struct session *s;
 	const struct st_point *sp;
-	struct dw_kernel *k;
+	struct dw_object *k;
 	bool optional;
 	struct vec *out;
 	int refused, ambiguous, no_symbol;
@@ -577,7 +577,7 @@ static int expand_pattern(struct st_expand *e)
 	bool full = false;
 
 	if (!dbg) {
-		diag_error(s, sp->loc, "cannot read the DWARF of %s", dw_debuginfo_path(e->k));
+		diag_error(s, sp->loc, "cannot read the DWARF of %s", dw_debuginfo(e->k));
 		return -1;
 	}
 	n = dw_lookup_functions(e->k, &pat, add_copy, &copies);
@@ -786,7 +786,7 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 		    const struct srcloc *loc, struct tv_scope *out)
 {
 	const struct st_probe *p = rp->family_data;
-	struct dw_kernel *k;
+	struct dw_object *k;
 
 	if (!p->has_fn) {
 		diag_error(s, loc, "%s has no DWARF context for target variables", rp->pp);
@@ -798,16 +798,10 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 	k = pf_kernel(s, loc, false);
 	if (!k)
 		return -1;
-	out->dbg = dw_dwarf(k);
-	if (!out->dbg || !dwarf_offdie(out->dbg, p->fn_die, &out->fn)) {
+	if (!tv_object_fn_scope(k, p->fn_die, p->addr, p->entry_pc, false, out)) {
 		diag_error(s, loc, "cannot read the DWARF of %s for target variables", rp->pp);
 		return -1;
 	}
-	tv_kernel_scope(k, out);
-	out->has_fn = true;
-	out->pc = p->addr;
-	out->entry_pc = p->entry_pc;
-	out->is_return = false;
 	out->args = NULL;
 	out->nargs = 0;
 	return 0;

@@ -318,7 +318,7 @@ static bool pointee_struct(Dwarf_Die *type, Dwarf_Die *out)
  * *skb, struct nf_hook_state *state, const struct nf_hook_entries *e,
  * unsigned int s).  0, or -1 if its DWARF is not as expected.
  */
-static int nf_types(struct dw_kernel *k, Dwarf_Die *skb, Dwarf_Die *dev, Dwarf_Die *uint)
+static int nf_types(struct dw_object *k, Dwarf_Die *skb, Dwarf_Die *dev, Dwarf_Die *uint)
 {
 	struct dw_pattern p = { .name = "nf_hook_slow" };
 	Dwarf *dbg = dw_dwarf(k);
@@ -358,7 +358,7 @@ static int nf_types(struct dw_kernel *k, Dwarf_Die *skb, Dwarf_Die *dev, Dwarf_D
 static int tv_scope(struct session *s, struct resolved_probe *rp, const struct srcloc *loc,
 		    struct tv_scope *out)
 {
-	struct dw_kernel *k = pf_kernel(s, loc, false);
+	struct dw_object *k = pf_kernel(s, loc, false);
 	Dwarf_Die skb, dev, uint;
 	struct tv_arg *args;
 
@@ -370,7 +370,7 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 			   "in the DWARF of kernel %s", s->release);
 		return -1;
 	}
-	tv_kernel_scope(k, out);
+	tv_object_scope(k, out);
 	out->has_fn = false;
 	args = arena_alloc(&s->arena, 5 * sizeof(*args));
 	args[0] = (struct tv_arg){ "hooknum", uint, "c->args[0]" };

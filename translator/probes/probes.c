@@ -52,10 +52,10 @@ char *pf_point_text(struct session *s, const struct probe_point *pt)
  * The session's kernel DWARF (tv_kernel: its DIEs outlive pass 2),
  * reporting a failure at loc, or on stderr when loc is NULL, unless quiet.
  */
-struct dw_kernel *pf_kernel(struct session *s, const struct srcloc *loc, bool quiet)
+struct dw_object *pf_kernel(struct session *s, const struct srcloc *loc, bool quiet)
 {
 	char *err = NULL;
-	struct dw_kernel *k = tv_kernel(s, &err);
+	struct dw_object *k = tv_kernel(s, &err);
 	const char *hint = err ? strstr(err, "\nhint: ") : NULL;
 
 	if (k || quiet || !err)

@@ -186,7 +186,7 @@ void pf_kprobe_emit_stop(struct strbuf *c, const char *table);
  * NULL after reporting why at loc (on stderr if loc is NULL; not at all
  * if quiet).
  */
-struct dw_kernel *pf_kernel(struct session *s, const struct srcloc *loc, bool quiet);
+struct dw_object *pf_kernel(struct session *s, const struct srcloc *loc, bool quiet);
 
 /*
  * stap -l / -L for the families that list their own points (list.c

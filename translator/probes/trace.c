@@ -57,6 +57,7 @@ struct tr_point {
 	const char *sys, *name;		/* its globs; sys "*" when not given */
 	const struct srcloc *loc;	/* of the argument, for messages */
 	const char *nr;			/* .nr("CALL"): one system call, or NULL */
+	const char *nr32;		/* .compat(N): its 32-bit (ia32) number, or NULL */
 };
 
 /* One argument of a tracepoint. */
@@ -69,7 +70,7 @@ struct tr_arg {
 /* What expand() leaves in each match's family_data. */
 struct tr_probe {
 	const char *name, *system;
-	const char *nr;			/* see struct tr_point */
+	const char *nr, *nr32;		/* see struct tr_point */
 	bool optional;
 	int nargs;
 	struct tr_arg *args;
@@ -234,14 +235,19 @@ static int resolve_trace(struct session *s, struct probe_point *pt,
 	 * kernel.trace("raw_syscalls:sys_enter").nr("openat"): only when
 	 * the current call is that one (x86-64 __NR_openat), the form the
 	 * syscall.* aliases use, as SystemTap's use the same tracepoints.
+	 * .compat(N) after it: also a 32-bit (ia32) task's call number N;
+	 * .nr(-1).compat(N): only that one.
 	 */
-	if (t->next && !strcmp(t->next->name, "nr") && !t->next->next &&
+	if (t->next && !strcmp(t->next->name, "nr") &&
+	    (!t->next->next || (!strcmp(t->next->next->name, "compat") &&
+				!t->next->next->next)) &&
 	    (!strcmp(t->arg->str, "raw_syscalls:sys_enter") ||
 	     !strcmp(t->arg->str, "raw_syscalls:sys_exit"))) {
-		const struct node *a = t->next->arg;
+		const struct node *a = t->next->arg, *b = t->next->next ? t->next->next->arg : NULL;
 
-		if (a && a->kind == ND_NUM && a->num >= 0 && a->num < 4096) {
-			tp->nr = arena_printf(&s->arena, "%d", (int)a->num);
+		if (a && a->kind == ND_NUM && a->num >= -1 && a->num < 4096) {
+			/* -2: no x86-64 call, which no call number equals */
+			tp->nr = arena_printf(&s->arena, "%d", a->num < 0 ? -2 : (int)a->num);
 		} else if (a && a->kind == ND_STR && a->str_len &&
 			   !a->str[strspn(a->str, "abcdefghijklmnopqrstuvwxyz0123456789_")]) {
 			tp->nr = arena_printf(&s->arena, "__NR_%s", a->str);
@@ -250,6 +256,13 @@ static int resolve_trace(struct session *s, struct probe_point *pt,
 				   "number or name: .nr(0), .nr(\"read\")");
 			return -1;
 		}
+		if (t->next->next && !(b && b->kind == ND_NUM && b->num >= 0 && b->num < 4096)) {
+			diag_error(s, b ? &b->loc : &t->next->next->loc, ".compat needs a 32-bit "
+				   "system call number: .compat(5)");
+			return -1;
+		}
+		if (b)
+			tp->nr32 = arena_printf(&s->arena, "%d", (int)b->num);
 	} else if (t->next) {
 		diag_error(s, &t->next->loc, "unexpected '%s' after kernel.trace(...)",
 			   t->next->name);
@@ -307,6 +320,7 @@ static int add_tracepoint(const struct dw_tracepoint *dt, void *arg)
 	pr->name = arena_strdup(&s->arena, dt->name);
 	pr->system = arena_strdup(&s->arena, dt->system);
 	pr->nr = w->tp->nr;
+	pr->nr32 = w->tp->nr32;
 	pr->optional = w->optional;
 	if (read_args(s, w->dbg, dt, pr, &why) < 0) {
 		if (!w->refused++) {
@@ -357,6 +371,7 @@ static int expand_trace(struct session *s, struct resolved_probe *rp, struct vec
 
 		*copy = *pr;
 		copy->nr = tp->nr;
+		copy->nr32 = tp->nr32;
 		copy->optional = rp->point->optional;
 		x->pp = arena_printf(&s->arena, "kernel.trace(\"%s:%s\")", copy->system,
 				     copy->name);
@@ -381,7 +396,7 @@ static int expand_trace_walk(struct session *s, struct resolved_probe *rp, struc
 	bool optional = rp->point->optional;
 	struct tr_walk w = { .s = s, .tp = tp, .optional = optional, .out = out };
 	bool wild = has_wildcard(tp->pattern);
-	struct dw_kernel *k;
+	struct dw_object *k;
 	const char *near;
 	int n, ret;
 
@@ -469,7 +484,7 @@ int pf_trace_list(struct session *s, const char *pattern, bool with_vars,
 	static const char pre[] = "kernel.trace(\"";
 	struct tr_point tp = { 0 };
 	struct tr_list l = { .with_vars = with_vars, .lines = lines };
-	struct dw_kernel *k;
+	struct dw_object *k;
 	const char *colon;
 	size_t len = strlen(pattern);
 	char *arg;
@@ -509,7 +524,7 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 {
 	const struct tr_probe *pr = rp->family_data;
 	struct tv_arg *args;
-	struct dw_kernel *k;
+	struct dw_object *k;
 
 	k = pf_kernel(s, loc, false);
 	if (!k)
@@ -521,7 +536,7 @@ static int tv_scope(struct session *s, struct resolved_probe *rp,
 		return -1;
 	}
 	/* @var and @cast in the handler read the kernel's globals and types. */
-	tv_kernel_scope(k, out);
+	tv_object_scope(k, out);
 	out->has_fn = false;
 	args = arena_alloc(&s->arena, (size_t)(pr->nargs ? pr->nargs : 1) * sizeof(*args));
 	for (int i = 0; i < pr->nargs; i++)
@@ -576,9 +591,9 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 			  pr->nargs, pr->optional ? "STP_TRACEPOINT_OPTIONAL" : "0");
 		/* The kernel headers number the call (asm/unistd.h). */
 		if (pr->nr)
-			sb_printf(c, "%s },\n", pr->nr);
+			sb_printf(c, "%s, .nr32 = %s },\n", pr->nr, pr->nr32 ? pr->nr32 : "-2");
 		else
-			sb_puts(c, "-1 },\n");
+			sb_puts(c, "-1, .nr32 = -1 },\n");
 	}
 	sb_puts(c, "};\n\n");
 }

@@ -86,7 +86,7 @@ struct up_point {
 
 /* One marker argument, decoded. */
 struct up_probe {
-	struct dw_module *mod;
+	struct dw_object *mod;
 	enum up_kind kind;
 	bool optional, several;
 	uint64_t offset, vaddr, sem_offset;
@@ -549,7 +549,7 @@ struct up_walk {
 	const struct up_point *up;
 	struct resolved_probe *rp;
 	const char *path;	/* the file being walked */
-	struct dw_module *mod;
+	struct dw_object *mod;
 	Elf *elf;
 	struct vec *out;
 	int nskipped_inline, nbad;
@@ -620,7 +620,7 @@ static int add_site(const struct dw_site *site, void *arg)
 	}
 	if (w->out->len >= UP_MAX_PROBES)
 		return 1;
-	if (dw_module_file_offset(w->mod, pc, &off) < 0) {
+	if (dw_file_offset(w->mod, pc, &off) < 0) {
 		w->nbad++;
 		return 0;
 	}
@@ -654,7 +654,7 @@ static int add_stmt(const struct dw_stmt *st, void *arg)
 
 	if (w->out->len >= UP_MAX_PROBES)
 		return 1;
-	if (dw_module_file_offset(w->mod, st->pc, &off) < 0) {
+	if (dw_file_offset(w->mod, st->pc, &off) < 0) {
 		w->nbad++;
 		return 0;
 	}
@@ -813,11 +813,11 @@ static void no_match(struct session *s, const struct up_walk *w)
 		char *name = xstrndup(up->pattern, strcspn(up->pattern, "@"));
 		const char *best = NULL;
 
-		if (!strpbrk(name, "*?[") && dw_module_list(w->mod, &any, add_func_name, &names) > 0)
+		if (!strpbrk(name, "*?[") && dw_list_functions(w->mod, &any, add_func_name, &names) > 0)
 			best = diag_closest(name, (const char *const *)names.items, names.len);
 		if (best)
 			diag_hint(s, "did you mean '%s'?", best);
-		else if (!dw_module_has_dwarf(w->mod))
+		else if (!dw_dwarf(w->mod))
 			diag_hint(s, "%s has no debuginfo: only its symbol table's functions can "
 				  "be probed (install its -dbgsym package or rebuild with -g)",
 				  up->path);
@@ -873,7 +873,7 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 		uint64_t off;
 		struct up_probe *p;
 
-		if (dw_module_file_offset(w->mod, up->addr, &off) < 0) {
+		if (dw_file_offset(w->mod, up->addr, &off) < 0) {
 			diag_error(s, up->loc, "0x%" PRIx64 " is not an address in %s's loaded "
 				   "segments", up->addr, path);
 			diag_hint(s, "give a link-time address, as nm or objdump -d %s show them",
@@ -891,8 +891,8 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 			free(err);
 			return -1;
 		}
-		n = up->kind == UP_STATEMENT ? dw_module_statements(w->mod, &pat, add_stmt, w)
-					     : dw_module_functions(w->mod, &pat, add_site, w);
+		n = up->kind == UP_STATEMENT ? dw_statements(w->mod, &pat, add_stmt, w)
+					     : dw_lookup_functions(w->mod, &pat, add_site, w);
 		dw_pattern_free(&pat);
 	}
 	if (n < 0 && w->out->len < UP_MAX_PROBES) {
@@ -960,16 +960,11 @@ static int tv_scope(struct session *s, struct resolved_probe *rp, const struct s
 			  "install its debuginfo or rebuild it with -g");
 		return -1;
 	}
-	out->dbg = dw_module_dwarf(p->mod, &out->cfi);
-	if (!out->dbg || !dwarf_offdie(out->dbg, p->die_off, &out->fn)) {
+	if (!tv_object_fn_scope(p->mod, p->die_off, p->pc, p->entry_pc, p->kind == UP_RETURN,
+				out)) {
 		diag_error(s, loc, "dwarf: cannot read the DWARF of %s", p->path);
 		return -1;
 	}
-	out->has_fn = true;
-	out->pc = p->pc;
-	out->entry_pc = p->entry_pc;
-	out->is_return = p->kind == UP_RETURN;
-	out->space = (struct dw_space){ DW_SPACE_USER, p->path, 0 };
 	return 0;
 }
 
@@ -1185,9 +1180,11 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 		sb_printf(c, "\t{ .probe = &" PF_DESC_FMT ", .path = ", rp->id);
 		emit_c_string(c, p->path, (int)strlen(p->path));
 		if (!*p->func) {
-			const char *f = dw_module_symname(p->mod, p->vaddr);
+			const char *f;
+			uint64_t off;
 
-			p->func = f ? arena_strdup(&s->arena, f) : "";
+			p->func = dw_symbolize(p->mod, p->vaddr, &f, &off) ? ""
+									  : arena_strdup(&s->arena, f);
 		}
 		sb_printf(c, ", .func = \"%s\"", p->func);
 		sb_printf(c, ", .offset = 0x%" PRIx64 ", .vaddr = 0x%" PRIx64
@@ -1322,7 +1319,7 @@ static char *quoted(const char **p, const char *name)
 /* List what l asks for in one file: 0, or -1 after a message. */
 static int list_file(struct up_list *l, const char *path)
 {
-	struct dw_module *m;
+	struct dw_object *m;
 	char *err = NULL;
 	int ret;
 
@@ -1350,7 +1347,7 @@ static int list_file(struct up_list *l, const char *path)
 			free(err);
 			return -1;
 		}
-		ret = dw_module_list(m, &dp, list_func, l) < 0 ? -1 : 0;
+		ret = dw_list_functions(m, &dp, list_func, l) < 0 ? -1 : 0;
 		dw_pattern_free(&dp);
 	}
 	return ret;
