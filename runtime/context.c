@@ -5,6 +5,7 @@
  * output flush.
  */
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
@@ -51,6 +52,27 @@ int _stp_context_init(void)
 nomem:
 	_stp_context_exit();
 	return -ENOMEM;
+}
+
+atomic_long_t _stp_alloc_bytes = ATOMIC_LONG_INIT(0);
+
+void _stp_module_size(char *dst, size_t len)
+{
+	unsigned long text, data, ctx, net;
+
+#ifdef STAPCONF_MODULE_MEM
+	text = THIS_MODULE->mem[MOD_TEXT].size;
+	data = THIS_MODULE->mem[MOD_DATA].size + THIS_MODULE->mem[MOD_RODATA].size +
+	       THIS_MODULE->mem[MOD_RO_AFTER_INIT].size;
+#else
+	text = THIS_MODULE->core_layout.text_size;
+	data = THIS_MODULE->core_layout.size - text;
+#endif
+	ctx = (sizeof(struct stp_cpu) + stp_locals_size) * num_possible_cpus();
+	net = ((unsigned long)_stp_relay_bufsize_mb() << 20) * num_online_cpus();
+	snprintf(dst, len, "%ludata/%lutext/%luctx/%lunet/%lualloc kb",
+		 data >> 10, text >> 10, ctx >> 10, net >> 10,
+		 (unsigned long)atomic_long_read(&_stp_alloc_bytes) >> 10);
 }
 
 void _stp_context_exit(void)

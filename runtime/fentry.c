@@ -155,6 +155,7 @@ struct stp_fentry *_stp_fentry_alloc(unsigned int cap)
 		return NULL;
 	}
 	fe->cap = cap;
+	_stp_alloc_note(struct_size(fe, ents, cap) + cap * sizeof(*fe->ips));
 	/*
 	 * No FTRACE_OPS_FL_RECURSION: fentry_run takes the recursion lock
 	 * itself, so ftrace calls it straight from the trampoline rather

@@ -160,6 +160,8 @@ struct stp_map *_stp_map_new(const struct stp_map_desc *d)
 	m->entries = kvcalloc(max, m->entry_size, GFP_KERNEL);
 	if (!m->heads || !m->entries)
 		goto fail;
+	_stp_alloc_note(sizeof(*m) + hsize * sizeof(*m->heads) +
+			(size_t)max * m->entry_size);
 
 	/* Free list in index order, so a fresh map fills from entry 0. */
 	for (i = 0; i < max; i++) {

@@ -86,6 +86,7 @@ void **_stp_pcpu_alloc(size_t bytes)
 			return NULL;
 		}
 	}
+	_stp_alloc_note(nr_cpu_ids * sizeof(*pcpu) + num_possible_cpus() * bytes);
 	return pcpu;
 }
 
@@ -208,6 +209,8 @@ struct stp_stat_var *_stp_stat_new(const struct stp_hist_spec *h)
 	sv->hist = *h;
 	sv->pcpu = _stp_pcpu_alloc(_stp_stat_bytes(nb));
 	sv->agg = kvzalloc(_stp_stat_bytes(nb), GFP_KERNEL);
+	if (sv->agg)
+		_stp_alloc_note(sizeof(*sv) + _stp_stat_bytes(nb));
 	if (!sv->pcpu || !sv->agg) {
 		_stp_stat_free(sv);
 		return NULL;

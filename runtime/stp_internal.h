@@ -131,6 +131,17 @@ void _stp_relay_flush(void);		/* process context */
 u32 _stp_relay_lost(void);
 u32 _stp_relay_failures(void);
 unsigned int _stp_relay_bufsize_mb(void);
+
+/*
+ * Bytes the runtime allocated for the session at load (maps, statistics,
+ * probe tables), for module_size(); the per-CPU contexts and the relay
+ * buffers are counted apart.
+ */
+extern atomic_long_t _stp_alloc_bytes;
+static inline void _stp_alloc_note(size_t bytes)
+{
+	atomic_long_add((long)bytes, &_stp_alloc_bytes);
+}
 void _stp_relay_reset_stats(void);
 
 /* print.c */

@@ -128,6 +128,13 @@ void _stp_signal_str(char *dst, int64_t sig);
  * 1 decimal, 2 hex, 3 octal. */
 void _stp_return_str(char *dst, int64_t format, int64_t ret);
 
+/*
+ * module_size(): "NNdata/NNtext/NNctx/NNnet/NNalloc kb", this module's
+ * data and text, its per-CPU contexts, its relay buffers and what the
+ * runtime allocated at load (_stp_alloc_note()).
+ */
+void _stp_module_size(char *dst, size_t len);
+
 /* ---- system calls (tapset_syscall.c) ---- */
 
 #include "stp_syscall.h"

@@ -121,6 +121,7 @@ int _stp_target_set_start(void)
 	ts_bits = kvzalloc(BITS_TO_LONGS(PID_MAX_LIMIT) * sizeof(long), GFP_KERNEL);
 	if (!ts_bits)
 		return -ENOMEM;
+	_stp_alloc_note(BITS_TO_LONGS(PID_MAX_LIMIT) * sizeof(long));
 	/* Forks from here on are seen: none slips between the walk and them. */
 	rc = _stp_tracepoints_start(&ts_tp, 1);
 	if (rc) {

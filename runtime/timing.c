@@ -25,6 +25,7 @@ int _stp_timing_init(void)
 	timing_vars = kcalloc(stp_ntimed, sizeof(*timing_vars), GFP_KERNEL);
 	if (!timing_vars)
 		return -ENOMEM;
+	_stp_alloc_note(stp_ntimed * sizeof(*timing_vars));
 	for (i = 0; i < stp_ntimed; i++) {
 		timing_vars[i] = _stp_stat_new(NULL);
 		if (!timing_vars[i]) {

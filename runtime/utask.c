@@ -481,6 +481,7 @@ int _stp_utasks_start(struct stp_utask *uts, size_t n)
 		rc = -ENOMEM;
 		goto fail;
 	}
+	_stp_alloc_note(ut_size * sizeof(*ut_table));
 	if (want & (BIT(STP_UTASK_BEGIN) | BIT(STP_UTASK_THREAD_BEGIN)))
 		note_existing(threads);
 	if (ut_any_path_end)
