@@ -679,7 +679,9 @@ static int decoders2(void)
 	syscall(SYS_unshare, 0L);
 	syscall(SYS_umount2, "/nonexistent", 2L);	/* MNT_DETACH */
 	syscall(SYS_msync, 0x10000L, 4096L, 1L);	/* MS_ASYNC */
-	syscall(SYS_mremap, 0x10000L, 4096L, 8192L, 1L);	/* MREMAP_MAYMOVE */
+	/* The fifth argument is unused without MREMAP_FIXED: pass one, or the
+	 * register holds whatever the build left there. */
+	syscall(SYS_mremap, 0x10000L, 4096L, 8192L, 1L, 0L);	/* MREMAP_MAYMOVE */
 	syscall(SYS_mlock2, 0x10000L, 4096L, 1L);	/* MLOCK_ONFAULT */
 	syscall(SYS_getrusage, -1L, NULL);	/* RUSAGE_CHILDREN */
 	syscall(SYS_setitimer, 2L, itv, NULL);	/* ITIMER_PROF, disarmed */
