@@ -1365,6 +1365,18 @@ out:
 	return ret;
 }
 
+/* Jobs from @from on run again: what an earlier boot said of them goes. */
+static void forget_jobs(struct vm_job *jobs, int from, int njobs)
+{
+	for (int i = from; i < njobs; i++) {
+		free(jobs[i].out);
+		free(jobs[i].err);
+		jobs[i].out = jobs[i].err = NULL;
+		jobs[i].out_len = jobs[i].err_len = 0;
+		jobs[i].status = -1;
+	}
+}
+
 /* One boot, and one more if the kernel died before any job (see above). */
 static int vm_boot(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 		   struct vm_result *res)
@@ -1373,10 +1385,7 @@ static int vm_boot(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 
 	if (ret == -EAGAIN) {
 		vm_result_free(res);
-		for (int i = 0; i < njobs; i++) {
-			free(jobs[i].out);
-			free(jobs[i].err);
-		}
+		forget_jobs(jobs, 0, njobs);
 		ret = vm_run_once(cfg, jobs, njobs, res, 1);
 	}
 	return ret;
@@ -1409,18 +1418,6 @@ static void sb_add_boot(struct strbuf *sb, int boot, const char *text)
 	if (boot > 0)
 		sb_printf(sb, "==== boot %d ====\n", boot + 1);
 	sb_puts(sb, text);
-}
-
-/* Jobs from @from on run again: what an earlier boot said of them goes. */
-static void forget_jobs(struct vm_job *jobs, int from, int njobs)
-{
-	for (int i = from; i < njobs; i++) {
-		free(jobs[i].out);
-		free(jobs[i].err);
-		jobs[i].out = jobs[i].err = NULL;
-		jobs[i].out_len = jobs[i].err_len = 0;
-		jobs[i].status = -1;
-	}
 }
 
 /*

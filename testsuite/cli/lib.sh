@@ -22,6 +22,19 @@ debug_kernels() {
 		[ -e "$f" ] && [ -e "/boot/vmlinuz-$r" ] && echo "$r"
 	done
 }
+# Of debug_kernels, those with the DWARF of every module named, each as
+# its path under kernel/ (fs/nfsd/nfsd.ko), that bootstrap.sh extracted.
+module_debug_kernels() {
+	local r m ok
+	for r in $(debug_kernels); do
+		ok=1
+		for m; do
+			[ -s "/usr/lib/debug/lib/modules/$r/kernel/$m" ] || ok=
+		done
+		[ -n "$ok" ] && echo "$r"
+	done
+	return 0
+}
 # is TEXT: the output is exactly TEXT (use $'...' for several lines).
 is() { [ "$out" = "$1" ] || fail "output differs: expected
 $1

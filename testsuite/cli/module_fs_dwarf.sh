@@ -6,13 +6,8 @@
 # dccp or dccp_diag).  Skipped on a machine without those files.
 . "$(dirname "$0")/lib.sh"
 
-kernels=
-for r in $(debug_kernels); do
-	d=/usr/lib/debug/lib/modules/$r/kernel
-	[ -s "$d/fs/ext4/ext4.ko" ] && [ -s "$d/fs/xfs/xfs.ko" ] && [ -s "$d/fs/btrfs/btrfs.ko" ] &&
-		[ -s "$d/net/dccp/dccp_ipv4.ko" ] && [ -s "$d/net/dccp/dccp_ipv6.ko" ] &&
-		kernels="$kernels $r"
-done
+kernels=$(module_debug_kernels fs/ext4/ext4.ko fs/xfs/xfs.ko fs/btrfs/btrfs.ko \
+	net/dccp/dccp_ipv4.ko net/dccp/dccp_ipv6.ko)
 [ -n "$kernels" ] || { echo "no ext4/xfs/btrfs/dccp module debuginfo (run bootstrap.sh as root)"; exit 77; }
 
 want='module("ext4").function("ext4_should_retry_alloc").return

@@ -14,13 +14,8 @@
 # plus a suffix), and -p4 of every alias builds.
 . "$(dirname "$0")/lib.sh"
 
-kernels=
-for r in $(debug_kernels); do
-	d=/usr/lib/debug/lib/modules/$r/kernel
-	[ -s "$d/fs/nfsd/nfsd.ko" ] && [ -s "$d/net/sunrpc/sunrpc.ko" ] && [ -s "$d/fs/nfs/nfs.ko" ] &&
-		[ -s "$d/fs/nfs/nfsv3.ko" ] && [ -s "$d/fs/nfs/nfsv4.ko" ] &&
-		kernels="$kernels $r"
-done
+kernels=$(module_debug_kernels fs/nfsd/nfsd.ko net/sunrpc/sunrpc.ko fs/nfs/nfs.ko \
+	fs/nfs/nfsv3.ko fs/nfs/nfsv4.ko)
 [ -n "$kernels" ] || { echo "no nfsd/sunrpc module debuginfo (run bootstrap.sh as root)"; exit 77; }
 
 want='nfs.aop.write_begin __page:long offset:long to:long page_index:long size:long dev:long ino:long s_id:long devname:string pos:long count:long name:string argstr:string units:string
