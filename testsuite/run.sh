@@ -188,7 +188,7 @@ expand_args() {	# script kmod [file]
 	    -e "s|@KMOD@|$2|g" -e "s|@RELEASE@|${TEST_RELEASE:-}|g" "${3:-${1%.stp}.args}"
 }
 
-build_one() {	# script release dir kmod
+build_one() {	# script release dir kmod [defer]
 	# The VM's CPUs are host threads that the (shared) host can stop for
 	# tens of milliseconds, also while one holds a global's lock; with the
 	# default MAXTRYLOCK (1000 waits of TRYLOCKDELAY 10 us) a probe on the
@@ -228,11 +228,45 @@ build_one() {	# script release dir kmod
 	# NAME.argv: the script's own arguments ($1, @2, ...), as shell words.
 	local argv=()
 	[ -f "${f%.stp}.argv" ] && eval "argv=($(expand_args "$f" "$4" "${f%.stp}.argv"))"
-	(cd "$dir" && "$stap" -p4 -r "$r" -m "t_$name" "${args[@]}" "$f" "${argv[@]}" >/dev/null 2>"$dir/t_$name.build-err") ||
+	# defer: stap leaves the build directory in kb/ for build_kernel's one kbuild.
+	local defer=(); [ -n "${5:-}" ] && defer=(--kbuild-defer "$dir/kb")
+	(cd "$dir" && "$stap" -p4 "${defer[@]}" -r "$r" -m "t_$name" "${args[@]}" "$f" "${argv[@]}" >/dev/null 2>"$dir/t_$name.build-err") ||
 		echo "build failed" >"$dir/t_$name.build-failed"
 }
 export -f build_one expand_args
 export stap top
+
+# Build run/ tests $4... (and the test module if $3 is 1) for kernel $1
+# into directory $2.  Each test's stap -p4 --kbuild-defer translates and
+# leaves its build directory in kb/; one kbuild then builds them all (see
+# translator/build.c).  A test that batch did not build is built again by
+# its own plain stap -p4, whose error message the test reports.
+build_kernel() {	# release dir kmod_tests test...
+	local r=$1 dir=$2 kmod=/nonexistent/stp_test.ko f name rest=()
+	shift 2
+	if [ "$1" = 1 ]; then
+		kmod=$("$suite/kmod/build.sh" "$r" 2>"$dir/kmod-err") || kmod=/nonexistent/stp_test.ko
+	fi
+	shift
+	export TEST_RELEASE=$r
+	if [ "${KBUILD_BATCH:-1}" = 0 ]; then
+		printf '%s\n' "$@" | xargs -P 2 -I{} bash -c 'build_one "$1" "$2" "$3" "$4"' _ {} "$r" "$dir" "$kmod"
+		return
+	fi
+	mkdir -p "$dir/kb"
+	printf '%s\n' "$@" | xargs -P 2 -I{} bash -c 'build_one "$1" "$2" "$3" "$4" defer' _ {} "$r" "$dir" "$kmod"
+	(cd "$dir" && "$stap" -r "$r" --kbuild-batch "$dir/kb" >/dev/null 2>"$dir/kbuild-batch-err")
+	for f in "$@"; do
+		name=t_$(basename "$f" .stp)
+		[ -e "$dir/$name.ko" ] || [ -e "$dir/$name.skip" ] || [ -e "$dir/$name.build-failed" ] && continue
+		# build_one appends to these: start them afresh.
+		rm -f "$dir/$name".{staprun-args,insmod,files,spawn,stdin}
+		rest+=("$f")
+	done
+	[ ${#rest[@]} -gt 0 ] && printf '%s\n' "${rest[@]}" |
+		xargs -P 2 -I{} bash -c 'build_one "$1" "$2" "$3" "$4"' _ {} "$r" "$dir" "$kmod"
+	rm -rf "$dir/kb"
+}
 
 # Does run/ test $1 use @WORD@ $2 in its NAME.args?
 uses() { cat "${1%.stp}.args" "${1%.stp}.argv" 2>/dev/null | grep -qF "@$2@"; }
@@ -269,18 +303,30 @@ run_vm_group() {
 		for f in "${tests[@]}"; do skipped "run/$(basename "$f" .stp)" "qemu-system-x86_64 missing: run ./bootstrap.sh"; done
 		return
 	fi
-	for r in $kernels; do
-		dir="$work/vm-$r"; mkdir -p "$dir"
-		# The test module, once per kernel (build.sh caches it per kernel build).
-		local kmod=/nonexistent/stp_test.ko
-		if [ $kmod_tests = 1 ]; then
-			kmod=$("$suite/kmod/build.sh" "$r" 2>"$dir/kmod-err") || kmod=/nonexistent/stp_test.ko
+	# Kernel i+1's modules build while kernel i's VM runs (a VM is often
+	# idle, waiting on a test's timer or its workload); KBUILD_BATCH=0:
+	# one kbuild per test, and each kernel's builds after the previous VM.
+	# Each phase's CPU (user, system) and wall seconds go to build-time
+	# and vm-time, and a line after the kernel's results (bench/check_time.sh).
+	local ks=($kernels) k bpid= batch=${KBUILD_BATCH:-1} TIMEFORMAT='%U %S %R'
+	for ((k = 0; k < ${#ks[@]}; k++)); do
+		r=${ks[k]}; dir="$work/vm-$r"
+		if [ -n "$bpid" ]; then
+			wait $bpid
+		else
+			mkdir -p "$dir"
+			echo "== building ${#tests[@]} modules for $r"
+			{ time build_kernel "$r" "$dir" $kmod_tests "${tests[@]}"; } 2>"$dir/build-time"
 		fi
-		echo "== building ${#tests[@]} modules for $r"
-		export TEST_RELEASE=$r
-		printf '%s\n' "${tests[@]}" | xargs -P 2 -I{} bash -c 'build_one "$1" "$2" "$3" "$4"' _ {} "$r" "$dir" "$kmod"
+		bpid=
+		if [ "$batch" != 0 ] && [ $((k + 1)) -lt ${#ks[@]} ]; then
+			local next="$work/vm-${ks[k+1]}"
+			mkdir -p "$next"
+			echo "== building ${#tests[@]} modules for ${ks[k+1]} (in the background)"
+			{ time build_kernel "${ks[k+1]}" "$next" $kmod_tests "${tests[@]}"; } 2>"$next/build-time" & bpid=$!
+		fi
 		echo "== running them in one VM boot of $r"
-		"$stap" -r "$r" --vm-batch "$dir" --vm-timeout=$((60 + 10 * ${#tests[@]})) 2>"$dir/vm-err"
+		{ time "$stap" -r "$r" --vm-batch "$dir" --vm-timeout=$((60 + 10 * ${#tests[@]})) 2>"$dir/vm-err"; } 2>"$dir/vm-time"
 		local vmrc=$?
 		for f in "${tests[@]}"; do
 			name=$(basename "$f" .stp)
@@ -316,6 +362,8 @@ $(head -20 "$base.err")"; continue
 			if [ "$got_rc" != "$want_rc" ]; then bad "$t" "exit status $got_rc, expected $want_rc; stderr: $(head -5 "$base.err")"; continue; fi
 			ok "$t"
 		done
+		local bt vt; read -r -a bt < <(tail -1 "$dir/build-time"); read -r -a vt < <(tail -1 "$dir/vm-time")
+		echo "== $r: builds ${bt[0]:-?}+${bt[1]:-?} s CPU (user+sys), ${bt[2]:-?} s wall; VM ${vt[0]:-?}+${vt[1]:-?} s CPU, ${vt[2]:-?} s wall"
 		if [ -f "$dir/emulator-problem" ]; then
 			echo "note: on $r the guest kernel died of an int3 just past an ftrace call site, the emulator's text-patching race (translator/vm.c); the test it stopped passed in a new boot:"
 			head -30 "$dir/emulator-problem" | sed 's/^/note:   /'

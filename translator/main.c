@@ -92,7 +92,7 @@ static void usage(FILE *f)
 
 enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS, OPT_DUMP_SYSCALLS,
        OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_LDD, OPT_COLOR, OPT_MONITOR,
-       OPT_TARGET_NS };
+       OPT_TARGET_NS, OPT_KBUILD_DEFER, OPT_KBUILD_BATCH };
 
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -100,6 +100,9 @@ static const struct option long_opts[] = {
 	{ "vm", no_argument, NULL, OPT_VM },
 	{ "vm-timeout", required_argument, NULL, OPT_VM_TIMEOUT },
 	{ "vm-batch", required_argument, NULL, OPT_VM_BATCH },
+	/* The test runner's, like --vm-batch: see build.c. */
+	{ "kbuild-defer", required_argument, NULL, OPT_KBUILD_DEFER },
+	{ "kbuild-batch", required_argument, NULL, OPT_KBUILD_BATCH },
 	{ "vm-insmod", required_argument, NULL, OPT_VM_INSMOD },
 	{ "vm-spawn", required_argument, NULL, OPT_VM_SPAWN },
 	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
@@ -424,6 +427,13 @@ static void parse_options(struct session *s, int argc, char **argv)
 			s->tmpdir = optarg;	/* see main() */
 			s->last_pass = 0;
 			break;
+		case OPT_KBUILD_DEFER:
+			s->kbuild_defer = optarg;
+			break;
+		case OPT_KBUILD_BATCH:
+			s->script_file = NULL;
+			s->kbuild_batch = optarg;
+			break;
 		case '?':
 			bad_option(argv[optind - 1], optopt, optstring);
 		default:	/* a SystemTap option not implemented */
@@ -447,7 +457,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 		vec_push(&s->defines, "STP_FLIGHT");
 	if (s->rotate && !s->output_file)
 		util_die("-S needs -o FILE: the files to switch between");
-	if (s->last_pass == 0)
+	if (s->kbuild_defer && s->last_pass != 4)
+		util_die("--kbuild-defer goes with -p4");
+	if (s->last_pass == 0 || s->kbuild_batch)
 		return;
 	if (s->list_pattern || s->dump_functions || s->dump_syscalls)
 		return;
@@ -619,6 +631,8 @@ int main(int argc, char **argv)
 		return finish(s, dump_functions(s));
 	if (s->dump_syscalls)
 		return finish(s, sc_dump(s));
+	if (s->kbuild_batch)
+		return kbuild_batch(s, s->kbuild_batch) ? 1 : 0;
 	if (s->last_pass == 0)	/* --vm-batch */
 		return run_vm_batch(s, s->tmpdir);
 
@@ -683,8 +697,11 @@ int main(int argc, char **argv)
 
 	/* Pass 4: build the module. */
 	pass_start(&t0);
-	if (build_module(s) < 0)
+	status = build_module(s);
+	if (status < 0)
 		return finish(s, 1);
+	if (status > 0)		/* --kbuild-defer: kbuild_batch builds it */
+		return finish(s, 0);
 	pass_done(s, 4, arena_printf(&s->arena, "compiled C into \"%s.ko\"", s->module_name), &t0);
 	if (s->last_pass == 4) {
 		char *dst = xasprintf("%s.ko", s->module_name);

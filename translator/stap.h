@@ -439,6 +439,8 @@ struct session {
 	const char *tapset_dir;
 	const char *staprun;
 	const char *tmpdir;
+	/* --kbuild-defer DIR, --kbuild-batch DIR: the test runner's (build.c) */
+	const char *kbuild_defer, *kbuild_batch;
 	int vm_timeout;
 	int bufsize_mb;		/* -s; 0: the runtime's default */
 	int timeout_s;		/* -T; 0: none */
@@ -586,8 +588,13 @@ void elide_find_value_reads(struct session *s);
 int check_gvars(struct session *s);
 int emit_program(struct session *s);
 
-/* Pass 4: build NAME.ko with kbuild in s->tmpdir; sets s->module_path. */
+/*
+ * Pass 4: build NAME.ko with kbuild in s->tmpdir; sets s->module_path.
+ * With --kbuild-defer, 1: the build directory was left for kbuild_batch.
+ */
 int build_module(struct session *s);
+/* --kbuild-batch DIR: one kbuild for every DIR/NAME/; 0 if all built. */
+int kbuild_batch(struct session *s, const char *dir);
 /* The kernel build tree for a release, or NULL with a message. */
 char *build_kernel_tree(struct session *s, const char *release);
 
