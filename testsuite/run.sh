@@ -271,8 +271,11 @@ build_kernel() {	# release dir kmod_tests test...
 # Does run/ test $1 use @WORD@ $2 in its NAME.args?
 uses() { cat "${1%.stp}.args" "${1%.stp}.argv" 2>/dev/null | grep -qF "@$2@"; }
 
-run_vm_group() {
-	local kernels r f name dir tests=() kmod_tests=0
+# vm_select: the run/ tests selected (vm_tests), whether one uses @KMOD@,
+# the kernels, and the tests skipped with why (printed by run_vm_group).
+vm_tests=() vm_kmod=0 vm_kernels=() vm_skips=() vm_bpid=
+vm_select() {
+	local f kernels
 	for f in "$suite/run"/*.stp; do
 		[ -e "$f" ] || continue
 		selected "run/$(basename "$f" .stp)" || continue
@@ -287,44 +290,57 @@ run_vm_group() {
 			fi
 		done
 		if [ -n "$missing" ]; then
-			skipped "run/$(basename "$f" .stp)" "$missing is not built: run make check (or make $missing)"
+			vm_skips+=("run/$(basename "$f" .stp)|$missing is not built: run make check (or make $missing)")
 			continue
 		fi
-		uses "$f" KMOD && kmod_tests=1
-		tests+=("$f")
+		uses "$f" KMOD && vm_kmod=1
+		vm_tests+=("$f")
 	done
-	[ ${#tests[@]} -gt 0 ] || return
+	[ ${#vm_tests[@]} -gt 0 ] || return
 	kernels=${KERNELS:-$(provisioned_kernels)}
-	if [ -z "$kernels" ]; then
-		for f in "${tests[@]}"; do skipped "run/$(basename "$f" .stp)" "no provisioned kernel: run ./bootstrap.sh"; done
+	local why=
+	[ -z "$kernels" ] && why="no provisioned kernel: run ./bootstrap.sh"
+	command -v qemu-system-x86_64 >/dev/null || why="qemu-system-x86_64 missing: run ./bootstrap.sh"
+	if [ -n "$why" ]; then
+		for f in "${vm_tests[@]}"; do vm_skips+=("run/$(basename "$f" .stp)|$why"); done
+		vm_tests=()
 		return
 	fi
-	if ! command -v qemu-system-x86_64 >/dev/null; then
-		for f in "${tests[@]}"; do skipped "run/$(basename "$f" .stp)" "qemu-system-x86_64 missing: run ./bootstrap.sh"; done
-		return
-	fi
-	# Kernel i+1's modules build while kernel i's VM runs (a VM is often
-	# idle, waiting on a test's timer or its workload); KBUILD_BATCH=0:
-	# one kbuild per test, and each kernel's builds after the previous VM.
-	# Each phase's CPU (user, system) and wall seconds go to build-time
-	# and vm-time, and a line after the kernel's results (bench/check_time.sh).
-	local ks=($kernels) k bpid= batch=${KBUILD_BATCH:-1} TIMEFORMAT='%U %S %R'
-	for ((k = 0; k < ${#ks[@]}; k++)); do
-		r=${ks[k]}; dir="$work/vm-$r"
-		if [ -n "$bpid" ]; then
-			wait $bpid
+	vm_kernels=($kernels)
+}
+
+# The first kernel's modules build while the other groups run: those run
+# one program at a time, which leaves a core idle.  Each kernel's next one
+# builds while its VM runs (a VM is often idle too, waiting on a test's
+# timer or its workload).  KBUILD_BATCH=0: one kbuild per test, and each
+# kernel's builds after the previous VM, as before.  Each phase's CPU
+# (user, system) and wall seconds go to build-time and vm-time, and a line
+# after the kernel's results (bench/check_time.sh reads it).
+TIMEFORMAT='%U %S %R'
+vm_build_next() {	# index into vm_kernels
+	local r=${vm_kernels[$1]:-}
+	vm_bpid=
+	[ -n "$r" ] && [ "${KBUILD_BATCH:-1}" != 0 ] || return
+	mkdir -p "$work/vm-$r"
+	echo "== building ${#vm_tests[@]} modules for $r (in the background)"
+	{ time build_kernel "$r" "$work/vm-$r" $vm_kmod "${vm_tests[@]}"; } 2>"$work/vm-$r/build-time" & vm_bpid=$!
+}
+
+run_vm_group() {
+	local r f name dir s k
+	for s in "${vm_skips[@]}"; do skipped "${s%%|*}" "${s#*|}"; done
+	[ ${#vm_tests[@]} -gt 0 ] || return
+	local tests=("${vm_tests[@]}")
+	for ((k = 0; k < ${#vm_kernels[@]}; k++)); do
+		r=${vm_kernels[k]}; dir="$work/vm-$r"
+		if [ -n "$vm_bpid" ]; then
+			wait $vm_bpid
 		else
 			mkdir -p "$dir"
 			echo "== building ${#tests[@]} modules for $r"
-			{ time build_kernel "$r" "$dir" $kmod_tests "${tests[@]}"; } 2>"$dir/build-time"
+			{ time build_kernel "$r" "$dir" $vm_kmod "${tests[@]}"; } 2>"$dir/build-time"
 		fi
-		bpid=
-		if [ "$batch" != 0 ] && [ $((k + 1)) -lt ${#ks[@]} ]; then
-			local next="$work/vm-${ks[k+1]}"
-			mkdir -p "$next"
-			echo "== building ${#tests[@]} modules for ${ks[k+1]} (in the background)"
-			{ time build_kernel "${ks[k+1]}" "$next" $kmod_tests "${tests[@]}"; } 2>"$next/build-time" & bpid=$!
-		fi
+		vm_build_next $((k + 1))
 		echo "== running them in one VM boot of $r"
 		{ time "$stap" -r "$r" --vm-batch "$dir" --vm-timeout=$((60 + 10 * ${#tests[@]})) 2>"$dir/vm-err"; } 2>"$dir/vm-time"
 		local vmrc=$?
@@ -392,6 +408,8 @@ run_fuzz() {
 }
 
 [ -x "$stap" ] || { echo "stap is not built: run make"; echo "0 passed, 1 failed"; exit 1; }
+vm_select
+vm_build_next 0
 run_pass_group parseok 1 ok
 run_pass_group parseko 1 ko
 run_pass_group semok 2 ok
