@@ -54,8 +54,19 @@
 #   (figures that vary from run to run, such as cycle counts).
 # Ends with "N passed, N failed, N skipped".
 #
+# run/ modules: each test's `stap -p4 --kbuild-defer` translates it, and
+#   one kbuild per kernel (`stap --kbuild-batch`) builds them all; a test
+#   that batch did not build is built again by a plain `stap -p4`, whose
+#   error the test reports.  The first kernel's modules build while the
+#   other groups run, each next kernel's while the VM runs the previous
+#   one's.  A line "== R: builds ... VM ..." gives each phase's CPU and
+#   wall seconds.
+#
 # Environment: TESTS=glob (only matching test names), KERNELS="r1 r2"
-# (default: every provisioned kernel), KEEP=1 (keep the work directory).
+# (default: every provisioned kernel), KEEP=1 (keep the work directory),
+# KBUILD_BATCH=0 (one kbuild per run/ test, each kernel's builds after the
+# previous kernel's VM run: the runner before the batch, for
+# bench/check_time.sh).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 stap="$top/stap"
