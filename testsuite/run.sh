@@ -59,14 +59,16 @@
 #   that batch did not build is built again by a plain `stap -p4`, whose
 #   error the test reports.  The first kernel's modules build while the
 #   other groups run, each next kernel's while the VM runs the previous
-#   one's.  A line "== R: builds ... VM ..." gives each phase's CPU and
+#   one's.  Two VMs of the kernel run its tests at once, each every
+#   other test (a VM is mostly idle: the tests' timers, workloads, serial
+#   lines).  A line "== R: builds ... VM ..." gives each phase's CPU and
 #   wall seconds.
 #
 # Environment: TESTS=glob (only matching test names), KERNELS="r1 r2"
 # (default: every provisioned kernel), KEEP=1 (keep the work directory),
 # KBUILD_BATCH=0 (one kbuild per run/ test, each kernel's builds after the
 # previous kernel's VM run: the runner before the batch, for
-# bench/check_time.sh).
+# bench/check_time.sh), VM_BOOTS=N (N VMs at once a kernel; default 2).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 stap="$top/stap"
@@ -352,18 +354,38 @@ run_vm_group() {
 			{ time build_kernel "$r" "$dir" $vm_kmod "${tests[@]}"; } 2>"$dir/build-time"
 		fi
 		vm_build_next $((k + 1))
-		echo "== running them in one VM boot of $r"
-		{ time "$stap" -r "$r" --vm-batch "$dir" --vm-timeout=$((60 + 10 * ${#tests[@]})) 2>"$dir/vm-err"; } 2>"$dir/vm-time"
-		local vmrc=$?
+		# A VM run is mostly idle (the tests' timers and workloads, the
+		# serial lines): VM_BOOTS (default 2) VMs of the kernel run at
+		# once, VM b every VM_BOOTS-th test from the b-th, in DIR/vmB/.
+		local nb=${VM_BOOTS:-2} i=0 b vmrc=()
+		[ ${#tests[@]} -lt "$nb" ] && nb=${#tests[@]}
+		for ((b = 0; b < nb; b++)); do mkdir -p "$dir/vm$b"; done
+		for f in "${tests[@]}"; do
+			mv "$dir/t_$(basename "$f" .stp)".* "$dir/vm$((i % nb))/" 2>/dev/null
+			i=$((i + 1))
+		done
+		echo "== running them in $nb VM boots of $r at once"
+		# A subshell: its time counts its own VMs, not a build reaped meanwhile.
+		( time {
+			for ((b = 0; b < nb; b++)); do
+				n=$(ls "$dir/vm$b" | grep -c '\.ko$')
+				{ "$stap" -r "$r" --vm-batch "$dir/vm$b" --vm-timeout=$((60 + 10 * n)) 2>"$dir/vm$b/vm-err"
+				  echo $? >"$dir/vm$b/vm-rc"; } &
+			done
+			wait
+		} ) 2>"$dir/vm-time"
+		for ((b = 0; b < nb; b++)); do vmrc[b]=$(cat "$dir/vm$b/vm-rc" 2>/dev/null || echo 1); done
+		i=0
 		for f in "${tests[@]}"; do
 			name=$(basename "$f" .stp)
-			local t="run/$name@$r" base="$dir/t_$name"
+			b=$((i % nb)); i=$((i + 1))
+			local t="run/$name@$r" base="$dir/vm$b/t_$name" vdir="$dir/vm$b"
 			if [ -f "$base.skip" ]; then skipped "$t" "$(cat "$base.skip")"; continue; fi
 			if uses "$f" KMOD && [ -s "$dir/kmod-err" ]; then bad "$t" "the test module did not build: $(head -20 "$dir/kmod-err")"; continue; fi
 			if [ -f "$base.build-failed" ]; then bad "$t" "build failed: $(cat "$base.build-err")"; continue; fi
 			if [ -f "$base.crashed" ]; then bad "$t" "the guest kernel died during this test (the tests after it ran in a new boot):
-$(head -40 "$dir/kernel-problem")"; continue; fi
-			if [ $vmrc -ne 0 ] || [ ! -f "$base.rc" ]; then bad "$t" "VM run failed (stap exit status $vmrc): $(cat "$dir/vm-err")"; continue; fi
+$(head -40 "$vdir/kernel-problem")"; continue; fi
+			if [ "${vmrc[b]}" != 0 ] || [ ! -f "$base.rc" ]; then bad "$t" "VM run failed (stap exit status ${vmrc[b]}): $(cat "$vdir/vm-err")"; continue; fi
 			local want_rc=0; [ -f "${f%.stp}.rc" ] && want_rc=$(cat "${f%.stp}.rc")
 			local got_rc; got_rc=$(cat "$base.rc")
 			expect_out "$f" >"$dir/expected-out"
@@ -391,13 +413,18 @@ $(head -20 "$base.err")"; continue
 		done
 		local bt vt; read -r -a bt < <(tail -1 "$dir/build-time"); read -r -a vt < <(tail -1 "$dir/vm-time")
 		echo "== $r: builds ${bt[0]:-?}+${bt[1]:-?} s CPU (user+sys), ${bt[2]:-?} s wall; VM ${vt[0]:-?}+${vt[1]:-?} s CPU, ${vt[2]:-?} s wall"
-		if [ -f "$dir/emulator-problem" ]; then
-			echo "note: on $r the guest kernel died of an int3 just past an ftrace call site, the emulator's text-patching race (translator/vm.c); the test it stopped passed in a new boot:"
-			head -30 "$dir/emulator-problem" | sed 's/^/note:   /'
-		fi
-		if [ -f "$dir/kernel-problem" ]; then
-			bad "kernel-log@$r" "$(head -40 "$dir/kernel-problem")"
-		elif [ $vmrc -eq 0 ]; then
+		local problem= allran=1
+		for ((b = 0; b < nb; b++)); do
+			if [ -f "$dir/vm$b/emulator-problem" ]; then
+				echo "note: on $r the guest kernel died of an int3 just past an ftrace call site, the emulator's text-patching race (translator/vm.c); the test it stopped passed in a new boot:"
+				head -30 "$dir/vm$b/emulator-problem" | sed 's/^/note:   /'
+			fi
+			[ -f "$dir/vm$b/kernel-problem" ] && problem+="$(head -40 "$dir/vm$b/kernel-problem")"$'\n'
+			[ "${vmrc[b]}" = 0 ] || allran=
+		done
+		if [ -n "$problem" ]; then
+			bad "kernel-log@$r" "$problem"
+		elif [ -n "$allran" ]; then
 			ok "kernel-log@$r"
 		fi
 	done
