@@ -5,6 +5,8 @@
 # the build's tapset-man/ has them too (what make install copies).  The
 # checker must catch each kind of gap in a planted .stpm file.
 . "$(dirname "$0")/lib.sh"
+# The cli tests share one work directory: keep to a subdirectory of it.
+rm -rf macro_man && mkdir macro_man && cd macro_man || fail "no work directory"
 
 gen="$TOP/scripts/tapset-man.awk"
 files=$(echo "$TOP"/tapsets/*.stpm)
