@@ -47,6 +47,7 @@
 #define NR_clock_nanosleep_time64 407
 #define NR_rt_sigtimedwait_time64 421
 #define NR_stat64	195
+#define NR_clone	120
 #define NR_llseek	140
 #define NR_rt_sigaction	174
 #define NR_mmap2	192
@@ -146,6 +147,7 @@ static unsigned int stk32[3];				/* compat_stack_t */
 static unsigned int info32[32];				/* compat_siginfo_t */
 static unsigned int iov32[4];				/* struct compat_iovec[2] */
 static char sbuf[256];
+static int ptid, ctid;
 
 static void __attribute__((noreturn)) structs(void)
 {
@@ -207,6 +209,10 @@ static void __attribute__((noreturn)) structs(void)
 	sc3(NR_stat64, (long)path, (long)sbuf, 0);
 	sc5(NR_fstatat64, -100, (long)path, (long)sbuf, 0x100, 0);	/* AT_SYMLINK_NOFOLLOW */
 	sc3(NR_close, fd, 0, 0);
+	/* fork-like (SIGCHLD): ia32's order, flags, stack, parent_tid, tls, child_tid */
+	if (!sc5(NR_clone, 17, 0, (long)&ptid, 0, (long)&ctid))
+		for (;;)
+			sc3(NR_exit, 0, 0, 0);
 	sc3(NR_getpid, 0, 0, 0);
 	for (;;)
 		sc3(NR_exit, caught == 12 ? 0 : 1, 0, 0);
