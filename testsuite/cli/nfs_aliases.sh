@@ -109,26 +109,52 @@ sunrpc.svc.recv sv_name:string sv_prog:long sv_nrthreads:long timeout:long name:
 sunrpc.svc.register sv_name:string progname:string prog:long prot:long port:long name:string argstr:string
 sunrpc.svc.send sv_name:string peer_ip:long rq_xid:long rq_prog:long rq_vers:long rq_proc:long rq_prot:long name:string argstr:string'
 
-# The .return aliases of nfs.proc.* and sunrpc.clnt.shutdown_client, as 4.8 lists them.
+# The .return aliases of nfs.proc3/4.*, nfs.proc.* (but the aggregate
+# nfs.proc.entries.return, and release.return, which 4.8 lacks) and
+# sunrpc.clnt.shutdown_client, as 4.8 lists them.
 want_ret='nfs.proc.commit.return version:long name:string retstr:string size:long units:string
+nfs.proc.commit_done.return version:long name:string retstr:string
+nfs.proc.commit_setup.return version:long name:string retvalue:long
 nfs.proc.create.return name:string version:long retstr:string
 nfs.proc.handle_exception.return name:string retstr:string
+nfs.proc.lookup.return version:long name:string retstr:string
 nfs.proc.open.return name:string retstr:string
 nfs.proc.read.return version:long name:string retstr:string
+nfs.proc.read_done.return version:long name:string retstr:string
+nfs.proc.read_setup.return version:long name:string retvalue:long
+nfs.proc.remove.return name:string version:long retstr:string
 nfs.proc.rename.return name:string version:long retstr:string
 nfs.proc.rename_done.return version:long name:string retstr:string
 nfs.proc.rename_setup.return version:long name:string retvalue:long
 nfs.proc.write.return version:long name:string retstr:string size:long units:string
+nfs.proc.write_done.return version:long name:string retstr:string
+nfs.proc.write_setup.return version:long name:string retvalue:long
+nfs.proc3.commit_done.return version:long name:string retstr:string
+nfs.proc3.commit_setup.return version:long name:string retvalue:long
 nfs.proc3.create.return name:string version:long retstr:string
+nfs.proc3.lookup.return version:long name:string retstr:string
+nfs.proc3.read_done.return version:long name:string retstr:string
+nfs.proc3.read_setup.return version:long name:string retvalue:long
+nfs.proc3.remove.return name:string version:long retstr:string
 nfs.proc3.rename.return name:string version:long retstr:string
 nfs.proc3.rename_done.return version:long name:string retstr:string
 nfs.proc3.rename_setup.return version:long name:string retvalue:long
+nfs.proc3.write_done.return version:long name:string retstr:string
+nfs.proc3.write_setup.return version:long name:string retvalue:long
 nfs.proc4.commit.return version:long name:string retstr:string size:long units:string
+nfs.proc4.commit_done.return version:long name:string retstr:string
+nfs.proc4.commit_setup.return version:long name:string retvalue:long
 nfs.proc4.create.return name:string version:long retstr:string
 nfs.proc4.handle_exception.return name:string retstr:string
+nfs.proc4.lookup.return version:long name:string retstr:string
+nfs.proc4.read_done.return version:long name:string retstr:string
+nfs.proc4.read_setup.return version:long name:string retvalue:long
+nfs.proc4.remove.return name:string version:long retstr:string
 nfs.proc4.rename.return name:string version:long retstr:string
 nfs.proc4.rename_done.return version:long name:string retstr:string
 nfs.proc4.rename_setup.return version:long name:string retvalue:long
+nfs.proc4.write_done.return version:long name:string retstr:string
+nfs.proc4.write_setup.return version:long name:string retvalue:long
 sunrpc.clnt.shutdown_client.return name:string retstr:string'
 
 # Every probe alias of the families, each to one printf: -p4 builds it.
@@ -136,7 +162,9 @@ all='probe nfs.fop.entries, nfs.fop.check_flags, nfs.aop.entries, nfs.proc.entri
 probe nfsd.dispatch { printf("%s %s %d %d\n", client_ip, argstr, xid, proc) }
 probe nfsd.return, nfsd.proc.return, nfsd.dispatch.return, sunrpc.return { printf("%s %s\n", name, retstr) }
 probe begin { printf("%s %s\n", nfsderror(0x02000000), addr_from_rqst_str(0)) }
-probe nfs.proc.return { printf("%s\n", name) }
+probe nfs.proc.return, nfs.proc.entries.return { printf("%s\n", name) }
+probe nfs.proc.read_setup.return, nfs.proc.write_setup.return, nfs.proc.commit_setup.return { print(retvalue) }
+probe nfs.proc.lookup.return, nfs.proc.remove.return, nfs.proc.read_done.return, nfs.proc.write_done.return, nfs.proc.commit_done.return { printf("%d %s\n", version, retstr) }
 probe nfs.proc.create.return, nfs.proc.rename.return, nfs.proc.rename_done.return, nfs.proc.read.return { printf("%d %s\n", version, retstr) }
 probe nfs.proc.rename_setup.return { print(retvalue) }
 probe nfs.proc.commit.return, nfs.proc.write.return { printf("%d %s\n", size, retstr) }
@@ -159,7 +187,7 @@ for r in $kernels; do
 	got=
 	for pat in 'nfs.proc3.*.return' 'nfs.proc4.*.return' 'nfs.proc.*.return' 'sunrpc.clnt.shutdown_client.return'; do
 		expect_rc 0 "$STAP" -r "$r" -L "$pat"
-		got+=$(grep -E 'create|rename|handle_exception|open|commit\.|read\.|write\.|shutdown' <<<"$out")$'\n'
+		got+=$(grep -vE '^nfs\.proc\.(entries|release)\.return ' <<<"$out")$'\n'
 	done
 	out=$(LC_ALL=C sort <<<"${got%$'\n'}")
 	is "$want_ret"
