@@ -396,8 +396,8 @@ static void defines(struct session *s, struct strbuf *kb)
 
 /*
  * --kbuild-defer DIR (the test runner's, with -p4): leave the build
- * directory as DIR/NAME instead of running kbuild; --kbuild-batch DIR then
- * builds all of them with one kbuild.  A kbuild run has a fixed cost of
+ * directory, linked as DIR/NAME, instead of running kbuild; --kbuild-batch
+ * DIR then builds all of them with one kbuild.  A kbuild run has a fixed cost of
  * its own (its Makefiles, some 30 compiler option probes, modpost's
  * start), as large as compiling a small script; paid once per batch, it
  * takes some 40% off the suite's builds.  A build whose runtime objects
