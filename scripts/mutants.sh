@@ -4,7 +4,7 @@
 # mutants.sh: how many planted one-line bugs do the fast tests catch?
 #
 #   scripts/mutants.sh [-n N] [-s SEED] [-g GROUPS] [-r RUNGLOB] [-t SECS]
-#                      [-l] [FILE...]
+#                      [-l] [-k] [FILE...]
 #
 # Plants N one-line mutants, one at a time, in FILEs (default: every
 # translator/*.c and translator/probes/*.c), rebuilds only `make stap`
@@ -38,6 +38,9 @@
 #
 # Cost: a mutant is one object rebuild and link (~3-5 s) plus at most
 # the fast groups (~60 s when it survives, a few seconds when killed).
+# Measured on the shared 2-core host (load ~17), 40 mutants of the front
+# end (lex parse preprocess sem elide desugar ast format .c): 18 min
+# wall, 3.6 min CPU; 14 of emit.c emit_map.c probes/*.c: 11 min wall.
 #
 # The file is restored from a copy taken before the first mutant, on
 # every exit path (also ^C and kill), and stap is rebuilt from it; the
@@ -63,7 +66,7 @@ while getopts n:s:g:r:t:lk o; do
 	case $o in
 	n) n=$OPTARG ;; s) seed=$OPTARG ;; g) groups=$OPTARG ;;
 	r) runglob=$OPTARG ;; t) tmo=$OPTARG ;; l) listonly=1 ;; k) keepgoing=1 ;;
-	*) sed -n '4,8p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,7p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
