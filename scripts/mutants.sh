@@ -46,7 +46,10 @@
 # every exit path (also ^C and kill), and stap is rebuilt from it; the
 # script refuses to start when a backup from an interrupted run is
 # left over.  Only the mutated file is ever written: no git commands
-# touch the tree.  MUTANTS_TOP (default: this script's tree) is the tree;
+# touch the tree; while it runs, one source file is mutated in the work
+# tree, so `git commit -a` there would commit the mutant: add files by
+# name.  ^C waits for the build or the tests' process group to end (a
+# few seconds).  MUTANTS_TOP (default: this script's tree) is the tree;
 # testsuite/cli/mutants.sh runs the script on a toy tree that way.
 set -u
 # The body is one compound command, parsed whole before it runs: the
