@@ -4,7 +4,7 @@
 # mutants.sh: how many planted one-line bugs do the fast tests catch?
 #
 #   scripts/mutants.sh [-n N] [-s SEED] [-g GROUPS] [-r RUNGLOB] [-t SECS]
-#                      [-l] [-k] [FILE...]
+#                      [-l] [-k] [-f REGEX] [FILE...]
 #
 # Plants N one-line mutants, one at a time, in FILEs (default: every
 # translator/*.c and translator/probes/*.c), rebuilds only `make stap`
@@ -35,6 +35,9 @@
 #   -t SECS   per-stage timeout
 #   -l        only list the sample (no build, no tests)
 #   -k        keep going after a failing stage (name every killer)
+#   -f REGEX  of the sample, plant only the mutants whose "FILE:LINE: KIND:
+#             CHANGE" line (as -l prints it) matches: to re-check
+#             survivors, e.g. with -g and slower groups
 #
 # Cost: a mutant is one object rebuild and link (~3-5 s) plus at most
 # the fast groups (~60 s when it survives, a few seconds when killed).
@@ -64,11 +67,12 @@ no_kernel_tree pass_output point_wildcards pp_kernel syscall_parts
 tvar_return_warning unassigned_globals warnings uprobe_list usym_tables
 tapset_index staprun_target_held elide_stores global_reads'
 
-n=40 seed=1 groups= runglob= tmo=300 listonly= keepgoing=
-while getopts n:s:g:r:t:lk o; do
+n=40 seed=1 groups= runglob= tmo=300 listonly= keepgoing= only=
+while getopts n:s:g:r:t:lkf: o; do
 	case $o in
 	n) n=$OPTARG ;; s) seed=$OPTARG ;; g) groups=$OPTARG ;;
 	r) runglob=$OPTARG ;; t) tmo=$OPTARG ;; l) listonly=1 ;; k) keepgoing=1 ;;
+	f) only=$OPTARG ;;
 	*) sed -n '4,7p' "$0" >&2; exit 2 ;;
 	esac
 done
@@ -284,7 +288,8 @@ done >"$scratch/all"
 # i-th of every kind before the (i+1)-th of any.
 sort -t$'\037' -k1,1n "$scratch/all" |
 	awk -F'\037' '{ print (++seen[$2]) "\037" $0 }' |
-	sort -t$'\037' -k1,1n -k2,2n | head -n "$n" | cut -d$'\037' -f3- >"$scratch/sample"
+	sort -t$'\037' -k1,1n -k2,2n | head -n "$n" | cut -d$'\037' -f3- |
+	awk -F'\037' -v re="$only" 're == "" || ($2 ":" $3 ": " $1 ": " $4) ~ re' >"$scratch/sample"
 total=$(wc -l <"$scratch/sample")
 
 if [ -n "$listonly" ]; then

@@ -45,6 +45,11 @@ cmp -s toy.c.orig toy/translator/toy.c || fail "toy.c left mutated: $(diff toy.c
 ls toy/translator | grep -q backup && fail "a backup is left: $(ls toy/translator)"
 (cd toy && ./stap 10 && ! ./stap 11) || fail "toy stap not rebuilt from the restored toy.c"
 
+# -l lists the same sample, -f picks from it.
+expect_rc 0 env MUTANTS_TOP=$PWD/toy "$script" -l -n 100 -f 'toy.c:8: lit' translator/toy.c
+is 'translator/toy.c:8: lit: `3` -> `4`
+translator/toy.c:8: lit: `3` -> `2`'
+
 # Stopped in the middle of a stage: restored at once.
 rm -f toy/hang
 MUTANTS_TOP=$PWD/toy TOY_HANG=$PWD/toy/hang "$script" -n 1 -g 'toy/*' translator/toy.c >/dev/null 2>&1 &
