@@ -49,6 +49,7 @@
 #define NR_stat64	195
 #define NR_clone	120
 #define NR_utime	30
+#define NR_adjtimex	124
 #define NR_times	43
 #define NR_sysinfo	116
 #define NR_utimes	271
@@ -158,6 +159,8 @@ static unsigned int utb32[2] = { 1, 2 };		/* struct old_utimbuf32 */
 static unsigned int tvs32[4] = { 3, 4, 5, 6 };		/* struct old_timeval32[2] */
 static unsigned int its32[4] = { 0, 0, 5, 0 };		/* struct old_itimerspec32: 5 s */
 static unsigned int sysinfo32[16], tms32[4];		/* compat_sysinfo, compat_tms */
+/* struct old_timex32: modes 0 (read only), offset, freq, ..., tick */
+static int timex32[50] = { 0, -1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
 
 static void __attribute__((noreturn)) structs(void)
 {
@@ -225,6 +228,7 @@ static void __attribute__((noreturn)) structs(void)
 	fd = sc3(NR_timerfd_create, 1, 0, 0);			/* CLOCK_MONOTONIC */
 	sc5(NR_timerfd_settime, fd, 0, (long)its32, 0, 0);
 	sc3(NR_close, fd, 0, 0);
+	sc3(NR_adjtimex, (long)timex32, 0, 0);
 	/* structs the kernel fills in (argstr shows what they hold before) */
 	sysinfo32[0] = 7;
 	sysinfo32[10] = 0x10009;	/* procs 9, and the padding after it */
