@@ -247,7 +247,9 @@ static long trace_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	r.now = ktime_get_mono_fast_ns();
 	raw_spin_unlock_irqrestore(&rc->lock, flags);
 	mutex_unlock(&read_mutex);
-	if (!ret && copy_to_user(ur, &r, offsetof(typeof(r), r[r.n])))
+	/* The ranges in use only. */
+	if (!ret && copy_to_user(ur, &r, sizeof(r) - sizeof(r.r) +
+				 r.n * sizeof(r.r[0])))
 		ret = -EFAULT;
 	return ret;
 }

@@ -127,6 +127,9 @@ static void try_map(struct relay_file *f)
 	}
 	f->map = m;
 	f->rr.n = 0;	/* nothing in hand until the first pass */
+	if (staprun_verbose)
+		util_err("relay: cpu %d's buffer mapped, %u x %u bytes",
+			 f->cpu, f->rr.n_subbufs, f->rr.subbuf_size);
 }
 
 int relay_in_open(struct relay_in *in, const char *dir)
