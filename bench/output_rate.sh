@@ -111,7 +111,7 @@ cost() {  # CFG COMMAND...
 	for mode in 1cpu 2cpu; do
 		o=/tmp/$cfg.$mode.out
 		start $o "$@" || continue
-		set -- $(ticks $pid); t0=$1; s0=$2; l0=$(wc -l < $o)
+		tk=$(ticks $pid); t0=${tk% *}; s0=${tk#* }; l0=$(wc -l < $o)
 		if [ $mode = 1cpu ]; then
 			v=$(taskset -c 0 $T/sysloop $N); ns="${v%% *}"
 		else
@@ -120,7 +120,7 @@ cost() {  # CFG COMMAND...
 			wait $p1 $p2; a=$(cat /tmp/a); b=$(cat /tmp/b); ns="${a%% *}/${b%% *}"
 		fi
 		drain $o
-		set -- $(ticks $pid); t1=$1; s1=$2; l1=$(wc -l < $o)
+		tk=$(ticks $pid); t1=${tk% *}; s1=${tk#* }; l1=$(wc -l < $o)
 		stop
 		echo "@@C $cfg $mode ns/call=$ns lines=$((l1 - l0)) reader_ticks=$((t1 - t0)) hz=$hz delivered=$(($(wc -l < $o) - l0)) sys_ticks=$((s1 - s0))"
 		rm -f $o

@@ -461,6 +461,23 @@ take(struct relay_batch *b, char **buf, size_t *len, size_t *lim, int cpu,
 }
 
 /*
+ * merge2_batch's file at the end of a range (records never span them):
+ * through the cursor in memory to the next one.
+ */
+static void hop(const struct relay_file *f, struct cursor *c,
+		struct relay_batch *b, uint64_t horizon, const char **p,
+		const char **e, const char **s, uint64_t *t)
+{
+	b->merged += *p - *s;
+	c->p = *p;
+	c->ts = *t;
+	next_range(f, c, horizon);
+	*s = *p = c->p;
+	*e = c->end;
+	*t = c->ts;
+}
+
+/*
  * Two files into a batch, the usual machine: record by record, the
  * earlier head first (file 0's on a tie, as pick() orders them).  With
  * two CPUs writing in turn, runs are one record, and a run's setup cost
@@ -484,28 +501,13 @@ static void merge2_batch(struct relay_in *in, struct cursor *c,
 				break;
 			take(b, &buf, &len, &lim, cpu0, &p0, e0, &t0, horizon,
 			     emit, arg);
-			if (t0 == UINT64_MAX && p0 == e0 && in->files[0].map) {
-				/* Records never span ranges: the next one. */
-				b->merged += p0 - s0;
-				c[0].p = p0;
-				c[0].ts = t0;
-				next_range(&in->files[0], &c[0], horizon);
-				s0 = p0 = c[0].p;
-				e0 = c[0].end;
-				t0 = c[0].ts;
-			}
+			if (t0 == UINT64_MAX && p0 == e0 && in->files[0].map)
+				hop(&in->files[0], &c[0], b, horizon, &p0, &e0, &s0, &t0);
 		} else {
 			take(b, &buf, &len, &lim, cpu1, &p1, e1, &t1, horizon,
 			     emit, arg);
-			if (t1 == UINT64_MAX && p1 == e1 && in->files[1].map) {
-				b->merged += p1 - s1;
-				c[1].p = p1;
-				c[1].ts = t1;
-				next_range(&in->files[1], &c[1], horizon);
-				s1 = p1 = c[1].p;
-				e1 = c[1].end;
-				t1 = c[1].ts;
-			}
+			if (t1 == UINT64_MAX && p1 == e1 && in->files[1].map)
+				hop(&in->files[1], &c[1], b, horizon, &p1, &e1, &s1, &t1);
 		}
 	}
 	b->len = len;
