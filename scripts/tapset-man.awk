@@ -3,17 +3,19 @@
 # at build time only).  The format is described in tapsets/README:
 #
 #     /**
-#      * sfunction NAME - Summary      (or: probe NAME - Summary)
+#      * sfunction NAME - Summary      (or: probe NAME, smacro NAME)
 #      * @PARAM: what it is             (parameters; an alias's variables)
 #      *
 #      * Description paragraphs.
 #      */
 #
-# awk -f tapset-man.awk -v mode=man -v out=DIR tapsets/*.stp
+# awk -f tapset-man.awk -v mode=man -v out=DIR tapsets/*.stp tapsets/*.stpm
 #     writes DIR/function::NAME.3stap and DIR/probe::NAME.3stap for each
-#     public function (overloads share a page) and probe alias.
+#     public function (overloads share a page) and probe alias, and
+#     DIR/macro::NAME.3stap for each public macro of a .stpm file (the
+#     library macros; a .stp file's @define is its own, with no page).
 # awk -f tapset-man.awk -v mode=check FILE...
-#     prints "file:line: problem" for each public function or alias of the
+#     prints "file:line: problem" for each public function, alias or macro of the
 #     files that lacks a doc block, a parameter's or variable's @ line, or
 #     documents a parameter its signature does not have; exits 1 if any.
 # awk -f tapset-man.awk -v mode=coverage FILE...
@@ -79,7 +81,7 @@ function take_doc(kind, name, ln,    i, l, sect, at, word, key) {
 			l = trim(l)
 			if (l == "")
 				continue
-			sub(/^(sfunction|function|probe)[ \t]+/, "", l)
+			sub(/^(sfunction|function|probe|smacro)[ \t]+/, "", l)
 			key = index(l, " - ")
 			if (!key || trim(substr(l, 1, key - 1)) != name)
 				return	# not this item's block
@@ -128,6 +130,7 @@ function take_doc(kind, name, ln,    i, l, sect, at, word, key) {
 
 FNR == 1 {
 	indoc = 0; havedoc = 0; inc = 0; incom = 0; inalias = 0; inmacro = 0
+	libbody = 0
 	for (g in globals) delete globals[g]
 	for (g in macro) delete macro[g]
 }
@@ -141,6 +144,40 @@ inc {
 indoc {
 	doc[++ndoc] = $0
 	if ($0 ~ /\*\//) { indoc = 0; havedoc = 1 }
+	next
+}
+
+# The body of a library macro being read (depth: open "%(" in it).
+libbody {
+	libbody += count_of($0, "%(") - count_of($0, "%)")
+	next
+}
+
+# A library macro (.stpm): "@define NAME[(a, b)] %( BODY %)", an item
+# with parameters like a function's.
+FILENAME ~ /\.stpm$/ && /^@define[ \t]+[A-Za-z_]/ {
+	l = $0
+	sub(/^@define[ \t]+/, "", l)
+	match(l, /^[A-Za-z_][A-Za-z0-9_]*/)
+	name = substr(l, 1, RLENGTH)
+	l = substr(l, RLENGTH + 1)
+	take_doc(public(name) ? "macro" : "skip", name, FNR)
+	it_np[nitems] = 0
+	sig = "@" name
+	if (match(l, /^[ \t]*\([^)]*\)/)) {
+		p = substr(l, RSTART, RLENGTH)
+		l = substr(l, RSTART + RLENGTH)
+		sub(/^[ \t]*\(/, "", p); sub(/\)$/, "", p)
+		np = split(p, pa, /,/)
+		for (i = 1; i <= np; i++) {
+			w1 = trim(pa[i])
+			if (w1 != "") it_p[nitems, ++it_np[nitems]] = w1
+		}
+		sig = sig "(" p ")"
+		gsub(/[ \t]*,[ \t]*/, ", ", sig)
+	}
+	it_sig[nitems] = sig
+	libbody = count_of(l, "%(") - count_of(l, "%)")
 	next
 }
 
@@ -226,6 +263,17 @@ inalias {
 
 { havedoc = 0 }
 
+# The word a doc block's NAME line starts with, by kind of item.
+function doc_word(kind) {
+	return kind == "function" ? "sfunction" : (kind == "macro" ? "smacro" : "probe")
+}
+
+function count_of(s, t,    n, i) {
+	n = 0
+	while ((i = index(s, t)) > 0) { n++; s = substr(s, i + length(t)) }
+	return n
+}
+
 # A function line opening embedded C.
 function fn_c(line) {
 	if (line ~ /%\{/ && line !~ /%\}/) inc = 1
@@ -298,8 +346,7 @@ function check(    i, j, k, ok, bad, nbad, total, good, what) {
 		bad = 0
 		if (!it_doc[i]) {
 			if (mode == "check") printf "%s:%d: %s has no doc comment (/** %s %s - ... */)\n", it_file[i],
-			    it_line[i], what, it_kind[i] == "function" ? "sfunction" : "probe",
-			    it_name[i]
+			    it_line[i], what, doc_word(it_kind[i]), it_name[i]
 			bad++
 		} else {
 			for (j = 1; j <= it_np[i]; j++) {
@@ -308,7 +355,7 @@ function check(    i, j, k, ok, bad, nbad, total, good, what) {
 				if (!ok) {
 					if (mode == "check") printf "%s:%d: %s: %s %s is not documented (@%s: ...)\n",
 					    it_file[i], it_line[i], what,
-					    it_kind[i] == "function" ? "parameter" : "variable",
+					    it_kind[i] == "probe" ? "variable" : "parameter",
 					    it_p[i, j], it_p[i, j]
 					bad++
 				}
@@ -320,7 +367,7 @@ function check(    i, j, k, ok, bad, nbad, total, good, what) {
 					bad++
 				}
 				# Aliases may document variables of the alias they build on.
-				if (it_kind[i] != "function") continue
+				if (it_kind[i] == "probe") continue
 				ok = 0
 				for (j = 1; j <= it_np[i]; j++) if (it_at[i, k] == it_p[i, j]) ok = 1
 				if (!ok) {
@@ -353,14 +400,14 @@ function page(kind, name,    f, i, j, k, d, n, ln, pre, first, sect, shown) {
 		}
 	print ".\\\" Generated from " it_file[first] " by scripts/tapset-man.awk: do not edit." > f
 	printf ".TH \"%s::%s\" 3stap \"\" \"stap-ng\" \"%s\"\n", toupper(kind), toupper(name),
-	    kind == "function" ? "Tapset Functions" : "Tapset Probes" > f
+	    kind == "function" ? "Tapset Functions" : (kind == "macro" ? "Tapset Macros" : "Tapset Probes") > f
 	print ".SH NAME" > f
 	print kind "::" roff(name) " \\- " roff(it_summary[first] != "" ? it_summary[first] : "(undocumented)") > f
 	print ".SH SYNOPSIS" > f
 	print ".nf" > f
 	for (i = 1; i <= nitems; i++)
 		if (it_kind[i] == kind && it_name[i] == name)
-			print roff(kind == "function" ? it_sig[i] : "probe " name) > f
+			print roff(kind == "probe" ? "probe " name : it_sig[i]) > f
 	print ".fi" > f
 	sect = 0
 	for (i = 1; i <= nitems; i++) {
@@ -369,12 +416,14 @@ function page(kind, name,    f, i, j, k, d, n, ln, pre, first, sect, shown) {
 			if ((it_at[i, k]) in shown) continue	# overloads share names
 			shown[it_at[i, k]] = 1
 			if (!sect++)
-				print ".SH " (kind == "function" ? "ARGUMENTS" : "VALUES") > f
+				print ".SH " (kind == "probe" ? "VALUES" : "ARGUMENTS") > f
 			print ".TP" > f
 			print "\\fI" roff(it_at[i, k]) "\\fR" > f
 			print roff(it_attext[i, k]) > f
 		}
 	}
+	if (kind == "macro" && !sect)
+		print ".SH ARGUMENTS\nNone" > f
 	sect = 0
 	for (i = 1; i <= nitems; i++) {
 		if (it_kind[i] != kind || it_name[i] != name) continue
@@ -407,8 +456,12 @@ function page(kind, name,    f, i, j, k, d, n, ln, pre, first, sect, shown) {
 	sub(/.*\//, "", ln)
 	print roff("tapsets/" ln) > f
 	print ".SH SEE ALSO" > f
-	print ".BR stap (1)," > f
-	print ".BR stapprobes (3stap)" > f
+	if (kind == "macro") {
+		print ".BR stap (1)" > f	# its MACROS section
+	} else {
+		print ".BR stap (1)," > f
+		print ".BR stapprobes (3stap)" > f
+	}
 	close(f)
 }
 
