@@ -813,6 +813,44 @@ static bool sc_ends(const char *s, const char *end)
 	return n >= e && !strcmp(s + n - e, end);
 }
 
+/* Is one name the other, or it and "_" and more (tls, tls_val)? */
+static bool sc_same_name(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+
+	if (n > m)
+		return sc_same_name(b, a);
+	return !strncmp(a, b, n) && (!b[n] || b[n] == '_');
+}
+
+/*
+ * The parameters of prototype vars that have the names of base's n, in
+ * base's order, as indexes into perm: false unless every one has exactly
+ * one.  compat_sys_ia32_clone takes tls before child_tidptr.
+ */
+static bool sc_perm32(const char *base, const char *vars, int n, int *perm)
+{
+	char bn[64], cn[64];
+
+	for (int i = 0; i < n; i++) {
+		perm[i] = -1;
+		if (!sc_param_name(base, i, bn, sizeof(bn)))
+			return false;
+		for (int j = 0; j < n; j++)
+			if (sc_param_name(vars, j, cn, sizeof(cn)) && sc_same_name(bn, cn)) {
+				if (perm[i] >= 0)
+					return false;
+				perm[i] = j;
+			}
+		if (perm[i] < 0)
+			return false;
+		for (int k = 0; k < i; k++)
+			if (perm[k] == perm[i])
+				return false;
+	}
+	return true;
+}
+
 /*
  * An ia32 variant's registers for its x86-64 call's arguments (args[n],
  * of c->base): its own prototype's parameters in order, where a 64-bit
@@ -823,14 +861,18 @@ static bool sc_ends(const char *s, const char *end)
 static bool sc_map32(const struct sc_call *c, struct sc_arg *args, int n)
 {
 	const char *vars = c->cname ? c->cvars : c->vars;
-	int np = c->cname ? c->cnparams : c->nparams, j = 0;
+	int np = c->cname ? c->cnparams : c->nparams, j = 0, perm[6];
 	char ct[128], bt[128], lo[64], hi[64];
+	bool byname;
 
 	if (!vars)
 		return false;
+	byname = np == n && sc_perm32(c->base->vars, vars, n, perm);
 	for (int i = 0; i < n; i++, j++) {
 		struct sc_arg *a = &args[i], t = { .kname = a->kname };
 
+		if (byname)
+			j = perm[i];
 		if (j >= np || !sc_param_type(vars, j, ct, sizeof(ct)) ||
 		    !sc_param_type(c->base->vars, i, bt, sizeof(bt)))
 			return false;
@@ -841,10 +883,11 @@ static bool sc_map32(const struct sc_call *c, struct sc_arg *args, int n)
 			a->compat32 = a->decoder && !sc_same_type(ct, bt);
 			continue;
 		}
-		if (a->bits == 64 && sc_param_name(vars, j, lo, sizeof(lo)) &&
+		if (!byname && a->bits == 64 && sc_param_name(vars, j, lo, sizeof(lo)) &&
 		    sc_param_name(vars, j + 1, hi, sizeof(hi)) &&
-		    (sc_ends(lo, "lo") || sc_ends(lo, "low")) &&
-		    (sc_ends(hi, "hi") || sc_ends(hi, "high"))) {
+		    (((sc_ends(lo, "lo") || sc_ends(lo, "low")) &&
+		      (sc_ends(hi, "hi") || sc_ends(hi, "high"))) ||
+		     (sc_ends(lo, "0") && sc_ends(hi, "1")))) {
 			a->reg_hi = ++j + 1;
 			continue;
 		}
@@ -852,7 +895,7 @@ static bool sc_map32(const struct sc_call *c, struct sc_arg *args, int n)
 		a->narrow32 = a->compat32 = a->cls == SC_SIGNED && a->bits == 64 &&
 					    t.cls == SC_SIGNED && t.bits == 32;
 	}
-	return j == np;
+	return byname || j == np;
 }
 
 /*
@@ -1260,6 +1303,10 @@ static void sc_read_table32(struct session *s, struct sc_collect *k)
 				    !strcmp(cname + 11 + len, "_time64"))) {
 				c->map32 = c->compat = true;
 				c->cname = arena_strdup(&s->arena, cname);
+			} else if (!strncmp(cname, "compat_sys_", 11)) {
+				/* another (compat_sys_ia32_clone): see sc_split32 */
+				c->compat = true;
+				c->cname = arena_strdup(&s->arena, cname);
 			}
 			continue;
 		}
@@ -1326,7 +1373,7 @@ static void sc_variant32(struct session *s, const struct sc_collect *k, struct s
 	const char *name = c->kname;
 	bool prefix = !strncmp(name, "ia32_", 5);
 
-	if (!c->only32 || c->alias32 || c->nr32 < 0)
+	if (!c->only32 || c->alias32 || c->nr32 < 0 || c->base)
 		return;
 	if (prefix)
 		name += 5;
@@ -1351,6 +1398,27 @@ static void sc_variant32(struct session *s, const struct sc_collect *k, struct s
 			c->base = NULL;
 		}
 	}
+}
+
+/*
+ * An x86-64 call whose ia32 entry point takes its arguments in another
+ * order or layout (compat_sys_ia32_clone: tls before child_tidptr;
+ * compat_sys_fanotify_mark: the 64-bit mask in two), so that its alias
+ * does not cover it (sc_check32), gets an ia32 variant of its own, as
+ * sc_variant32's, where sc_map32 lines them up: the new call, or NULL.
+ */
+static struct sc_call *sc_split32(struct session *s, struct sc_call *c)
+{
+	struct sc_call *v;
+	struct sc_arg args[6];
+
+	if (c->only32 || c->map32 || c->nr32 < 0 || !c->compat || !c->cvars || !c->vars)
+		return NULL;
+	v = arena_alloc(&s->arena, sizeof(*v));
+	*v = (struct sc_call){ .kname = c->kname, .name = c->name, .nr = -1, .nr32 = c->nr32,
+			       .compat = true, .cname = c->cname, .cvars = c->cvars,
+			       .cnparams = c->cnparams, .only32 = true, .base = c };
+	return sc_map32(v, args, sc_args(s, c, args, 6)) ? v : NULL;
 }
 
 /*
@@ -1562,6 +1630,14 @@ int sc_tapset_parts(struct session *s, const struct srcloc *loc, struct program 
 		sc_check32(k.calls.items[i]);
 		sc_own32(&k, k.calls.items[i]);
 	}
+	int ncalls = k.calls.len;
+
+	for (i = 0; i < ncalls; i++) {
+		struct sc_call *v = sc_split32(s, k.calls.items[i]);
+
+		if (v)
+			vec_push(&k.calls, v);
+	}
 	for (i = 0; i < k.calls.len; i++)
 		sc_variant32(s, &k, k.calls.items[i]);
 	s->sc_calls = k.calls;	/* the calls are in the session's arena */
@@ -1629,7 +1705,8 @@ static void sc_any(struct strbuf *sb, const struct sc_collect *k)
 	for (int i = 0; i < k->calls.len; i++) {
 		const struct sc_call *c = k->calls.items[i];
 
-		if (c->nr32 >= 0 && ++n32)
+		/* (a split call's number is its x86-64 call's too: once) */
+		if (c->nr32 >= 0 && (!c->base || c->base->nr32 != c->nr32) && ++n32)
 			sb_printf(sb, "\t[%d] = \"%s\",\n", c->nr32,
 				  c->uname32 ? c->uname32 : c->kname);
 	}
@@ -1699,7 +1776,7 @@ bool sc_wanted(const char *first)
 /*
  * stap --dump-syscalls: the aliases' calls for scripts/syscall-man.sh,
  * one a line, tab-separated: alias name, the kernel's name, x86-64
- * number, ia32 number the alias covers (- if none), the prototype ("char
+ * number, the ia32 numbers the alias covers (180,181; - if none), the prototype ("char
  * const *filename, int flags, umode_t mode"; - if none or unknown) and
  * the variables of its arguments, in order ("filename flags mode").
  */
@@ -1717,10 +1794,18 @@ int sc_dump(struct session *s)
 		if (c->only32 && !c->alias32)
 			continue;
 		printf("%s\t%s\t%d\t", c->name, c->kname, c->nr);
+		/* its ia32 number, and those of its ia32 variants (180 of pread64) */
+		int n32 = 0;
+
 		if (c->map32 || c->alias32)
-			printf("%d\t", c->nr32);
-		else
-			printf("-\t");
+			n32 += printf("%d", c->nr32) > 0;
+		for (int v = 0; v < s->sc_calls.len; v++) {
+			const struct sc_call *o = s->sc_calls.items[v];
+
+			if (o->base == c)
+				n32 += printf("%s%d", n32 ? "," : "", o->nr32) > 0;
+		}
+		printf("%s\t", n32 ? "" : "-");
 		int j;
 
 		for (j = 0; p && j < c->nparams && sc_param_type(c->vars, j, type,
