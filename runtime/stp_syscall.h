@@ -122,7 +122,17 @@ enum stp_sc_kind {
 	STP_SC_TIMEX,		/* struct __kernel_timex */
 	STP_SC_STACK,		/* stack_t (sigaltstack) */
 	STP_SC_SIGINFO,		/* siginfo_t */
+	STP_SC_USER_DESC,	/* struct user_desc (get/set_thread_area) */
+	/* More values */
+	STP_SC_SIGHANDLER,	/* a signal handler: SIG_DFL, SIG_IGN, 0x8049010 */
+	STP_SC_SIGSET_WORD,	/* an old_sigset_t in a word (sigsuspend, ssetmask): [SIGUSR1] */
 };
+
+/*
+ * OR'd into a struct's kind: a 32-bit task's call reads it in its compat
+ * layout (struct compat_sigaction, old_timespec32, compat_stack_t).
+ */
+#define STP_SC_COMPAT32 0x1000
 
 /* What _stp_sc_sockaddr shows of a user struct sockaddr. */
 enum stp_sc_sockaddr_part {

@@ -389,6 +389,17 @@ static void sigset_str(char *dst, u64 set)
 	scnprintf(dst + len, MAXSTRINGLEN - len, "]");
 }
 
+/* struct sigaction as argstr shows it: {SIG_DFL}, {0x4010, SA_RESTART, 0x4020, [SIGUSR1]} */
+static void sigaction_str(char *dst, unsigned long handler, unsigned long flags,
+			  unsigned long restorer, u64 mask);
+
+/* An interval and a value (struct itimerval, itimerspec: div 1000) in microseconds. */
+static void itimer_str(char *dst, const long long *t, int div)
+{
+	scnprintf(dst, MAXSTRINGLEN, "[%lld.%06lld,%lld.%06lld]", t[0], t[1] / div, t[2],
+		  t[3] / div);
+}
+
 /* The name of value v in names[] (NULL holes allowed), else v in decimal. */
 static void enum_str(char *dst, int64_t v, const char *const *names, size_t n)
 {
@@ -415,6 +426,24 @@ static void flag_str(char *dst, unsigned long v, const struct stp_sc_flag *t,
 	}
 	if (v || !len)
 		scnprintf(dst + len, MAXSTRINGLEN - len, "%s0x%lx", len ? "|" : "", v);
+}
+
+static void sigaction_str(char *dst, unsigned long handler, unsigned long flags,
+			  unsigned long restorer, u64 mask)
+{
+	size_t len;
+
+	if (handler == (unsigned long)SIG_DFL || handler == (unsigned long)SIG_IGN) {
+		strscpy(dst, handler ? "{SIG_IGN}" : "{SIG_DFL}", MAXSTRINGLEN);
+		return;
+	}
+	len = scnprintf(dst, MAXSTRINGLEN, "{0x%lx, ", handler);
+	flag_str(dst + len, flags, sa_flags, NULL);
+	len = strlen(dst);
+	len += scnprintf(dst + len, MAXSTRINGLEN - len, ", 0x%lx, ", restorer);
+	sigset_str(dst + len, mask);
+	len = strlen(dst);
+	scnprintf(dst + len, MAXSTRINGLEN - len, "}");
 }
 
 /*
@@ -819,6 +848,15 @@ static size_t sc_time_str(char *dst, size_t size, const long long *t, int digits
 	return scnprintf(dst, size, "[%lld.%0*lld]", t[0], digits, t[1]);
 }
 
+/* A struct read from user memory, in its x86-64 layout. */
+union sc_struct {
+	long long l[26];
+	int i[52];
+	unsigned char b[208];
+};
+
+static void sc_struct_fmt(char *dst, int kind, const union sc_struct *p);
+
 /* Structs read from user memory (STP_SC_TIMEVAL on): NULL, the address if unreadable. */
 static void sc_struct_str(char *dst, int kind, int64_t v)
 {
@@ -829,82 +867,86 @@ static void sc_struct_str(char *dst, int kind, int64_t v)
 		[STP_SC_SCHED_ATTR - STP_SC_TIMEVAL] = 56, [STP_SC_SYSINFO - STP_SC_TIMEVAL] = 112,
 		[STP_SC_TMS - STP_SC_TIMEVAL] = 32, [STP_SC_TIMEX - STP_SC_TIMEVAL] = 208,
 		[STP_SC_STACK - STP_SC_TIMEVAL] = 24, [STP_SC_SIGINFO - STP_SC_TIMEVAL] = 128,
+		[STP_SC_USER_DESC - STP_SC_TIMEVAL] = 16,
 	};
-	union {
-		long long l[26];
-		int i[52];
-		unsigned char b[208];
-	} u;
-	size_t size, len;
+	union sc_struct u;
 
 	if (kind - STP_SC_TIMEVAL >= (int)ARRAY_SIZE(sizes)) {
 		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
 		return;
 	}
-	size = sizes[kind - STP_SC_TIMEVAL];
 	if (!v) {
 		strscpy(dst, "NULL", MAXSTRINGLEN);
 		return;
 	}
 	memset(&u, 0, sizeof(u));
-	if (copy_from_user_nofault(&u, (void __user *)(unsigned long)v, size)) {
+	if (copy_from_user_nofault(&u, (void __user *)(unsigned long)v,
+				   sizes[kind - STP_SC_TIMEVAL])) {
 		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
 		return;
 	}
+	sc_struct_fmt(dst, kind, &u);
+}
+
+/* A struct of sc_struct_str's kinds, in its x86-64 layout at *p, as argstr shows it. */
+static void sc_struct_fmt(char *dst, int kind, const union sc_struct *p)
+{
+	size_t len;
+
 	switch (kind) {
 	case STP_SC_TIMEVAL:
-		sc_time_str(dst, MAXSTRINGLEN, u.l, 6);
+		sc_time_str(dst, MAXSTRINGLEN, p->l, 6);
 		return;
 	case STP_SC_TIMEVAL2:
-		len = sc_time_str(dst, MAXSTRINGLEN, u.l, 6);
-		sc_time_str(dst + len, MAXSTRINGLEN - len, u.l + 2, 6);
+		len = sc_time_str(dst, MAXSTRINGLEN, p->l, 6);
+		sc_time_str(dst + len, MAXSTRINGLEN - len, p->l + 2, 6);
 		return;
 	case STP_SC_TIMEZONE:
-		scnprintf(dst, MAXSTRINGLEN, "[%d, %d]", u.i[0], u.i[1]);
+		scnprintf(dst, MAXSTRINGLEN, "[%d, %d]", p->i[0], p->i[1]);
 		return;
 	case STP_SC_UTIMBUF:
 		/* as ctime(3) writes them */
-		len = sc_ctime(dst, MAXSTRINGLEN, "[", u.l[0]);
-		len += sc_ctime(dst + len, MAXSTRINGLEN - len, ", ", u.l[1]);
+		len = sc_ctime(dst, MAXSTRINGLEN, "[", p->l[0]);
+		len += sc_ctime(dst + len, MAXSTRINGLEN - len, ", ", p->l[1]);
 		scnprintf(dst + len, MAXSTRINGLEN - len, "]");
 		return;
 	case STP_SC_RLIMIT_VAL:
-		scnprintf(dst, MAXSTRINGLEN, "[%lld,%lld]", u.l[0], u.l[1]);
+		scnprintf(dst, MAXSTRINGLEN, "[%lld,%lld]", p->l[0], p->l[1]);
 		return;
 	case STP_SC_SCHED_ATTR: {
 		/* size, policy (u32), flags (u64), nice (s32), priority (u32), runtime,
 		 * deadline, period (u64) */
 		unsigned long long flags, rt[3];
 
-		memcpy(&flags, u.b + 8, 8);
-		memcpy(rt, u.b + 24, 24);
+		memcpy(&flags, p->b + 8, 8);
+		memcpy(rt, p->b + 24, 24);
 		scnprintf(dst, MAXSTRINGLEN, "{size=%u, sched_policy=%u, sched_flags=%llu, "
 			  "sched_nice=%d, sched_priority=%u, sched_runtime=%llu, "
-			  "sched_deadline=%llu, sched_period=%llu}", u.i[0], u.i[1], flags,
-			  u.i[4], u.i[5], rt[0], rt[1], rt[2]);
+			  "sched_deadline=%llu, sched_period=%llu}", p->i[0], p->i[1], flags,
+			  p->i[4], p->i[5], rt[0], rt[1], rt[2]);
 		return;
 	}
 	case STP_SC_SYSINFO:
 		scnprintf(dst, MAXSTRINGLEN, "{uptime=%lld, loads=[%llu, %llu, %llu], "
 			  "totalram=%llu, freeram=%llu, sharedram=%llu, bufferram=%llu, "
-			  "totalswap=%llu, freeswap=%llu, procs=%u}", u.l[0], u.l[1], u.l[2],
-			  u.l[3], u.l[4], u.l[5], u.l[6], u.l[7], u.l[8], u.l[9],
-			  (unsigned int)(u.l[10] & 0xffff));
+			  "totalswap=%llu, freeswap=%llu, procs=%u}", p->l[0], p->l[1], p->l[2],
+			  p->l[3], p->l[4], p->l[5], p->l[6], p->l[7], p->l[8], p->l[9],
+			  (unsigned int)(p->l[10] & 0xffff));
 		return;
 	case STP_SC_TMS:
 		scnprintf(dst, MAXSTRINGLEN, "{tms_utime=%lld, tms_stime=%lld, tms_cutime=%lld, "
-			  "tms_cstime=%lld}", u.l[0], u.l[1], u.l[2], u.l[3]);
+			  "tms_cstime=%lld}", p->l[0], p->l[1], p->l[2], p->l[3]);
 		return;
 	case STP_SC_TIMEX:
 		/* struct __kernel_timex: modes (u32), offset, freq, maxerror, esterror,
 		 * status (s32), constant, precision, tolerance, time (16 bytes), tick;
 		 * the modes, then the fields by name, as SystemTap 4.8 */
-		flag_str(dst, u.i[0], adj_flags, NULL);
+		flag_str(dst, p->i[0], adj_flags, NULL);
 		len = strlen(dst);
 		scnprintf(dst + len, MAXSTRINGLEN - len, ", constant=%lld, esterror=%lld, "
 			  "freq=%lld, maxerror=%lld, offset=%lld, precision=%lld, status=%d, "
-			  "tick=%lld, tolerance=%lld}", u.l[6], u.l[4], u.l[2], u.l[3], u.l[1],
-			  u.l[7], u.i[10], u.l[11], u.l[8]);
+			  "tick=%lld, tolerance=%lld}", p->l[6], p->l[4], p->l[2], p->l[3], p->l[1],
+			  p->l[7], p->i[10], p->l[11], p->l[8]);
 		memmove(dst + 1, dst, strlen(dst) + 1);
 		dst[0] = '{';
 		return;
@@ -915,9 +957,9 @@ static void sc_struct_str(char *dst, int kind, int64_t v)
 		};
 		char f[64];
 
-		flag_str(f, (unsigned int)u.i[2], ss_flags, NULL);
+		flag_str(f, (unsigned int)p->i[2], ss_flags, NULL);
 		scnprintf(dst, MAXSTRINGLEN, "{ss_sp=0x%llx, ss_flags=%s, ss_size=%lld}",
-			  u.l[0], f, u.l[2]);
+			  p->l[0], f, p->l[2]);
 		return;
 	}
 	case STP_SC_SIGINFO: {
@@ -926,9 +968,9 @@ static void sc_struct_str(char *dst, int kind, int64_t v)
 						     "SI_TKILL", "SI_DETHREAD", NULL,
 						     "SI_ASYNCNL" };
 		char sig[32], code[32];
-		int c = u.i[2];
+		int c = p->i[2];
 
-		_stp_sc_decode(sig, STP_SC_SIGNAL, u.i[0]);
+		_stp_sc_decode(sig, STP_SC_SIGNAL, p->i[0]);
 		if (c == 0x80)
 			strscpy(code, "SI_KERNEL", sizeof(code));
 		else if (c <= 0 && -c < (int)ARRAY_SIZE(codes) && codes[-c])
@@ -937,10 +979,99 @@ static void sc_struct_str(char *dst, int kind, int64_t v)
 			scnprintf(code, sizeof(code), "%d", c);
 		/* the sender's pid and uid (at offsets 16 and 20) */
 		scnprintf(dst, MAXSTRINGLEN, "{si_signo=%s, si_code=%s, si_pid=%d, si_uid=%u}",
-			  sig, code, u.i[4], (unsigned int)u.i[5]);
+			  sig, code, p->i[4], (unsigned int)p->i[5]);
+		return;
+	}
+	case STP_SC_USER_DESC: {
+		/* entry, base, limit, then the bit fields in one word */
+		unsigned int f = p->i[3];
+
+		scnprintf(dst, MAXSTRINGLEN, "{entry_number=%u, base_addr=%u, limit=%u, "
+			  "seg_32bit=%u, contents=%u, read_exec_only=%u, limit_in_pages=%u, "
+			  "seg_not_present=%u, useable=%u, lm=%u}", (unsigned int)p->i[0],
+			  (unsigned int)p->i[1], (unsigned int)p->i[2], f & 1, (f >> 1) & 3,
+			  (f >> 3) & 1, (f >> 4) & 1, (f >> 5) & 1, (f >> 6) & 1, (f >> 7) & 1);
 		return;
 	}
 	}
+}
+
+/*
+ * A struct a 32-bit task's call reads in its compat layout (kind without
+ * STP_SC_COMPAT32): read as 32-bit words and widened into the x86-64
+ * layout, shown as that is.  A kind without a compat layout here shows
+ * its address.
+ */
+static void sc_compat_str(char *dst, int kind, int64_t v)
+{
+	static const struct { int kind; size_t size; } sizes[] = {
+		{ STP_SC_SIGACTION, 20 }, { STP_SC_SIGSET, 8 }, { STP_SC_SIGINFO, 20 },
+		{ STP_SC_TIMESPEC, 8 }, { STP_SC_TIMEVAL, 8 }, { STP_SC_TIMEVAL2, 16 },
+		{ STP_SC_ITIMERSPEC, 16 }, { STP_SC_ITIMERVAL, 16 }, { STP_SC_UTIMBUF, 8 },
+		{ STP_SC_RLIMIT_VAL, 8 }, { STP_SC_STACK, 12 }, { STP_SC_TMS, 16 },
+		{ STP_SC_SYSINFO, 64 },
+	};
+	union sc_struct u;
+	u32 w[16];
+	size_t i, size = 0;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		if (sizes[i].kind == kind)
+			size = sizes[i].size;
+	if (!v) {
+		strscpy(dst, "NULL", MAXSTRINGLEN);
+		return;
+	}
+	memset(w, 0, sizeof(w));
+	if (!size || copy_from_user_nofault(w, (void __user *)(unsigned long)v, size)) {
+		scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
+		return;
+	}
+	memset(&u, 0, sizeof(u));
+	switch (kind) {
+	case STP_SC_SIGACTION:	/* handler, flags, restorer, mask[2] */
+		sigaction_str(dst, w[0], w[1], w[2], w[3] | (u64)w[4] << 32);
+		return;
+	case STP_SC_SIGSET:	/* two words, low first: a u64's layout */
+		sigset_str(dst, w[0] | (u64)w[1] << 32);
+		return;
+	case STP_SC_TIMESPEC:
+		scnprintf(dst, MAXSTRINGLEN, "[%d.%09d]", (s32)w[0], (s32)w[1]);
+		return;
+	case STP_SC_ITIMERSPEC:
+	case STP_SC_ITIMERVAL: {
+		long long t[4] = { (s32)w[0], (s32)w[1], (s32)w[2], (s32)w[3] };
+
+		itimer_str(dst, t, kind == STP_SC_ITIMERSPEC ? 1000 : 1);
+		return;
+	}
+	case STP_SC_SIGINFO:	/* signo, errno, code, then the sender's pid and uid */
+		u.i[0] = w[0];
+		u.i[2] = w[2];
+		u.i[4] = w[3];
+		u.i[5] = w[4];
+		break;
+	case STP_SC_STACK:	/* ss_sp, ss_flags, ss_size */
+		u.l[0] = w[0];
+		u.i[2] = w[1];
+		u.l[2] = w[2];
+		break;
+	case STP_SC_RLIMIT_VAL:	/* COMPAT_RLIM_INFINITY is RLIM_INFINITY to the kernel */
+		for (i = 0; i < 2; i++)
+			u.l[i] = w[i] == 0xffffffff ? -1LL : w[i];
+		break;
+	case STP_SC_SYSINFO:	/* uptime, loads[3], six sizes, procs (u16) */
+		u.l[0] = (s32)w[0];
+		for (i = 1; i < 10; i++)
+			u.l[i] = w[i];
+		u.l[10] = w[10] & 0xffff;
+		break;
+	default:		/* time pairs and struct tms: signed words */
+		for (i = 0; i < size / 4; i++)
+			u.l[i] = (s32)w[i];
+		break;
+	}
+	sc_struct_fmt(dst, kind, &u);
 }
 
 void _stp_sc_decode(char *dst, int kind, int64_t v)
@@ -950,7 +1081,20 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR" };
 	size_t i;
 
+	if (kind & STP_SC_COMPAT32) {
+		sc_compat_str(dst, kind & ~STP_SC_COMPAT32, v);
+		return;
+	}
 	switch (kind) {
+	case STP_SC_SIGHANDLER:
+		if (v == (long)SIG_DFL || v == (long)SIG_IGN)
+			strscpy(dst, v ? "SIG_IGN" : "SIG_DFL", MAXSTRINGLEN);
+		else
+			scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
+		return;
+	case STP_SC_SIGSET_WORD:
+		sigset_str(dst, (u32)v);
+		return;
 	case STP_SC_DFD:
 		if ((int)v == AT_FDCWD)
 			strscpy(dst, "AT_FDCWD", MAXSTRINGLEN);
@@ -1021,24 +1165,14 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 	}
 	case STP_SC_SIGACTION: {
 		struct { unsigned long handler, flags, restorer; u64 mask; } sa;
-		size_t len;
 
 		if (!v) {
 			strscpy(dst, "NULL", MAXSTRINGLEN);
 		} else if (copy_from_user_nofault(&sa, (void __user *)(unsigned long)v,
 						  sizeof(sa))) {
 			scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
-		} else if (sa.handler == (unsigned long)SIG_DFL ||
-			   sa.handler == (unsigned long)SIG_IGN) {
-			strscpy(dst, sa.handler ? "{SIG_IGN}" : "{SIG_DFL}", MAXSTRINGLEN);
 		} else {
-			len = scnprintf(dst, MAXSTRINGLEN, "{0x%lx, ", sa.handler);
-			flag_str(dst + len, sa.flags, sa_flags, NULL);
-			len = strlen(dst);
-			len += scnprintf(dst + len, MAXSTRINGLEN - len, ", 0x%lx, ", sa.restorer);
-			sigset_str(dst + len, sa.mask);
-			len = strlen(dst);
-			scnprintf(dst + len, MAXSTRINGLEN - len, "}");
+			sigaction_str(dst, sa.handler, sa.flags, sa.restorer, sa.mask);
 		}
 		return;
 	}
@@ -1197,8 +1331,7 @@ void _stp_sc_decode(char *dst, int kind, int64_t v)
 		else if (copy_from_user_nofault(t, (void __user *)(unsigned long)v, sizeof(t)))
 			scnprintf(dst, MAXSTRINGLEN, "0x%llx", (unsigned long long)v);
 		else
-			scnprintf(dst, MAXSTRINGLEN, "[%lld.%06lld,%lld.%06lld]", t[0], t[1] / div,
-				  t[2], t[3] / div);
+			itimer_str(dst, t, div);
 		return;
 	}
 	case STP_SC_IPC_FLAGS: {

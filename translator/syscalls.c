@@ -236,6 +236,12 @@ static const char *const sc_extras[][2] = {
 	{ "preadv*", "offset = __sc_arg(4)" }, { "pwritev*", "offset = __sc_arg(4)" },
 };
 
+/* sc_extras of an ia32 variant (sc_variant32) whose struct is another (old_utimbuf32). */
+static const char *const sc_extras32[][2] = {
+	{ "utime", "actime = __sc_arg(2) ? user_int(__sc_arg(2)) : 0\n"
+		   "\tmodtime = __sc_arg(2) ? user_int(__sc_arg(2) + 4) : 0" },
+};
+
 /*
  * How SystemTap shows some arguments otherwise than their type says
  * (call as a glob, kernel name, SC_SH_* bits): a char * that is a
@@ -286,6 +292,7 @@ static const struct { const char *call, *arg; int shape; } sc_shapes[] = {
 	{ "vmsplice", "uiov", SC_SH_RAW }, { "getrandom", "ubuf", SC_SH_STR },
 	{ "quotactl", "addr", SC_SH_HEX },
 	{ "set*name", "name", SC_SH_STR | SC_SH_UADDR | SC_SH_SUFFIX },
+	{ "uselib", "library", SC_SH_UADDR },
 };
 
 /* Decoders (runtime/stp_syscall.h) by call ("*": any) and argument. */
@@ -391,6 +398,9 @@ static const struct sc_decoder {
 	{ "sysinfo", "info", STP_SC_SYSINFO }, { "times", "tbuf", STP_SC_TMS },
 	{ "adjtimex", "txc_p", STP_SC_TIMEX }, { "clock_adjtime", "utx", STP_SC_TIMEX },
 	{ "prlimit64", "new_rlim", STP_SC_RLIMIT_VAL }, { "setrlimit", "rlim", STP_SC_RLIMIT_VAL },
+	/* the calls only ia32 has: a struct, a handler, a signal set in a word */
+	{ "[gs]et_thread_area", "u_info", STP_SC_USER_DESC }, { "signal", "handler", STP_SC_SIGHANDLER },
+	{ "sigsuspend", "mask", STP_SC_SIGSET_WORD }, { "ssetmask", "newmask", STP_SC_SIGSET_WORD },
 };
 
 /*
@@ -418,7 +428,7 @@ static const char *const sc_strnames[][3] = {
 /* Arguments argstr leaves out, as SystemTap's does (clone's tls). */
 static const char *const sc_hidden[][2] = {
 	{ "clone", "tls" }, { "membarrier", "cpu_id" }, { "preadv*", "pos_h" },
-	{ "pwritev*", "pos_h" },
+	{ "pwritev*", "pos_h" }, { "sigsuspend", "unused1" }, { "sigsuspend", "unused2" },
 };
 
 /* What an argument is, from its DWARF type. */
@@ -435,6 +445,8 @@ struct sc_arg {
 	int shape;		/* SC_SH_* */
 	bool narrow32;		/* 32 bits wide in the compat prototype: signed there */
 	bool other32;		/* the compat prototype's struct is another (compat_sigaction) */
+	int reg, reg_hi;	/* its register (1-6), and of its high half if split (ia32) */
+	bool compat32;		/* always the compat struct (an ia32 variant's argument) */
 };
 
 struct sc_call {
@@ -452,6 +464,8 @@ struct sc_call {
 	bool only32;		/* ia32 only: a name for syscall_any, ... */
 	bool alias32;		/* ... and an alias of its own (sc_own32) */
 	const char *uname32;	/* ia32's name for syscall_any (_llseek), or NULL */
+	const struct sc_call *base;	/* ia32 only: the x86-64 call it is a form of
+					 * (pread64 of ia32_pread64), see sc_variant32 */
 };
 
 /* Integer typedefs of system call prototypes: width and signedness. */
@@ -611,6 +625,22 @@ static const char *sc_param_type(const char *vars, int i, char *buf, size_t size
 	return NULL;
 }
 
+/* Are two types as the index writes them the same but for const? */
+static bool sc_same_type(const char *a, const char *b)
+{
+	for (;;) {
+		if (!strncmp(a, " const", 6))
+			a += 6;
+		if (!strncmp(b, " const", 6))
+			b += 6;
+		if (*a != *b)
+			return false;
+		if (!*a)
+			return true;
+		a++, b++;
+	}
+}
+
 /* The parameters of a prototype as the index writes it ("$fd:int $buf:char*"). */
 static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *out, int max)
 {
@@ -666,11 +696,14 @@ static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *ou
 		else if (a->shape & SC_SH_STR)
 			a->cls = SC_STRING;
 		a->decoder = 0;
-		a->other32 = false;
+		a->other32 = a->compat32 = false;
+		a->reg = n + 1;
+		a->reg_hi = 0;
 		if (a->cls == SC_POINTER && c->map32 && c->compat) {
 			char ct[128];
 
-			a->other32 = sc_param_type(c->cvars, n, ct, sizeof(ct)) && strcmp(ct, type);
+			a->other32 = sc_param_type(c->cvars, n, ct, sizeof(ct)) &&
+				     !sc_same_type(ct, type);
 		}
 		if (a->cls == SC_POINTER) {
 			/* What the caller passes in (a time, a signal set or
@@ -691,17 +724,37 @@ static int sc_args(struct session *s, const struct sc_call *c, struct sc_arg *ou
 	return n;
 }
 
-/* The expression of argument i (0-based) at its width and signedness. */
-static void sc_value(struct strbuf *sb, const struct sc_arg *a, int i)
+/*
+ * An argument's raw value: its register, or (an ia32 variant's 64-bit
+ * value in two registers) the two halves.
+ */
+static const char *sc_raw(const struct sc_arg *a)
 {
-	if (a->narrow32)
-		sb_printf(sb, "__sc_sarg(%d, __sc_compat() ? 32 : 64)", i + 1);
-	else if (a->cls == SC_SIGNED && a->bits < 64)
-		sb_printf(sb, "__sc_sarg(%d, %d)", i + 1, a->bits);
-	else if (a->bits < 64)
-		sb_printf(sb, "__sc_uarg(%d, %d)", i + 1, a->bits);
+	static char buf[64];
+
+	if (a->reg_hi)
+		snprintf(buf, sizeof(buf), "(__sc_uarg(%d, 32) | __sc_uarg(%d, 32) << 32)",
+			 a->reg, a->reg_hi);
 	else
-		sb_printf(sb, "__sc_arg(%d)", i + 1);
+		snprintf(buf, sizeof(buf), "__sc_arg(%d)", a->reg);
+	return buf;
+}
+
+/* The expression of an argument at its width and signedness. */
+static void sc_value(struct strbuf *sb, const struct sc_arg *a)
+{
+	if (a->reg_hi)
+		sb_puts(sb, sc_raw(a));
+	else if (a->narrow32 && a->compat32)
+		sb_printf(sb, "__sc_sarg(%d, 32)", a->reg);
+	else if (a->narrow32)
+		sb_printf(sb, "__sc_sarg(%d, __sc_compat() ? 32 : 64)", a->reg);
+	else if (a->cls == SC_SIGNED && a->bits < 64)
+		sb_printf(sb, "__sc_sarg(%d, %d)", a->reg, a->bits);
+	else if (a->bits < 64)
+		sb_printf(sb, "__sc_uarg(%d, %d)", a->reg, a->bits);
+	else
+		sb_printf(sb, "__sc_arg(%d)", a->reg);
 }
 
 /* A buffer argument's length: the next integer argument named like one. */
@@ -715,15 +768,20 @@ static int sc_buf_len(const struct sc_arg *args, int n, int i)
 }
 
 /*
- * A pointer argument's decoded text: a 32-bit task's compat entry point
- * reads another struct (compat_sigaction) than the decoder knows, so
- * there it is the address.
+ * A pointer argument's decoded text: where a 32-bit task's entry point
+ * reads another struct (compat_sigaction, old_timespec32), the decoder
+ * reads that layout (STP_SC_COMPAT32), or shows the address if it knows
+ * none.
  */
 static void sc_decoded(struct strbuf *sb, const struct sc_arg *a)
 {
-	if (a->other32)
-		sb_printf(sb, "__sc_compat() ? sprintf(\"%%p\", %s) : ", a->uaddr);
-	sb_printf(sb, "__sc_decode(%d, %s)", a->decoder, a->uaddr);
+	if (a->compat32)
+		sb_printf(sb, "__sc_decode(%d, %s)", a->decoder | STP_SC_COMPAT32, a->uaddr);
+	else if (a->other32)
+		sb_printf(sb, "__sc_decode(__sc_compat() ? %d : %d, %s)",
+			  a->decoder | STP_SC_COMPAT32, a->decoder, a->uaddr);
+	else
+		sb_printf(sb, "__sc_decode(%d, %s)", a->decoder, a->uaddr);
 }
 
 /* The index of the argument the kernel names kname, -1 if none. */
@@ -733,6 +791,111 @@ static int sc_arg_index(const struct sc_arg *args, int n, const char *kname)
 		if (!strcmp(args[j].kname, kname))
 			return j;
 	return -1;
+}
+
+/* The name of parameter i of a prototype as the index writes it, into buf. */
+static const char *sc_param_name(const char *vars, int i, char *buf, size_t size)
+{
+	const char *p = vars, *colon = NULL;
+
+	for (int j = 0; p && (p = strchr(p, '$')) && (colon = strchr(p, ':')); j++, p = colon)
+		if (j == i) {
+			snprintf(buf, size, "%.*s", (int)(colon - p - 1), p + 1);
+			return buf;
+		}
+	return NULL;
+}
+
+static bool sc_ends(const char *s, const char *end)
+{
+	size_t n = strlen(s), e = strlen(end);
+
+	return n >= e && !strcmp(s + n - e, end);
+}
+
+/* Is one name the other, or it and "_" and more (tls, tls_val)? */
+static bool sc_same_name(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+
+	if (n > m)
+		return sc_same_name(b, a);
+	return !strncmp(a, b, n) && (!b[n] || b[n] == '_');
+}
+
+/*
+ * The parameters of prototype vars that have the names of base's n, in
+ * base's order, as indexes into perm: false unless every one has exactly
+ * one.  compat_sys_ia32_clone takes tls before child_tidptr.
+ */
+static bool sc_perm32(const char *base, const char *vars, int n, int *perm)
+{
+	char bn[64], cn[64];
+
+	for (int i = 0; i < n; i++) {
+		perm[i] = -1;
+		if (!sc_param_name(base, i, bn, sizeof(bn)))
+			return false;
+		for (int j = 0; j < n; j++)
+			if (sc_param_name(vars, j, cn, sizeof(cn)) && sc_same_name(bn, cn)) {
+				if (perm[i] >= 0)
+					return false;
+				perm[i] = j;
+			}
+		if (perm[i] < 0)
+			return false;
+		for (int k = 0; k < i; k++)
+			if (perm[k] == perm[i])
+				return false;
+	}
+	return true;
+}
+
+/*
+ * An ia32 variant's registers for its x86-64 call's arguments (args[n],
+ * of c->base): its own prototype's parameters in order, where a 64-bit
+ * integer may come in two (poslo, poshi: low first), and a struct whose
+ * type differs is read in its compat layout (old_timespec32).  false if
+ * they do not line up.
+ */
+static bool sc_map32(const struct sc_call *c, struct sc_arg *args, int n)
+{
+	const char *vars = c->cname ? c->cvars : c->vars;
+	int np = c->cname ? c->cnparams : c->nparams, j = 0, perm[6];
+	char ct[128], bt[128], lo[64], hi[64];
+	bool byname;
+
+	if (!vars)
+		return false;
+	byname = np == n && sc_perm32(c->base->vars, vars, n, perm);
+	for (int i = 0; i < n; i++, j++) {
+		struct sc_arg *a = &args[i], t = { .kname = a->kname };
+
+		if (byname)
+			j = perm[i];
+		if (j >= np || !sc_param_type(vars, j, ct, sizeof(ct)) ||
+		    !sc_param_type(c->base->vars, i, bt, sizeof(bt)))
+			return false;
+		a->reg = j + 1;
+		a->reg_hi = 0;
+		a->other32 = a->narrow32 = a->compat32 = false;
+		if (a->cls == SC_POINTER || a->cls == SC_STRING || a->cls == SC_STRV) {
+			a->compat32 = a->decoder && !sc_same_type(ct, bt);
+			continue;
+		}
+		if (!byname && a->bits == 64 && sc_param_name(vars, j, lo, sizeof(lo)) &&
+		    sc_param_name(vars, j + 1, hi, sizeof(hi)) &&
+		    (((sc_ends(lo, "lo") || sc_ends(lo, "low")) &&
+		      (sc_ends(hi, "hi") || sc_ends(hi, "high"))) ||
+		     (sc_ends(lo, "0") && sc_ends(hi, "1")))) {
+			a->reg_hi = ++j + 1;
+			continue;
+		}
+		sc_classify(c->base->name, ct, &t);
+		a->narrow32 = a->compat32 = a->cls == SC_SIGNED && a->bits == 64 &&
+					    t.cls == SC_SIGNED && t.bits == 32;
+	}
+	return byname || j == np;
 }
 
 /*
@@ -767,13 +930,13 @@ static const char *sc_nr(const struct sc_call *c)
 	static char buf[64];
 	int n;
 
-	if (c->alias32)
+	if (c->alias32 || c->base)
 		n = snprintf(buf, sizeof(buf), "-1)");
 	else if (c->nr >= 0)
 		n = snprintf(buf, sizeof(buf), "%d)", c->nr);
 	else
 		n = snprintf(buf, sizeof(buf), "\"%s\")", c->kname);
-	if (c->map32 || c->alias32)
+	if (c->map32 || c->alias32 || c->base)
 		snprintf(buf + n, sizeof(buf) - n, ".compat(%d", c->nr32);
 	else
 		buf[n - 1] = '\0';
@@ -784,11 +947,15 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 {
 	struct sc_arg args[6];
 	struct strbuf fmt = STRBUF_INIT, vals = STRBUF_INIT, late = STRBUF_INIT;
-	int n = sc_args(s, c, args, 6), cut = -1;
+	/* An ia32 variant has its x86-64 call's variables, from its own registers. */
+	const struct sc_call *b = c->base ? c->base : c;
+	int n = sc_args(s, b, args, 6), cut = -1;
 	size_t cut_fmt = 0, cut_vals = 0;
 
+	if (c->base)
+		sc_map32(c, args, n);
 	sb_printf(sb, "probe syscall.%s = kernel.trace(\"raw_syscalls:sys_enter\").nr(%s)\n"
-		  "{\n\tname = \"%s\"\n", c->name, sc_nr(c), sc_name(c));
+		  "{\n\tname = \"%s\"\n", c->name, sc_nr(c), sc_name(b));
 	/* Calls whose buffer argument argstr shows as text. */
 	bool writes = !strcmp(c->name, "write") || !strcmp(c->name, "pwrite") ||
 		      !strcmp(c->name, "sendto");
@@ -804,30 +971,30 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 				  !strcmp(sc_hidden[h][1], a->kname);
 		if (hidden) {
 			/* The variable, not the text. */
-			sb_printf(sb, "\t%s = __sc_arg(%d)\n", a->name, i + 1);
+			sb_printf(sb, "\t%s = %s\n", a->name, sc_raw(a));
 			continue;
 		}
-		sb_puts(&fmt, i ? ", " : "");
+		sb_puts(&fmt, fmt.len ? ", " : "");
 		switch (a->cls) {
 		case SC_STRING:
 			if (a->shape & SC_SH_RAW)
-				sb_printf(sb, "\t%s = __sc_arg(%d)\n", a->name, i + 1);
+				sb_printf(sb, "\t%s = %s\n", a->name, sc_raw(a));
 			if (a->shape & SC_SH_UADDR)
-				sb_printf(sb, "\t%s_uaddr = __sc_arg(%d)\n", a->name, i + 1);
-			sb_printf(sb, "\t%s%s = user_string_quoted(__sc_arg(%d))\n"
-				  "\t%s%s_unquoted = user_string(__sc_arg(%d), \"\")\n",
-				  a->name, a->shape & SC_SH_SUFFIX ? "_str" : "", i + 1,
-				  a->name, a->shape & SC_SH_SUFFIX ? "_str" : "", i + 1);
+				sb_printf(sb, "\t%s_uaddr = %s\n", a->name, sc_raw(a));
+			sb_printf(sb, "\t%s%s = user_string_quoted(%s)\n",
+				  a->name, a->shape & SC_SH_SUFFIX ? "_str" : "", sc_raw(a));
+			sb_printf(sb, "\t%s%s_unquoted = user_string(%s, \"\")\n",
+				  a->name, a->shape & SC_SH_SUFFIX ? "_str" : "", sc_raw(a));
 			sb_puts(&fmt, "%s");
 			sb_printf(&vals, ", %s%s", a->name, a->shape & SC_SH_SUFFIX ? "_str" : "");
 			break;
 		case SC_STRV:
-			sb_printf(sb, "\t%s = __sc_strv(__sc_arg(%d))\n", a->name, i + 1);
+			sb_printf(sb, "\t%s = __sc_strv(%s)\n", a->name, sc_raw(a));
 			sb_puts(&fmt, "%s");
 			sb_printf(&vals, ", %s", a->name);
 			break;
 		case SC_POINTER:
-			sb_printf(sb, "\t%s = __sc_arg(%d)\n", a->uaddr, i + 1);
+			sb_printf(sb, "\t%s = %s\n", a->uaddr, sc_raw(a));
 			len = writes || (a->shape & SC_SH_BUF) ? sc_buf_len(args, n, i) : -1;
 			sa = sc_sockaddr(c->name, a->kname);
 			if (sa && (len = sc_arg_index(args, n, sa[2])) >= 0) {
@@ -857,7 +1024,7 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 			break;
 		default:
 			sb_printf(sb, "\t%s = ", a->name);
-			sc_value(sb, a, i);
+			sc_value(sb, a);
 			sb_puts(sb, "\n");
 			if (a->decoder == STP_SC_SOCK_PROTO || a->decoder == STP_SC_SOCKOPT) {
 				/* Which protocols (options) there are depends on the
@@ -896,8 +1063,15 @@ static void sc_entry(struct strbuf *sb, struct session *s, const struct sc_call 
 	}
 	sb_puts(sb, sb_str(&late));
 	sb_free(&late);
-	for (size_t e = 0; e < sizeof(sc_extras) / sizeof(sc_extras[0]); e++)
-		if (!fnmatch(sc_extras[e][0], c->kname, 0))
+	bool extras32 = false;
+
+	for (size_t e = 0; c->base && e < sizeof(sc_extras32) / sizeof(sc_extras32[0]); e++)
+		if (!fnmatch(sc_extras32[e][0], b->kname, 0)) {
+			sb_printf(sb, "\t%s\n", sc_extras32[e][1]);
+			extras32 = true;
+		}
+	for (size_t e = 0; !extras32 && e < sizeof(sc_extras) / sizeof(sc_extras[0]); e++)
+		if (!fnmatch(sc_extras[e][0], b->kname, 0))
 			sb_printf(sb, "\t%s\n", sc_extras[e][1]);
 	/* open's mode (and mq_open's attributes) mean something only when it
 	 * creates (O_CREAT, O_TMPFILE): argstr stops at the flags otherwise. */
@@ -931,7 +1105,7 @@ static void sc_return(struct strbuf *sb, const struct sc_call *c)
 
 	sb_printf(sb, "probe syscall.%s.return = kernel.trace(\"raw_syscalls:sys_exit\").nr(%s)\n"
 		  "{\n\tname = \"%s\"\n\tretval = $ret\n\tretstr = return_str(%d, retval)\n",
-		  c->name, sc_nr(c), sc_name(c), format);
+		  c->name, sc_nr(c), sc_name(c->base ? c->base : c), format);
 	/* adjtimex's clock state: "5 (TIME_ERROR)" */
 	if (!strcmp(c->name, "adjtimex"))
 		sb_printf(sb, "\tif (retval >= 0)\n\t\tretstr = __sc_decode(%d, retval)\n",
@@ -1129,6 +1303,10 @@ static void sc_read_table32(struct session *s, struct sc_collect *k)
 				    !strcmp(cname + 11 + len, "_time64"))) {
 				c->map32 = c->compat = true;
 				c->cname = arena_strdup(&s->arena, cname);
+			} else if (!strncmp(cname, "compat_sys_", 11)) {
+				/* another (compat_sys_ia32_clone): see sc_split32 */
+				c->compat = true;
+				c->cname = arena_strdup(&s->arena, cname);
 			}
 			continue;
 		}
@@ -1140,6 +1318,11 @@ static void sc_read_table32(struct session *s, struct sc_collect *k)
 		c->only32 = true;
 		/* its own entry point, the x86-64 kernel's function: see sc_own32 */
 		c->alias32 = !*cname;
+		/* else a compat one, whose prototype sc_variant32 reads */
+		if (!strncmp(cname, "compat_sys_", 11)) {
+			c->compat = true;
+			c->cname = arena_strdup(&s->arena, cname);
+		}
 		vec_push(&k->calls, c);
 	}
 	sb_free(&text);
@@ -1172,6 +1355,70 @@ static void sc_own32(const struct sc_collect *k, struct sc_call *c)
 		if (!o->only32 && !strcmp(o->name, c->name))
 			c->alias32 = false;
 	}
+}
+
+/*
+ * An ia32-only entry point that is an older or split form of an x86-64
+ * call (ia32_pread64 of pread64, nanosleep_time32 of nanosleep, stat64 of
+ * newstat, fadvise64_64 of fadvise64) is that call's alias too, with its
+ * own probe: the name with the prefix ia32_ and/or a suffix _time32, 32,
+ * _64 or 64 taken off is the x86-64 call's (or its alias's), and the
+ * arguments line up (sc_map32).  Names that are an x86-64 call's as they
+ * are (stat, sendfile, clone) are older calls with other structs or
+ * argument orders: not these.
+ */
+static void sc_variant32(struct session *s, const struct sc_collect *k, struct sc_call *c)
+{
+	static const char *const suffixes[] = { "", "_time32", "32", "_64", "64" };
+	const char *name = c->kname;
+	bool prefix = !strncmp(name, "ia32_", 5);
+
+	if (!c->only32 || c->alias32 || c->nr32 < 0 || c->base)
+		return;
+	if (prefix)
+		name += 5;
+	for (size_t x = !prefix; x < sizeof(suffixes) / sizeof(suffixes[0]); x++) {
+		size_t n = strlen(name), e = strlen(suffixes[x]);
+		char try[64];
+
+		if (n <= e || n - e >= sizeof(try) || strcmp(name + n - e, suffixes[x]))
+			continue;
+		snprintf(try, sizeof(try), "%.*s", (int)(n - e), name);
+		for (int i = 0; i < k->calls.len; i++) {
+			struct sc_call *b = k->calls.items[i];
+			struct sc_arg args[6];
+
+			if (b->only32 || !b->vars || (strcmp(b->kname, try) && strcmp(b->name, try)))
+				continue;
+			c->base = b;
+			if (sc_map32(c, args, sc_args(s, b, args, 6))) {
+				c->name = b->name;
+				return;
+			}
+			c->base = NULL;
+		}
+	}
+}
+
+/*
+ * An x86-64 call whose ia32 entry point takes its arguments in another
+ * order or layout (compat_sys_ia32_clone: tls before child_tidptr;
+ * compat_sys_fanotify_mark: the 64-bit mask in two), so that its alias
+ * does not cover it (sc_check32), gets an ia32 variant of its own, as
+ * sc_variant32's, where sc_map32 lines them up: the new call, or NULL.
+ */
+static struct sc_call *sc_split32(struct session *s, struct sc_call *c)
+{
+	struct sc_call *v;
+	struct sc_arg args[6];
+
+	if (c->only32 || c->map32 || c->nr32 < 0 || !c->compat || !c->cvars || !c->vars)
+		return NULL;
+	v = arena_alloc(&s->arena, sizeof(*v));
+	*v = (struct sc_call){ .kname = c->kname, .name = c->name, .nr = -1, .nr32 = c->nr32,
+			       .compat = true, .cname = c->cname, .cvars = c->cvars,
+			       .cnparams = c->cnparams, .only32 = true, .base = c };
+	return sc_map32(v, args, sc_args(s, c, args, 6)) ? v : NULL;
 }
 
 /*
@@ -1289,7 +1536,7 @@ static void sc_read_protos(struct session *s, struct sc_collect *k)
 		const char *p, *end;
 		int n = 0;
 
-		if (k->compat ? !c->compat || c->cvars : c->vars || (c->only32 && !c->alias32))
+		if (k->compat ? !c->compat || c->cvars : c->vars != NULL)
 			continue;
 		key = k->compat ? xasprintf("asmlinkage long %s(", c->cname) :
 				  xasprintf("asmlinkage long sys_%s(", c->kname);
@@ -1383,6 +1630,16 @@ int sc_tapset_parts(struct session *s, const struct srcloc *loc, struct program 
 		sc_check32(k.calls.items[i]);
 		sc_own32(&k, k.calls.items[i]);
 	}
+	int ncalls = k.calls.len;
+
+	for (i = 0; i < ncalls; i++) {
+		struct sc_call *v = sc_split32(s, k.calls.items[i]);
+
+		if (v)
+			vec_push(&k.calls, v);
+	}
+	for (i = 0; i < k.calls.len; i++)
+		sc_variant32(s, &k, k.calls.items[i]);
 	s->sc_calls = k.calls;	/* the calls are in the session's arena */
 generate:
 	if (!out)
@@ -1391,7 +1648,7 @@ generate:
 	for (i = 0; i < k.calls.len; i++) {
 		struct sc_call *c = k.calls.items[i];
 
-		if (c->only32 && !c->alias32)
+		if (c->only32 && !c->alias32 && !c->base)
 			continue;
 		if (parts & SC_PART_ENTRY)
 			sc_entry(&sb, s, c);
@@ -1448,7 +1705,8 @@ static void sc_any(struct strbuf *sb, const struct sc_collect *k)
 	for (int i = 0; i < k->calls.len; i++) {
 		const struct sc_call *c = k->calls.items[i];
 
-		if (c->nr32 >= 0 && ++n32)
+		/* (a split call's number is its x86-64 call's too: once) */
+		if (c->nr32 >= 0 && (!c->base || c->base->nr32 != c->nr32) && ++n32)
 			sb_printf(sb, "\t[%d] = \"%s\",\n", c->nr32,
 				  c->uname32 ? c->uname32 : c->kname);
 	}
@@ -1518,7 +1776,7 @@ bool sc_wanted(const char *first)
 /*
  * stap --dump-syscalls: the aliases' calls for scripts/syscall-man.sh,
  * one a line, tab-separated: alias name, the kernel's name, x86-64
- * number, ia32 number the alias covers (- if none), the prototype ("char
+ * number, the ia32 numbers the alias covers (180,181; - if none), the prototype ("char
  * const *filename, int flags, umode_t mode"; - if none or unknown) and
  * the variables of its arguments, in order ("filename flags mode").
  */
@@ -1536,10 +1794,18 @@ int sc_dump(struct session *s)
 		if (c->only32 && !c->alias32)
 			continue;
 		printf("%s\t%s\t%d\t", c->name, c->kname, c->nr);
+		/* its ia32 number, and those of its ia32 variants (180 of pread64) */
+		int n32 = 0;
+
 		if (c->map32 || c->alias32)
-			printf("%d\t", c->nr32);
-		else
-			printf("-\t");
+			n32 += printf("%d", c->nr32) > 0;
+		for (int v = 0; v < s->sc_calls.len; v++) {
+			const struct sc_call *o = s->sc_calls.items[v];
+
+			if (o->base == c)
+				n32 += printf("%s%d", n32 ? "," : "", o->nr32) > 0;
+		}
+		printf("%s\t", n32 ? "" : "-");
 		int j;
 
 		for (j = 0; p && j < c->nparams && sc_param_type(c->vars, j, type,
