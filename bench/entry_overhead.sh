@@ -15,7 +15,8 @@
 #   CONFIGS=which tracers (default "ours ours_kprobe stap48 stap48_noov
 #   bpftrace");
 #   OVERHEAD=path of overhead.sh (default /work/shared/tools/bench/overhead.sh);
-#   CONFIGS may also name ours_fullregs: ours built with
+#   CONFIGS may also name ours_before (with BEFORE=DIR, a built checkout:
+#   its stap and staprun, in the same boot as ours) and ours_fullregs: ours built with
 #   -DSTP_FENTRY_FULL_REGS, whose entry probes all take the ftrace_ops
 #   with full pt_regs (SAVE_REGS), as before the partial-regs ops
 #   (runtime/fentry.c): both in one boot give the before/after ratio;
@@ -79,9 +80,12 @@ probed() { grep -q getppid \$KL 2>/dev/null \|\| grep -q getppid $ef 2>/dev/null
     -e 's|elif ! grep -q getppid \$KL; then|elif ! probed; then|' \
     -e 's|^\(    ours)  *scr=.*bld=\$STAP\);;$|\1; [ $body = printf ] \&\& flags="$OURS_PRINTF_FLAGS";;|' \
     -e "s|^\(    [a-z]*)  *echo '\)kprobe:__x64_sys_getppid|\1${BPFTRACE_PROBE:-kprobe:__x64_sys_getppid}|" \
-    -e 's|for tool in ours ours_kprobe |for tool in ours ours_fullregs ours_kprobe |' \
+    -e 's|for tool in ours ours_kprobe |for tool in ours ours_before ours_fullregs ours_kprobe |' \
     -e 's|^    ours)  *scr=\(.*\)bld=\$STAP\(.*\);;$|&\
-    ours_fullregs) scr=\1bld=$STAP\2; flags="$flags -DSTP_FENTRY_FULL_REGS";;|' \
+    ours_fullregs) scr=\1bld=$STAP\2; flags="$flags -DSTP_FENTRY_FULL_REGS";;\
+    ours_before) scr=\1bld=$BEFORE/stap\2;;|' \
+    -e 's|^\(    case \$tool in stap48\*) cmd\[\$name\]="\$S48RUN \$T/\$m.ko";;\) |\1 ours_before) cmd[$name]="$BEFORE_RUN $T/$m.ko";; |' \
+    -e 's|^files+=("\$STAPRUN" |files+=(${BEFORE_RUN:+"$BEFORE_RUN"} "$STAPRUN" |' \
     "$overhead" | perl "$top/bench/ncpu_edit.pl" >"$work/bench/overhead.sh" || exit 1
 chmod +x "$work/bench/overhead.sh"
 # A printf flood spends most of each interval in the handler under TCG,
@@ -93,11 +97,24 @@ export OURS_PRINTF_FLAGS=${OURS_PRINTF_FLAGS--DSTP_NO_OVERLOAD}
 n=$(grep -c 'probed' "$work/bench/overhead.sh" || true)
 if [ "$n" -ne 3 ] || ! grep -q "grep getppid $ef; }" "$work/bench/overhead.sh" ||
    ! grep -q 'OURS_PRINTF_FLAGS' "$work/bench/overhead.sh" ||
-   [ "$(grep -c 'ours_fullregs' "$work/bench/overhead.sh")" -ne 2 ]; then
+   [ "$(grep -c 'ours_fullregs' "$work/bench/overhead.sh")" -ne 2 ] ||
+   [ "$(grep -c 'ours_before\|BEFORE_RUN' "$work/bench/overhead.sh")" -ne 4 ]; then
 	echo "entry_overhead: $overhead changed: cannot adapt its readiness check" >&2
 	exit 1
 fi
 
+# CONFIGS=ours_before: BEFORE=DIR, another built checkout (main, say):
+# its stap and staprun as one more configuration in the same boot, so
+# that before/after figures share their baselines.
+if [[ " ${CONFIGS:-} " == *" ours_before "* ]]; then
+	[ -x "${BEFORE:-}/stap" ] || { echo "entry_overhead: ours_before needs BEFORE=a built checkout" >&2; exit 1; }
+	BEFORE=$(cd "$BEFORE" && pwd)
+	BEFORE_RUN=$BEFORE/staprun/staprun
+	# A copy: the initramfs holds files by path, and ours is also .../staprun/staprun.
+	mkdir -p "$work/before"; cp "$BEFORE_RUN" "$work/before/staprun"
+	BEFORE_RUN=$work/before/staprun
+	export BEFORE BEFORE_RUN
+fi
 cd "$top"
 bodies=$(echo "${BODIES:-count}" | tr -s ' ' '|')
 configs=$(echo "${CONFIGS:-ours ours_kprobe stap48 stap48_noov bpftrace}" | tr -s ' ' '|')

@@ -77,14 +77,14 @@ cat <<'EOF'
 KL=/sys/kernel/debug/kprobes/list; EF=/sys/kernel/tracing/enabled_functions
 probed() { grep -q getppid $KL 2>/dev/null || grep -q getppid $EF 2>/dev/null; }
 alive() { [ -e /proc/$1/stat ] && [ "$(cut -d' ' -f3 /proc/$1/stat)" != Z ]; }
-# CPU ticks (utime+stime) of PID and its descendants, all threads.
+# CPU ticks of PID and its descendants, all threads: utime+stime, stime.
 ticks() {
 	awk -v root=$1 'FNR == 1 { s = $0; sub(/^.*\) /, "", s); split(s, f, " ");
 		pid = FILENAME; sub(/^\/proc\//, "", pid); sub(/\/stat$/, "", pid);
-		P[pid] = f[2]; C[pid] = f[12] + f[13] }
+		P[pid] = f[2]; C[pid] = f[12] + f[13]; S[pid] = f[13] }
 	END { in_[root] = 1
 		do { ch = 0; for (p in P) if (!(p in in_) && (P[p] in in_)) { in_[p] = 1; ch = 1 } } while (ch)
-		for (p in in_) s += C[p]; print s + 0 }' /proc/[0-9]*/stat 2>/dev/null
+		for (p in in_) { s += C[p]; k += S[p] } print s + 0, k + 0 }' /proc/[0-9]*/stat 2>/dev/null
 }
 start() {  # OUT COMMAND...: the tracer in the background, until its probe is in
 	o=$1; shift
@@ -111,7 +111,7 @@ cost() {  # CFG COMMAND...
 	for mode in 1cpu 2cpu; do
 		o=/tmp/$cfg.$mode.out
 		start $o "$@" || continue
-		t0=$(ticks $pid); l0=$(wc -l < $o)
+		tk=$(ticks $pid); t0=${tk% *}; s0=${tk#* }; l0=$(wc -l < $o)
 		if [ $mode = 1cpu ]; then
 			v=$(taskset -c 0 $T/sysloop $N); ns="${v%% *}"
 		else
@@ -120,9 +120,9 @@ cost() {  # CFG COMMAND...
 			wait $p1 $p2; a=$(cat /tmp/a); b=$(cat /tmp/b); ns="${a%% *}/${b%% *}"
 		fi
 		drain $o
-		t1=$(ticks $pid); l1=$(wc -l < $o)
+		tk=$(ticks $pid); t1=${tk% *}; s1=${tk#* }; l1=$(wc -l < $o)
 		stop
-		echo "@@C $cfg $mode ns/call=$ns lines=$((l1 - l0)) reader_ticks=$((t1 - t0)) hz=$hz delivered=$(($(wc -l < $o) - l0))"
+		echo "@@C $cfg $mode ns/call=$ns lines=$((l1 - l0)) reader_ticks=$((t1 - t0)) hz=$hz delivered=$(($(wc -l < $o) - l0)) sys_ticks=$((s1 - s0))"
 		rm -f $o
 	done
 }
@@ -174,11 +174,12 @@ echo "== output_rate.sh $(date -u '+%F %T UTC') kernel=$KVER N=$N SECS=$SECS BUF
 grep -a -v '^@@' "$T/vm.out" | head -20
 echo
 echo "Part 1: reader CPU per line (utime+stime of staprun/stapio, its threads and children)"
-printf '%-7s %-5s %-15s %10s %10s %15s  %s\n' config mode ns/call lines reader-ms reader-ns/line "delivered/made"
+printf '%-7s %-5s %-15s %10s %10s %15s %5s  %s\n' config mode ns/call lines reader-ms reader-ns/line sys% "delivered/made"
 awk -v N=$N '/^@@C / { split($4, a, "="); split($5, l, "="); split($6, t, "="); split($7, h, "=");
 	ms = t[2] * 1000 / h[2];
-	split($8, d, "="); made = ($3 == "2cpu" ? 2 : 1) * N
-	printf "%-7s %-5s %-15s %10d %10.0f %15.0f  %d/%d\n", $2, $3, a[2], l[2], ms, l[2] ? ms * 1e6 / l[2] : 0, d[2], made }
+	split($8, d, "="); split($9, k, "="); made = ($3 == "2cpu" ? 2 : 1) * N
+	printf "%-7s %-5s %-15s %10d %10.0f %15.0f %5.0f  %d/%d\n", $2, $3, a[2], l[2], ms, l[2] ? ms * 1e6 / l[2] : 0,
+		t[2] ? 100 * k[2] / t[2] : 0, d[2], made }
 	/^@@W|^@@X/ { print "  " $0 }' "$T/vm.out"
 echo
 echo "Part 2: lossless line rate, lines/s in total over 2 CPUs (steps of ${SECS}s each)"

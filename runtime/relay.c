@@ -19,6 +19,9 @@
  * data a second time.  Our read takes the buffer's writer lock to find
  * what is readable and consumes through relay_subbufs_consumed(), so
  * reader and writer never overlap (see trace_read for the copy).
+ *
+ * staprun does not copy at all: it maps the buffers (relay's mmap) and
+ * asks trace_ioctl which bytes are readable, and which it is done with.
  */
 #include <linux/debugfs.h>
 #include <linux/err.h>
@@ -101,6 +104,22 @@ static size_t whole_records(const char *p, size_t avail)
 }
 
 /*
+ * Where the readable bytes of sub-buffer number sub end (sub runs from
+ * subbufs_consumed to subbufs_produced); called with the buffer's lock.
+ */
+static size_t subbuf_end(struct rchan_buf *buf, size_t sub)
+{
+	if (sub != buf->subbufs_produced)
+		return chan->subbuf_size - buf->padding[sub % chan->n_subbufs];
+	/*
+	 * The one being written, up to its offset.  Past the end (relay
+	 * refused a full buffer's writer) it is the slot of the oldest
+	 * sub-buffer, which is read by the time sub gets here: nothing new.
+	 */
+	return buf->offset <= chan->subbuf_size ? buf->offset : 0;
+}
+
+/*
  * Where the readable bytes start now, and how many (up to max); called
  * with rc->lock held.  The caller copies them out and advances
  * rc->read_bytes.
@@ -123,14 +142,10 @@ static size_t readable_locked(struct rchan_buf *buf, struct relay_cpu *rc,
 		rc->read_bytes = 0;
 	}
 	for (;;) {
-		size_t idx = buf->subbufs_consumed % n, end, avail;
+		size_t idx = buf->subbufs_consumed % n, avail;
+		size_t end = subbuf_end(buf, buf->subbufs_consumed);
 		const char *p;
 
-		if (buf->subbufs_consumed == buf->subbufs_produced)
-			/* Reading the sub-buffer being written: up to offset. */
-			end = min(buf->offset, size);
-		else
-			end = size - buf->padding[idx];
 		if (rc->read_bytes < end) {
 			p = buf->start + idx * size + rc->read_bytes;
 			avail = min(end - rc->read_bytes, max);
@@ -155,6 +170,88 @@ static size_t readable_locked(struct rchan_buf *buf, struct relay_cpu *rc,
 		relay_subbufs_consumed(chan, buf->cpu, 1);
 		rc->read_bytes = 0;
 	}
+}
+
+/*
+ * STP_RELAY_IOC_RANGES (see stp_ctl.h): the reader has finished with done
+ * bytes; hand back the sub-buffers they empty, then list what is left to
+ * read as ranges of the mapping.  Called with rc->lock held.  Without
+ * overwriting, writers enter no sub-buffer the reader has not handed back
+ * and rewrite no byte below the write offset, so the ranges stay valid
+ * after the lock is dropped, as for trace_read's unlocked copy.
+ */
+static int ranges_locked(struct rchan_buf *buf, struct relay_cpu *rc,
+			 u64 done, struct stp_relay_ranges *r)
+{
+	size_t size = chan->subbuf_size, sub;
+	size_t off;
+
+	for (;;) {
+		size_t end = subbuf_end(buf, buf->subbufs_consumed);
+		size_t take = min_t(u64, done, end - min(rc->read_bytes, end));
+
+		rc->read_bytes += take;
+		done -= take;
+		if (rc->read_bytes < end ||
+		    buf->subbufs_consumed == buf->subbufs_produced)
+			break;
+		relay_subbufs_consumed(chan, buf->cpu, 1);
+		rc->read_bytes = 0;
+	}
+	if (done)
+		return -EINVAL;	/* more than was there */
+	r->n = r->more = 0;
+	sub = buf->subbufs_consumed;
+	off = rc->read_bytes;
+	for (;;) {
+		size_t end = subbuf_end(buf, sub);
+
+		if (off < end) {
+			if (r->n == STP_RELAY_RANGES_MAX) {
+				r->more = 1;
+				break;
+			}
+			r->r[r->n].off = (sub % chan->n_subbufs) * size + off;
+			r->r[r->n].len = end - off;
+			r->n++;
+		}
+		if (sub == buf->subbufs_produced)
+			break;
+		sub++;
+		off = 0;
+	}
+	return 0;
+}
+
+static long trace_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct rchan_buf *buf = filp->private_data;
+	struct relay_cpu *rc = per_cpu_ptr(&relay_cpus, buf->cpu);
+	struct stp_relay_ranges __user *ur = (void __user *)arg;
+	struct stp_relay_ranges r;
+	unsigned long flags;
+	int ret;
+
+	if (cmd != STP_RELAY_IOC_RANGES)
+		return -ENOTTY;
+	/* Writers may overwrite any sub-buffer: the reader must copy. */
+	if (_stp_overwrite)
+		return -EOPNOTSUPP;
+	if (get_user(r.done, &ur->done))
+		return -EFAULT;
+	r.subbuf_size = chan->subbuf_size;
+	r.n_subbufs = chan->n_subbufs;
+	mutex_lock(&read_mutex);
+	raw_spin_lock_irqsave(&rc->lock, flags);
+	ret = ranges_locked(buf, rc, r.done, &r);
+	r.now = ktime_get_mono_fast_ns();
+	raw_spin_unlock_irqrestore(&rc->lock, flags);
+	mutex_unlock(&read_mutex);
+	/* The ranges in use only. */
+	if (!ret && copy_to_user(ur, &r, sizeof(r) - sizeof(r.r) +
+				 r.n * sizeof(r.r[0])))
+		ret = -EFAULT;
+	return ret;
 }
 
 static ssize_t trace_read(struct file *filp, char __user *ubuf, size_t count,
@@ -213,7 +310,12 @@ static struct dentry *create_buf_file(const char *filename,
 	struct dentry *d;
 
 	*is_global = 0;
-	d = debugfs_create_file(filename, mode, parent, buf, &trace_fops);
+	/*
+	 * _unsafe: debugfs's full proxy has no mmap.  Without the proxy an
+	 * open file holds the module (trace_fops.owner), so the file's
+	 * operations cannot outlive it.
+	 */
+	d = debugfs_create_file_unsafe(filename, mode, parent, buf, &trace_fops);
 	return IS_ERR(d) ? NULL : d;
 }
 
@@ -251,9 +353,11 @@ int _stp_relay_init(void)
 		raw_spin_lock_init(&per_cpu_ptr(&relay_cpus, cpu)->lock);
 		per_cpu_ptr(&relay_cpus, cpu)->read_bytes = 0;
 	}
-	/* Relay's open, poll, mmap and release; our read. */
+	/* Relay's open, poll, mmap and release; our read and ioctl. */
 	trace_fops = relay_file_operations;
+	trace_fops.owner = THIS_MODULE;
 	trace_fops.read = trace_read;
+	trace_fops.unlocked_ioctl = trace_ioctl;
 	trace_fops.splice_read = NULL;
 	bounce = vmalloc(subbuf);
 	if (!bounce)

@@ -40,6 +40,7 @@
 #ifndef STP_CTL_H
 #define STP_CTL_H
 
+#include <linux/ioctl.h>
 #ifdef __KERNEL__
 #include <linux/types.h>
 #else
@@ -110,6 +111,30 @@ struct stp_relay_rec {
  * output continues in the next file from there (staprun/output.c).
  */
 #define STP_RELAY_SWITCH_FILE	1
+
+/*
+ * staprun maps each trace file (relay's mmap: n_subbufs sub-buffers of
+ * subbuf_size bytes) and asks with this ioctl which bytes are readable,
+ * instead of copying them with read().  done: the bytes it has finished
+ * with since the start of the previous call's first range (the kernel
+ * hands emptied sub-buffers back to the writers).  Back: the readable
+ * bytes, oldest first, as ranges of the mapping, each whole records;
+ * more: there were more ranges than r holds; now: the clock records are
+ * stamped with, read under the buffer's lock after the ranges were
+ * found, so every record not in them is stamped at now or later.
+ * Overwriting (stap -F) answers EOPNOTSUPP: the reader must copy (read()).
+ */
+#define STP_RELAY_RANGES_MAX 16
+struct stp_relay_ranges {
+	__u64 done;			/* in */
+	__u64 now;			/* out */
+	__u32 subbuf_size, n_subbufs;	/* out */
+	__u32 n, more;			/* out */
+	struct {
+		__u32 off, len;
+	} r[STP_RELAY_RANGES_MAX];	/* out */
+};
+#define STP_RELAY_IOC_RANGES _IOWR('S', 1, struct stp_relay_ranges)
 
 /* Longest payload either side sends; longer text is truncated. */
 #define STP_CTL_MAX_PAYLOAD 1024

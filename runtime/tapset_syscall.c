@@ -1009,7 +1009,7 @@ static void sc_compat_str(char *dst, int kind, int64_t v)
 		{ STP_SC_TIMESPEC, 8 }, { STP_SC_TIMEVAL, 8 }, { STP_SC_TIMEVAL2, 16 },
 		{ STP_SC_ITIMERSPEC, 16 }, { STP_SC_ITIMERVAL, 16 }, { STP_SC_UTIMBUF, 8 },
 		{ STP_SC_RLIMIT_VAL, 8 }, { STP_SC_STACK, 12 }, { STP_SC_TMS, 16 },
-		{ STP_SC_SYSINFO, 64 },
+		{ STP_SC_SYSINFO, 64 }, { STP_SC_TIMEX, 48 },
 	};
 	union sc_struct u;
 	u32 w[16];
@@ -1065,6 +1065,12 @@ static void sc_compat_str(char *dst, int kind, int64_t v)
 		for (i = 1; i < 10; i++)
 			u.l[i] = w[i];
 		u.l[10] = w[10] & 0xffff;
+		break;
+	case STP_SC_TIMEX:	/* struct old_timex32: modes, then words as timex's longs */
+		for (i = 1; i < 12; i++)
+			u.l[i] = (s32)w[i];
+		u.i[0] = w[0];
+		u.i[10] = w[5];	/* status, an int */
 		break;
 	default:		/* time pairs and struct tms: signed words */
 		for (i = 0; i < size / 4; i++)

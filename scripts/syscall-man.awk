@@ -136,11 +136,14 @@ function pages(name,    f, i, k, n, nv, vars, v, t, pname, knames) {
 	print ".SH DESCRIPTION" > f
 	for (k = 1; k <= cnt[name]; k++) {
 		load(name, k)
+		nr32s = nr32
+		gsub(/,/, ", ", nr32s)
 		if (k > 1) print ".PP" > f
 		print roff("Fires on entry to the " kname " system call: " \
 		    (nr == "-1" ? "a 32-bit (ia32) task's only, number " nr32 ", whose arguments come from its 32-bit registers" : \
 		    "number " nr " of x86-64" \
-		    (nr32 != "-" ? ", and number " nr32 " of a 32-bit (ia32) task, whose arguments come from its 32-bit registers" : \
+		    (nr32 ~ /,/ ? ", and numbers " nr32s " of a 32-bit (ia32) task, whose arguments come from its 32-bit registers" : \
+		    nr32 != "-" ? ", and number " nr32 " of a 32-bit (ia32) task, whose arguments come from its 32-bit registers" : \
 		    " (a 32-bit task's call of that name, if any, is not covered)")) \
 		    ", at the raw_syscalls:sys_enter tracepoint.  The kernel's prototype: long sys_" \
 		    kname "(" (col[5] == "-" ? "..." : col[5]) ").") > f

@@ -16,7 +16,7 @@
 #   RELEASE   the kernel (default: the newest one under /lib/modules with
 #             a build tree)
 # One line a call, tab-separated: alias name, the kernel's name, x86-64
-# number, ia32 number (- if the alias does not cover one), prototype,
+# number, ia32 numbers (180,181; - if the alias covers none), prototype,
 # the variables of its arguments in order (stap --dump-syscalls), and
 # every variable of syscall.NAME with its type (stap -L).
 set -euo pipefail

@@ -34,8 +34,7 @@
 struct stream {
 	int fd;
 	char *path;		/* NULL: stdout */
-	char *buf;
-	size_t len;
+	struct relay_batch b;	/* bytes not yet written */
 	unsigned long long written;	/* bytes in this file so far */
 };
 
@@ -58,7 +57,8 @@ struct output {
 static int stream_open(struct stream *st, char *path)
 {
 	memset(st, 0, sizeof(*st));
-	st->buf = xmalloc(OUT_CHUNK + 8);	/* + 8: see plain_write() */
+	st->b.buf = xmalloc(OUT_CHUNK + 8);	/* + 8: see plain_write() */
+	st->b.cap = OUT_CHUNK;
 	st->path = path;
 	if (!path) {
 		st->fd = STDOUT_FILENO;
@@ -76,10 +76,10 @@ static int stream_open(struct stream *st, char *path)
 
 static int stream_flush(struct output *o, struct stream *st)
 {
-	const char *p = st->buf;
+	const char *p = st->b.buf;
 
-	while (st->len && !o->broken) {
-		ssize_t n = write(st->fd, p, st->len);
+	while (st->b.len && !o->broken) {
+		ssize_t n = write(st->fd, p, st->b.len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -95,10 +95,10 @@ static int stream_flush(struct output *o, struct stream *st)
 			return ret;
 		}
 		p += n;
-		st->len -= n;
+		st->b.len -= n;
 		st->written += n;
 	}
-	st->len = 0;
+	st->b.len = 0;
 	return o->broken ? -EIO : 0;
 }
 
@@ -107,22 +107,22 @@ static int stream_put(struct output *o, struct stream *st, const void *data,
 {
 	int ret;
 
-	if (st->len + len > OUT_CHUNK) {
+	if (st->b.len + len > OUT_CHUNK) {
 		ret = stream_flush(o, st);
 		if (ret)
 			return ret;
 	}
 	if (len > OUT_CHUNK) {	/* bigger than a batch: straight through */
-		const char *keep = st->buf;
+		const char *keep = st->b.buf;
 
-		st->buf = (char *)data;
-		st->len = len;
+		st->b.buf = (char *)data;
+		st->b.len = len;
 		ret = stream_flush(o, st);
-		st->buf = (char *)keep;
+		st->b.buf = (char *)keep;
 		return ret;
 	}
-	memcpy(st->buf + st->len, data, len);
-	st->len += len;
+	memcpy(st->b.buf + st->b.len, data, len);
+	st->b.len += len;
 	return 0;
 }
 
@@ -135,7 +135,7 @@ static int stream_close(struct output *o, struct stream *st)
 		util_err("output: cannot write %s: %s", st->path,
 			 strerror(-ret));
 	}
-	free(st->buf);
+	free(st->b.buf);
 	free(st->path);
 	return ret;
 }
@@ -175,9 +175,9 @@ static int plain_write(struct output *o, const struct relay_run *runs, int n)
 		 * The common case, a short line: one 8-byte copy (payloads
 		 * are padded to 8, and the batch has 8 bytes to spare).
 		 */
-		if (r->len <= 8 && st->len + r->len <= OUT_CHUNK && !r->flags) {
-			memcpy(st->buf + st->len, r + 1, 8);
-			st->len += r->len;
+		if (r->len <= 8 && st->b.len + r->len <= OUT_CHUNK && !r->flags) {
+			memcpy(st->b.buf + st->b.len, r + 1, 8);
+			st->b.len += r->len;
 			continue;
 		}
 		if (r->flags & STP_RELAY_SWITCH_FILE)
@@ -246,7 +246,7 @@ static int rotate_one(struct output *o, const struct stp_relay_rec *r)
 	if (r->flags & STP_RELAY_SWITCH_FILE)
 		return next_file(o);
 	/* A record goes whole into the next file rather than past SIZE. */
-	if (st->written + st->len && st->written + st->len + r->len > o->cfg.rotate_bytes) {
+	if (st->written + st->b.len && st->written + st->b.len + r->len > o->cfg.rotate_bytes) {
 		ret = next_file(o);
 		if (ret)
 			return ret;
@@ -333,6 +333,12 @@ int output_write(struct output *o, const struct relay_run *runs, int n)
 int output_flush(struct output *o)
 {
 	return o->broken ? -EIO : o->ops->flush(o);
+}
+
+struct relay_batch *output_batch(struct output *o)
+{
+	/* Rotation counts bytes per file, bulk keeps whole records. */
+	return o->ops == &plain_ops ? &o->streams[0].b : NULL;
 }
 
 bool output_broken(const struct output *o)

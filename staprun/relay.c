@@ -13,6 +13,16 @@
  * stamped up to H is in hand, and printing those in stamp order is
  * exact.  Later ones wait for the next pass.  The kernel's NMI-safe clock
  * may lag the one we read by a little, hence a margin.
+ *
+ * The module's trace files are not read() but mapped: the kernel's
+ * ioctl (STP_RELAY_IOC_RANGES, runtime/relay.c) says which bytes of the
+ * mapping are readable and takes back those we are done with, so no
+ * byte is copied on the way to the output.  It also reads the records'
+ * clock under the lock: every record not yet listed is stamped at or
+ * after that, so the horizon is the earliest of those, less a margin
+ * for that clock's steps (far less than the one for clock_gettime).
+ * Files read() (stap -F's buffers, which writers overwrite, and
+ * stap-merge's) keep the clock_gettime horizon.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +30,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +42,7 @@
 #define READ_CHUNK (256 * 1024)
 #define FILL_MAX (4 * READ_CHUNK)	/* per file per pass */
 #define HORIZON_MARGIN_NS 2000000ULL	/* 2 ms */
+#define MAPPED_MARGIN_NS 20000ULL	/* 20 us: see the top */
 
 struct relay_file {
 	int fd;
@@ -37,6 +50,11 @@ struct relay_file {
 	char *buf;		/* bytes read, not yet printed */
 	size_t start, len, cap;	/* unprinted bytes are buf[start, len) */
 	bool more;		/* the last fill() stopped before the end */
+	/* mapped (map != NULL): the ranges of the last ioctl */
+	const char *map;
+	size_t map_len;
+	struct stp_relay_ranges rr;
+	uint64_t done;		/* bytes of rr's ranges printed */
 };
 
 static int cmp_cpu(const void *a, const void *b)
@@ -85,6 +103,35 @@ int relay_numbered(const char *dir, const char *prefix, int **nums)
 	return n;
 }
 
+/*
+ * Map a module's trace file, if its module lets us (not while it
+ * overwrites: then read()).
+ */
+static void try_map(struct relay_file *f)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *m;
+
+	f->rr.done = 0;
+	if (ioctl(f->fd, STP_RELAY_IOC_RANGES, &f->rr) < 0)
+		return;
+	/* relay's mmap wants exactly its buffer: whole pages. */
+	f->map_len = ((size_t)f->rr.subbuf_size * f->rr.n_subbufs + page - 1) &
+		     ~(size_t)(page - 1);
+	m = mmap(NULL, f->map_len, PROT_READ, MAP_SHARED, f->fd, 0);
+	if (m == MAP_FAILED) {
+		if (staprun_verbose)
+			util_err("relay: cannot map cpu %d's buffer, reading it: %s",
+				 f->cpu, strerror(errno));
+		return;
+	}
+	f->map = m;
+	f->rr.n = 0;	/* nothing in hand until the first pass */
+	if (staprun_verbose)
+		util_err("relay: cpu %d's buffer mapped, %u x %u bytes",
+			 f->cpu, f->rr.n_subbufs, f->rr.subbuf_size);
+}
+
 int relay_in_open(struct relay_in *in, const char *dir)
 {
 	int *cpus, n, i, ret = 0;
@@ -106,6 +153,8 @@ int relay_in_open(struct relay_in *in, const char *dir)
 
 		ret = open_one(in, i, path, O_NONBLOCK);
 		in->files[i].cpu = cpus[i];
+		if (!ret)
+			try_map(&in->files[i]);
 		free(path);
 	}
 	free(cpus);
@@ -137,6 +186,8 @@ int relay_in_open_files(struct relay_in *in, char *const *files, int n)
 void relay_in_close(struct relay_in *in)
 {
 	for (int i = 0; i < in->n; i++) {
+		if (in->files[i].map)
+			munmap((void *)in->files[i].map, in->files[i].map_len);
 		if (in->files[i].fd >= 0)
 			close(in->files[i].fd);
 		free(in->files[i].buf);
@@ -164,6 +215,21 @@ int relay_in_cpu(const struct relay_in *in, int i)
 static int fill(struct relay_file *f)
 {
 	size_t got = 0;
+
+	if (f->map) {
+		f->rr.done = f->done;
+		f->done = 0;
+		if (ioctl(f->fd, STP_RELAY_IOC_RANGES, &f->rr) < 0) {
+			int ret = -errno;
+
+			f->rr.n = 0;
+			util_err("relay: reading cpu %d's buffer failed: %s",
+				 f->cpu, strerror(-ret));
+			return ret;
+		}
+		f->more = f->rr.more;
+		return 0;
+	}
 
 	f->more = false;
 	while (got < FILL_MAX) {
@@ -222,6 +288,18 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* The stamp of the last header in [p, end), or ts. */
+static uint64_t last_ts(const char *p, const char *end, uint64_t ts)
+{
+	while (p < end && (size_t)(end - p) >= sizeof(struct stp_relay_rec)) {
+		const struct stp_relay_rec *r = (const void *)p;
+
+		ts = r->ts;
+		p += sizeof(*r) + STP_RELAY_ALIGN(r->len);
+	}
+	return ts;
+}
+
 /*
  * For a file fill() left unfinished, the stamp below which its records
  * are all in hand: those still unread are stamped no earlier than the
@@ -229,14 +307,14 @@ static uint64_t now_ns(void)
  */
 static uint64_t complete_below(const struct relay_file *f)
 {
-	size_t at = f->start;
 	uint64_t ts = 0;
 
-	while (at + sizeof(struct stp_relay_rec) <= f->len) {
-		const struct stp_relay_rec *r = (const void *)(f->buf + at);
+	if (!f->map)
+		return last_ts(f->buf + f->start, f->buf + f->len, 0);
+	for (unsigned int k = 0; k < f->rr.n; k++) {
+		const char *p = f->map + f->rr.r[k].off;
 
-		ts = r->ts;
-		at += sizeof(*r) + STP_RELAY_ALIGN(r->len);
+		ts = last_ts(p, p + f->rr.r[k].len, ts);
 	}
 	return ts;
 }
@@ -245,8 +323,9 @@ static uint64_t complete_below(const struct relay_file *f)
 
 /* Where merge() is in one file: its next record, stamped ts. */
 struct cursor {
-	const char *p, *end;	/* end: of the bytes in hand */
+	const char *p, *end;	/* end: of the bytes in hand (of range seg) */
 	uint64_t ts;		/* UINT64_MAX: no whole record up to horizon */
+	unsigned int seg;	/* mapped: which of the file's ranges */
 };
 
 /* The stamp of the record at p, or UINT64_MAX (partial, or past horizon). */
@@ -260,6 +339,18 @@ static inline uint64_t cursor_ts(const char *p, const char *end,
 	    r->ts > horizon)
 		return UINT64_MAX;
 	return r->ts;
+}
+
+/* Mapped: a cursor at the end of a range goes on to the next. */
+static void next_range(const struct relay_file *f, struct cursor *c,
+		       uint64_t horizon)
+{
+	while (c->p == c->end && c->seg + 1 < f->rr.n) {
+		c->seg++;
+		c->p = f->map + f->rr.r[c->seg].off;
+		c->end = c->p + f->rr.r[c->seg].len;
+		c->ts = cursor_ts(c->p, c->end, horizon);
+	}
 }
 
 /*
@@ -305,23 +396,139 @@ static inline int pick(const struct cursor *c, int n, uint64_t cap,
  * record, so the loop keeps each file's next stamp at hand and reads
  * each record's header once.
  */
-static void merge(struct relay_in *in, uint64_t horizon, relay_emit_fn emit,
-		  void *arg)
+/*
+ * One run's records from p (see merge), each short one's payload copied
+ * into the batch b, any other passed to emit on its own, so that the
+ * output keeps their order.  Returns where the run ends, and in *tsp the
+ * stamp of the record there.
+ */
+static inline const char *run_to_batch(struct relay_batch *b, int cpu, const char *p,
+				const char *end, uint64_t next,
+				uint64_t horizon, uint64_t *tsp,
+				relay_emit_fn emit, void *arg)
+{
+	const char *start = p;
+	uint64_t ts;
+
+	do {
+		const struct stp_relay_rec *r = (const void *)p;
+		size_t sz = sizeof(*r) + STP_RELAY_ALIGN(r->len);
+
+		if (r->len <= 8 && !r->flags && b->len <= b->cap - 8) {
+			memcpy(b->buf + b->len, r + 1, 8);
+			b->len += r->len;
+		} else {
+			struct relay_run run = { cpu, sz, p };
+
+			emit(arg, &run, 1);
+		}
+		p += sz;
+		ts = cursor_ts(p, end, horizon);
+	} while (ts <= next);
+	b->merged += p - start;
+	*tsp = ts;
+	return p;
+}
+
+/*
+ * One record at *p into the batch (short) or through emit; *p moves on,
+ * *ts becomes the next one's stamp.  Inlined twice in merge2_batch, once
+ * per file, so that both files' cursors stay in registers.
+ */
+static inline __attribute__((always_inline)) void
+take(struct relay_batch *b, char **buf, size_t *len, size_t *lim, int cpu,
+     const char **p, const char *end, uint64_t *ts, uint64_t horizon,
+     relay_emit_fn emit, void *arg)
+{
+	const struct stp_relay_rec *r = (const void *)*p;
+	uint32_t rl = r->len;
+	size_t sz = sizeof(*r) + STP_RELAY_ALIGN(rl);
+
+	if (rl <= 8 && !r->flags && *len <= *lim) {
+		memcpy(*buf + *len, r + 1, 8);
+		*len += rl;
+	} else {
+		struct relay_run run = { cpu, sz, *p };
+
+		b->len = *len;
+		emit(arg, &run, 1);
+		*buf = b->buf;	/* a switch_file() may swap it */
+		*len = b->len;
+		*lim = b->cap - 8;
+	}
+	*p += sz;
+	*ts = cursor_ts(*p, end, horizon);
+}
+
+/*
+ * merge2_batch's file at the end of a range (records never span them):
+ * through the cursor in memory to the next one.
+ */
+static void hop(const struct relay_file *f, struct cursor *c,
+		struct relay_batch *b, uint64_t horizon, const char **p,
+		const char **e, const char **s, uint64_t *t)
+{
+	b->merged += *p - *s;
+	c->p = *p;
+	c->ts = *t;
+	next_range(f, c, horizon);
+	*s = *p = c->p;
+	*e = c->end;
+	*t = c->ts;
+}
+
+/*
+ * Two files into a batch, the usual machine: record by record, the
+ * earlier head first (file 0's on a tie, as pick() orders them).  With
+ * two CPUs writing in turn, runs are one record, and a run's setup cost
+ * more than its record's copy; so does keeping the cursors in memory.
+ */
+static void merge2_batch(struct relay_in *in, struct cursor *c,
+			 uint64_t horizon, struct relay_batch *b,
+			 relay_emit_fn emit, void *arg)
+{
+	/* Locals: stores through buf could alias *b or *c. */
+	char *buf = b->buf;
+	size_t len = b->len, lim = b->cap - 8;
+	const char *p0 = c[0].p, *e0 = c[0].end, *p1 = c[1].p, *e1 = c[1].end;
+	const char *s0 = p0, *s1 = p1;	/* where each range began */
+	uint64_t t0 = c[0].ts, t1 = c[1].ts;
+	int cpu0 = in->files[0].cpu, cpu1 = in->files[1].cpu;
+
+	for (;;) {
+		if (t0 <= t1) {
+			if (t0 == UINT64_MAX)
+				break;
+			take(b, &buf, &len, &lim, cpu0, &p0, e0, &t0, horizon,
+			     emit, arg);
+			if (t0 == UINT64_MAX && p0 == e0 && in->files[0].map)
+				hop(&in->files[0], &c[0], b, horizon, &p0, &e0, &s0, &t0);
+		} else {
+			take(b, &buf, &len, &lim, cpu1, &p1, e1, &t1, horizon,
+			     emit, arg);
+			if (t1 == UINT64_MAX && p1 == e1 && in->files[1].map)
+				hop(&in->files[1], &c[1], b, horizon, &p1, &e1, &s1, &t1);
+		}
+	}
+	b->len = len;
+	b->merged += (p0 - s0) + (p1 - s1);
+	c[0].p = p0;
+	c[0].ts = t0;
+	c[1].p = p1;
+	c[1].ts = t1;
+}
+
+/* Any number of files, run by run (see merge). */
+static void merge_runs(struct relay_in *in, struct cursor *c,
+		       uint64_t horizon, struct relay_batch *b,
+		       relay_emit_fn emit, void *arg)
 {
 	const int n = in->n;	/* a local: emit() could change *in */
-	struct cursor c[n];
 	struct relay_run runs[RUNS_MAX];
 	/* A run stops at a file's end (stamp UINT64_MAX) even with no horizon. */
 	uint64_t cap = horizon < UINT64_MAX ? horizon : UINT64_MAX - 1;
-	int i, nruns = 0;
+	int nruns = 0;
 
-	for (i = 0; i < n; i++) {
-		struct relay_file *f = &in->files[i];
-
-		c[i].p = f->buf + f->start;
-		c[i].end = f->buf + f->len;
-		c[i].ts = cursor_ts(c[i].p, c[i].end, horizon);
-	}
 	for (;;) {
 		uint64_t next, ts;
 		const char *p, *start;
@@ -331,15 +538,23 @@ static void merge(struct relay_in *in, uint64_t horizon, relay_emit_fn emit,
 		if (c[bi].ts == UINT64_MAX)
 			break;
 		start = p = c[bi].p;
-		do {
-			p += sizeof(struct stp_relay_rec) +
-			     STP_RELAY_ALIGN(((const struct stp_relay_rec *)p)->len);
-			ts = cursor_ts(p, c[bi].end, horizon);
-		} while (ts <= next);
+		if (b) {
+			p = run_to_batch(b, in->files[bi].cpu, p, c[bi].end,
+					 next, horizon, &ts, emit, arg);
+		} else {
+			do {
+				p += sizeof(struct stp_relay_rec) +
+				     STP_RELAY_ALIGN(((const struct stp_relay_rec *)p)->len);
+				ts = cursor_ts(p, c[bi].end, horizon);
+			} while (ts <= next);
+			runs[nruns++] = (struct relay_run){ in->files[bi].cpu,
+							    p - start, start };
+		}
 		c[bi].p = p;
 		c[bi].ts = ts;
-		runs[nruns++] = (struct relay_run){ in->files[bi].cpu, p - start,
-						    start };
+		/* Records never span ranges: a run ends at one's end. */
+		if (p == c[bi].end && in->files[bi].map)
+			next_range(&in->files[bi], &c[bi], horizon);
 		if (nruns == RUNS_MAX) {
 			emit(arg, runs, nruns);
 			nruns = 0;
@@ -347,27 +562,90 @@ static void merge(struct relay_in *in, uint64_t horizon, relay_emit_fn emit,
 	}
 	if (nruns)
 		emit(arg, runs, nruns);
-	for (i = 0; i < n; i++)
-		in->files[i].start = c[i].p - in->files[i].buf;
 }
 
-int relay_in_read(struct relay_in *in, bool all, relay_emit_fn emit,
-		  void *arg)
+static void merge(struct relay_in *in, uint64_t horizon,
+		  struct relay_batch *b, relay_emit_fn emit, void *arg)
+{
+	const int n = in->n;	/* a local: emit() could change *in */
+	struct cursor c[n];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct relay_file *f = &in->files[i];
+
+		c[i].seg = 0;
+		if (!f->map) {
+			c[i].p = f->buf + f->start;
+			c[i].end = f->buf + f->len;
+		} else if (f->rr.n) {
+			c[i].p = f->map + f->rr.r[0].off;
+			c[i].end = c[i].p + f->rr.r[0].len;
+		} else {
+			c[i].p = c[i].end = NULL;
+		}
+		c[i].ts = cursor_ts(c[i].p, c[i].end, horizon);
+	}
+	if (b && n == 2)
+		merge2_batch(in, c, horizon, b, emit, arg);
+	else
+		merge_runs(in, c, horizon, b, emit, arg);
+	for (i = 0; i < n; i++) {
+		struct relay_file *f = &in->files[i];
+		uint64_t done = 0;
+
+		if (!f->map) {
+			f->start = c[i].p - f->buf;
+			continue;
+		}
+		if (!f->rr.n)
+			continue;
+		for (unsigned int k = 0; k < c[i].seg; k++)
+			done += f->rr.r[k].len;
+		f->done = done + (c[i].p - (f->map + f->rr.r[c[i].seg].off));
+		/*
+		 * Hand what was printed back now, not at the next pass: for
+		 * the writers, for poll() (which reports a file ready while
+		 * the reader holds a finished sub-buffer), and so that a
+		 * reader that stops here (-L, killed) leaves nothing printed
+		 * for the next one (-A) to print again.
+		 */
+		if (f->done) {
+			f->rr.done = f->done;
+			if (ioctl(f->fd, STP_RELAY_IOC_RANGES, &f->rr) == 0)
+				f->done = 0;
+			f->rr.n = 0;
+		}
+	}
+}
+
+int relay_in_read(struct relay_in *in, bool all, struct relay_batch *b,
+		  relay_emit_fn emit, void *arg)
 {
 	bool more;
 
 	do {
-		uint64_t horizon = all ? UINT64_MAX :
-			now_ns() - HORIZON_MARGIN_NS;
+		/* Taken before the reads (see the top); not used for all. */
+		uint64_t clock = all ? 0 : now_ns();
+		uint64_t horizon = UINT64_MAX;
 		int i, ret;
 
 		more = false;
 		for (i = 0; i < in->n; i++) {
-			ret = fill(&in->files[i]);
+			struct relay_file *f = &in->files[i];
+			uint64_t h;
+
+			ret = fill(f);
 			if (ret)
 				return ret;
-			if (in->files[i].more) {
-				uint64_t below = complete_below(&in->files[i]);
+			if (!all) {
+				h = f->map ? f->rr.now - MAPPED_MARGIN_NS :
+					     clock - HORIZON_MARGIN_NS;
+				if (h < horizon)
+					horizon = h;
+			}
+			if (f->more) {
+				uint64_t below = complete_below(f);
 
 				more = true;
 				if (!below)
@@ -376,7 +654,7 @@ int relay_in_read(struct relay_in *in, bool all, relay_emit_fn emit,
 					horizon = below - 1;
 			}
 		}
-		merge(in, horizon, emit, arg);
+		merge(in, horizon, b, emit, arg);
 		/* Once the writers have stopped, read to the end. */
 	} while (all && more);
 	return more;

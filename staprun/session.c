@@ -38,6 +38,7 @@ struct session {
 	int cmd_fd;
 	struct relay_in relay;
 	struct output *out;	/* where the records go (output.c) */
+	struct relay_batch *batch;	/* its batch, or NULL */
 	const struct output_cfg *out_cfg;
 	struct target *target;	/* -c CMD, or NULL */
 	bool started;		/* STARTED {0} arrived */
@@ -176,8 +177,9 @@ static void emit_out(void *arg, const struct relay_run *runs, int n)
 
 	if (output_broken(s->out))
 		return;
-	for (int i = 0; i < n; i++)
-		s->pass_bytes += runs[i].len;
+	if (!s->batch)	/* the batch counts what it merges */
+		for (int i = 0; i < n; i++)
+			s->pass_bytes += runs[i].len;
 	ret = output_write(s->out, runs, n);
 	if (ret)
 		out_failed(s, ret);
@@ -189,8 +191,13 @@ static void emit_out(void *arg, const struct relay_run *runs, int n)
  */
 static int read_relay(struct session *s, bool all)
 {
-	int ret = relay_in_read(&s->relay, all, emit_out, s), r;
+	int ret, r;
 
+	if (s->batch)
+		s->batch->merged = 0;
+	ret = relay_in_read(&s->relay, all, s->batch, emit_out, s);
+	if (s->batch)
+		s->pass_bytes += s->batch->merged;
 	s->relay_more = ret > 0;
 	if (ret > 0)
 		ret = 0;
@@ -672,6 +679,7 @@ int session_run(const char *name, const struct session_cfg *cfg)
 		ret = 1;
 		goto out;
 	}
+	s.batch = output_batch(s.out);
 	ret = run_loop(&s);
 	if (output_close(s.out) && !ret)
 		s.status = 1;

@@ -98,7 +98,7 @@ int main(int argc, char **argv)
 		util_err("cannot open %s: %s", out_path, strerror(errno));
 		return 1;
 	}
-	ret = relay_in_read(&in, true, emit, &m);
+	ret = relay_in_read(&in, true, NULL, emit, &m);
 	relay_in_close(&in);
 	if (fflush(m.out) || ferror(m.out) || m.failed ||
 	    (out_path && fclose(m.out))) {

@@ -67,6 +67,19 @@ struct relay_run {
  * record's own copy.
  */
 typedef void (*relay_emit_fn)(void *arg, const struct relay_run *runs, int n);
+/*
+ * A plain output's batch (output_batch()): the merge copies short records'
+ * payloads straight to buf + len, as the output's write would (8 bytes at
+ * once: buf has 8 to spare past cap), and passes every other record to
+ * emit, which appends after them.  With CPUs writing in turn, runs of one
+ * record, the copy in the merge's loop is most of the reader's work.
+ * merged counts the record bytes taken either way.
+ */
+struct relay_batch {
+	char *buf;
+	size_t len, cap;
+	size_t merged;
+};
 /* The N of every PREFIXN in DIR, ascending, in *nums: how many, or -errno. */
 int relay_numbered(const char *dir, const char *prefix, int **nums);
 /* Open every traceN in DIR. */
@@ -81,7 +94,8 @@ int relay_in_open_files(struct relay_in *in, char *const *files, int n);
  * order; ALL (the module has stopped writing) passes everything.  Returns
  * 1 if a file had more than one pass reads, 0, or -errno.
  */
-int relay_in_read(struct relay_in *in, bool all, relay_emit_fn emit, void *arg);
+int relay_in_read(struct relay_in *in, bool all, struct relay_batch *b,
+		  relay_emit_fn emit, void *arg);
 /*
  * Wait until everything written before this call is below the next
  * read's horizon (its safety margin), e.g. all of the begin probes'
@@ -107,6 +121,8 @@ struct output *output_open(const struct output_cfg *cfg, const int *cpus,
  */
 int output_write(struct output *o, const struct relay_run *runs, int n);
 int output_flush(struct output *o);
+/* The batch relay_in_read may fill, or NULL (see struct relay_batch). */
+struct relay_batch *output_batch(struct output *o);
 bool output_broken(const struct output *o);
 int output_close(struct output *o);
 

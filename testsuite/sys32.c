@@ -48,6 +48,13 @@
 #define NR_rt_sigtimedwait_time64 421
 #define NR_stat64	195
 #define NR_clone	120
+#define NR_utime	30
+#define NR_adjtimex	124
+#define NR_times	43
+#define NR_sysinfo	116
+#define NR_utimes	271
+#define NR_timerfd_create 322
+#define NR_timerfd_settime 325
 #define NR_llseek	140
 #define NR_rt_sigaction	174
 #define NR_mmap2	192
@@ -148,6 +155,12 @@ static unsigned int info32[32];				/* compat_siginfo_t */
 static unsigned int iov32[4];				/* struct compat_iovec[2] */
 static char sbuf[256];
 static int ptid, ctid;
+static unsigned int utb32[2] = { 1, 2 };		/* struct old_utimbuf32 */
+static unsigned int tvs32[4] = { 3, 4, 5, 6 };		/* struct old_timeval32[2] */
+static unsigned int its32[4] = { 0, 0, 5, 0 };		/* struct old_itimerspec32: 5 s */
+static unsigned int sysinfo32[16], tms32[4];		/* compat_sysinfo, compat_tms */
+/* struct old_timex32: modes 0 (read only), offset, freq, ..., tick */
+static int timex32[50] = { 0, -1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
 
 static void __attribute__((noreturn)) structs(void)
 {
@@ -209,6 +222,20 @@ static void __attribute__((noreturn)) structs(void)
 	sc3(NR_stat64, (long)path, (long)sbuf, 0);
 	sc5(NR_fstatat64, -100, (long)path, (long)sbuf, 0x100, 0);	/* AT_SYMLINK_NOFOLLOW */
 	sc3(NR_close, fd, 0, 0);
+	/* 32-bit times */
+	sc3(NR_utime, (long)path, (long)utb32, 0);
+	sc3(NR_utimes, (long)path, (long)tvs32, 0);
+	fd = sc3(NR_timerfd_create, 1, 0, 0);			/* CLOCK_MONOTONIC */
+	sc5(NR_timerfd_settime, fd, 0, (long)its32, 0, 0);
+	sc3(NR_close, fd, 0, 0);
+	sc3(NR_adjtimex, (long)timex32, 0, 0);
+	/* structs the kernel fills in (argstr shows what they hold before) */
+	sysinfo32[0] = 7;
+	sysinfo32[10] = 0x10009;	/* procs 9, and the padding after it */
+	sc3(NR_sysinfo, (long)sysinfo32, 0, 0);
+	tms32[0] = 1;
+	tms32[3] = 4;
+	sc3(NR_times, (long)tms32, 0, 0);
 	/* fork-like (SIGCHLD): ia32's order, flags, stack, parent_tid, tls, child_tid */
 	if (!sc5(NR_clone, 17, 0, (long)&ptid, 0, (long)&ctid))
 		for (;;)

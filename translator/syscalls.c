@@ -1776,7 +1776,7 @@ bool sc_wanted(const char *first)
 /*
  * stap --dump-syscalls: the aliases' calls for scripts/syscall-man.sh,
  * one a line, tab-separated: alias name, the kernel's name, x86-64
- * number, ia32 number the alias covers (- if none), the prototype ("char
+ * number, the ia32 numbers the alias covers (180,181; - if none), the prototype ("char
  * const *filename, int flags, umode_t mode"; - if none or unknown) and
  * the variables of its arguments, in order ("filename flags mode").
  */
@@ -1794,10 +1794,18 @@ int sc_dump(struct session *s)
 		if (c->only32 && !c->alias32)
 			continue;
 		printf("%s\t%s\t%d\t", c->name, c->kname, c->nr);
+		/* its ia32 number, and those of its ia32 variants (180 of pread64) */
+		int n32 = 0;
+
 		if (c->map32 || c->alias32)
-			printf("%d\t", c->nr32);
-		else
-			printf("-\t");
+			n32 += printf("%d", c->nr32) > 0;
+		for (int v = 0; v < s->sc_calls.len; v++) {
+			const struct sc_call *o = s->sc_calls.items[v];
+
+			if (o->base == c)
+				n32 += printf("%s%d", n32 ? "," : "", o->nr32) > 0;
+		}
+		printf("%s\t", n32 ? "" : "-");
 		int j;
 
 		for (j = 0; p && j < c->nparams && sc_param_type(c->vars, j, type,

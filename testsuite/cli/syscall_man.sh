@@ -47,6 +47,11 @@ contains "argument 2 (int flags) as argstr shows it (string)"
 grep -qE '^ +mode +argument 3 \(umode_t mode\) \(long\)' <<<"$out" || fail "no mode entry: $out"
 contains "number 2 of x86-64, and number 5 of a 32-bit (ia32) task"
 contains "long sys_open(char const *filename, int flags, umode_t mode)"
+# ia32's own forms of a call, under its alias (sc_variant32): their numbers too.
+expect_rc 0 env MANWIDTH=200 man -l "man/probe::syscall.clock_nanosleep.3stap"
+# (man justifies the line: spaces squeezed)
+tr -s ' ' <<<"$out" | grep -q "number 230 of x86-64, and numbers 407, 267 of a 32-bit (ia32) task" ||
+	fail "clock_nanosleep's page lacks its ia32 numbers: $out"
 expect_rc 0 env MANWIDTH=200 man -l "man/tapset::syscalls.3stap"
 grep -A1 -E '^ +syscall\.open$' <<<"$out" | grep -qE '^ +filename, filename_unquoted, flags, flags_str, mode$' ||
 	fail "tapset::syscalls lacks open's variables: $out"
