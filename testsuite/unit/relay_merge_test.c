@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #define NFILES 3
+
+int staprun_verbose;	/* relay.c's messages (staprun.c has it in staprun) */
 #define NRECS 200000	/* ~4.5 MB in trace0: several passes' worth */
 
 struct sink {
@@ -69,6 +71,61 @@ static void emit(void *arg, const struct relay_run *runs, int n)
 	}
 }
 
+/*
+ * The batch a plain output hands the merge (struct relay_batch): short
+ * records' payloads go straight into buf, the others through emit_batch,
+ * which appends after them as output_write does, growing buf (8 bytes to
+ * spare past cap, which the merge's 8-byte copies need).  A small first
+ * cap makes the merge meet a full batch too.
+ */
+static void batch_put(struct relay_batch *b, const char *data, size_t len)
+{
+	if (b->len + len > b->cap) {
+		b->cap = 2 * (b->len + len);
+		b->buf = realloc(b->buf, b->cap + 8);
+		if (!b->buf)
+			abort();
+	}
+	memcpy(b->buf + b->len, data, len);
+	b->len += len;
+}
+
+static void emit_batch(void *arg, const struct relay_run *runs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const char *p = runs[i].recs, *end = p + runs[i].len;
+
+		while (p < end) {
+			const struct stp_relay_rec *r = (const void *)p;
+
+			p += sizeof(*r) + STP_RELAY_ALIGN(r->len);
+			batch_put(arg, (const char *)(r + 1), r->len);
+		}
+	}
+}
+
+/*
+ * One relay_in_read into out: through emit alone (no batch), or through
+ * a batch (the path staprun takes for plain output; with two files the
+ * merge has a loop of its own for it).
+ */
+static int read_into(struct relay_in *in, bool all, bool batch, struct sink *out)
+{
+	struct relay_batch b = { 0 };
+	int ret;
+
+	if (!batch)
+		return relay_in_read(in, all, NULL, emit, out);
+	b.cap = 64;
+	b.buf = malloc(b.cap + 8);
+	if (!b.buf)
+		abort();
+	ret = relay_in_read(in, all, &b, emit_batch, &b);
+	sink_put(out, b.buf, b.len);
+	free(b.buf);
+	return ret;
+}
+
 static void put(FILE *f, unsigned long long ts, const char *text)
 {
 	struct stp_relay_rec r = { .ts = ts, .len = strlen(text) };
@@ -85,7 +142,7 @@ static void put(FILE *f, unsigned long long ts, const char *text)
  * also where the tie falls inside a run.  With two files and with three
  * (the merge has a path of its own for two).
  */
-static int tie_test(int nfiles)
+static int tie_test(int nfiles, bool batch)
 {
 	static const struct { int file; unsigned long long ts; const char *text; } recs[] = {
 		{ 1, 5, "b0 " }, { 0, 10, "a1 " }, { 0, 20, "a2 " },
@@ -114,13 +171,13 @@ static int tie_test(int nfiles)
 			put(f[recs[i].file], recs[i].ts, recs[i].text);
 	for (i = 0; i < nfiles; i++)
 		fclose(f[i]);
-	if (relay_in_open(&in, dir) || relay_in_read(&in, true, emit, &out) < 0)
+	if (relay_in_open(&in, dir) || read_into(&in, true, batch, &out) < 0)
 		return 1;
 	relay_in_close(&in);
 	sink_put(&out, "", 1);
 	if (strcmp(out.buf, want)) {
-		fprintf(stderr, "FAIL: ties and runs, %d files: got %s", nfiles,
-			out.buf);
+		fprintf(stderr, "FAIL: ties and runs, %d files%s: got %s", nfiles,
+			batch ? ", batch" : "", out.buf);
 		ret = 1;
 	}
 	for (i = 0; i < nfiles; i++) {
@@ -132,7 +189,8 @@ static int tie_test(int nfiles)
 	return ret;
 }
 
-int main(void)
+/* NRECS lines over nfiles files, read in passes (see the top). */
+static int big_test(int nfiles, bool batch)
 {
 	char dir[] = "/tmp/relay_merge_test.XXXXXX", path[64], line[64];
 	struct relay_in in;
@@ -143,13 +201,11 @@ int main(void)
 	char *p, *end;
 	long want = 0;
 
-	if (tie_test(2) || tie_test(3))
-		return 1;
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
 	}
-	for (i = 0; i < NFILES; i++) {
+	for (i = 0; i < nfiles; i++) {
 		snprintf(path, sizeof(path), "%s/trace%d", dir, i);
 		f[i] = fopen(path, "w");
 		if (!f[i]) {
@@ -165,6 +221,8 @@ int main(void)
 	for (long k = 0; k < NRECS; k++, ts += 3) {
 		int which = k % 7 < 5 ? 0 : k % 7 == 5 ? 1 : 2;
 
+		which %= nfiles;
+
 		if (k % 1000 == 999) {
 			snprintf(line, sizeof(line), "%ld", k);
 			put(f[which], ts, line);
@@ -176,7 +234,7 @@ int main(void)
 			 "xxxxxxxx");
 		put(f[which], ts, line);
 	}
-	for (i = 0; i < NFILES; i++)
+	for (i = 0; i < nfiles; i++)
 		fclose(f[i]);
 
 	if (relay_in_open(&in, dir))
@@ -185,13 +243,13 @@ int main(void)
 	do {
 		size_t before = out.len;
 
-		if (relay_in_read(&in, false, emit, &out) < 0)
+		if (read_into(&in, false, batch, &out) < 0)
 			return 1;
 		passes++;
 		if (out.len == before)
 			break;
 	} while (passes < 1000);
-	if (relay_in_read(&in, true, emit, &out) < 0)
+	if (read_into(&in, true, batch, &out) < 0)
 		return 1;
 	relay_in_close(&in);
 
@@ -218,14 +276,27 @@ int main(void)
 		fprintf(stderr, "FAIL: %d passes: the files should not fit in one\n", passes);
 		bad++;
 	}
-	for (i = 0; i < NFILES; i++) {
+	for (i = 0; i < nfiles; i++) {
 		snprintf(path, sizeof(path), "%s/trace%d", dir, i);
 		unlink(path);
 	}
 	rmdir(dir);
-	if (bad)
+	free(out.buf);
+	if (bad) {
+		fprintf(stderr, "FAIL: (%d files%s)\n", nfiles, batch ? ", batch" : "");
 		return 1;
-	printf("relay_merge_test: %d lines from %d files in order, %d passes\n",
-	       NRECS, NFILES, passes);
+	}
+	printf("relay_merge_test: %d lines from %d files in order%s, %d passes\n",
+	       NRECS, nfiles, batch ? " (batch)" : "", passes);
+	return 0;
+}
+
+int main(void)
+{
+	if (tie_test(2, false) || tie_test(3, false) ||
+	    tie_test(2, true) || tie_test(3, true))
+		return 1;
+	if (big_test(NFILES, false) || big_test(2, true) || big_test(3, true))
+		return 1;
 	return 0;
 }
