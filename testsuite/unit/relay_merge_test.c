@@ -27,21 +27,19 @@
 #include <unistd.h>
 
 #define NFILES 3
-
-int staprun_verbose;	/* relay.c's messages (staprun.c has it in staprun) */
 #define NRECS 200000	/* ~4.5 MB in trace0: several passes' worth */
 
-struct sink {
-	char *buf;
-	size_t len, cap;
-};
+int staprun_verbose;	/* relay.c's messages (staprun.c has it in staprun) */
 
-static void sink_put(struct sink *s, const char *data, size_t len)
+/*
+ * Where the output goes: a growing buffer, with the 8 bytes to spare past
+ * cap that a batch needs for the merge's 8-byte copies (a relay_batch).
+ */
+static void sink_put(struct relay_batch *s, const char *data, size_t len)
 {
-
 	if (s->len + len > s->cap) {
 		s->cap = 2 * (s->len + len);
-		s->buf = realloc(s->buf, s->cap);
+		s->buf = realloc(s->buf, s->cap + 8);
 		if (!s->buf)
 			abort();
 	}
@@ -72,24 +70,11 @@ static void emit(void *arg, const struct relay_run *runs, int n)
 }
 
 /*
- * The batch a plain output hands the merge (struct relay_batch): short
- * records' payloads go straight into buf, the others through emit_batch,
- * which appends after them as output_write does, growing buf (8 bytes to
- * spare past cap, which the merge's 8-byte copies need).  A small first
- * cap makes the merge meet a full batch too.
+ * The batch a plain output hands the merge: short records' payloads go
+ * straight into its buffer, the others through emit_batch, which appends
+ * after them as output_write does.  A small first cap makes the merge
+ * meet a full batch too.
  */
-static void batch_put(struct relay_batch *b, const char *data, size_t len)
-{
-	if (b->len + len > b->cap) {
-		b->cap = 2 * (b->len + len);
-		b->buf = realloc(b->buf, b->cap + 8);
-		if (!b->buf)
-			abort();
-	}
-	memcpy(b->buf + b->len, data, len);
-	b->len += len;
-}
-
 static void emit_batch(void *arg, const struct relay_run *runs, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -99,7 +84,7 @@ static void emit_batch(void *arg, const struct relay_run *runs, int n)
 			const struct stp_relay_rec *r = (const void *)p;
 
 			p += sizeof(*r) + STP_RELAY_ALIGN(r->len);
-			batch_put(arg, (const char *)(r + 1), r->len);
+			sink_put(arg, (const char *)(r + 1), r->len);
 		}
 	}
 }
@@ -109,7 +94,8 @@ static void emit_batch(void *arg, const struct relay_run *runs, int n)
  * a batch (the path staprun takes for plain output; with two files the
  * merge has a loop of its own for it).
  */
-static int read_into(struct relay_in *in, bool all, bool batch, struct sink *out)
+static int read_into(struct relay_in *in, bool all, bool batch,
+		     struct relay_batch *out)
 {
 	struct relay_batch b = { 0 };
 	int ret;
@@ -153,7 +139,7 @@ static int tie_test(int nfiles, bool batch)
 	const char *want = nfiles == 2 ? "b0 a1 a2 a3 b1 b2 a4 b3 b4\n" :
 		"b0 a1 a2 a3 b1 c0 b2 a4 b3 c1 b4\n";
 	char dir[] = "/tmp/relay_merge_test.XXXXXX", path[64];
-	struct sink out = { 0 };
+	struct relay_batch out = { 0 };
 	struct relay_in in;
 	FILE *f[3];
 	int i, ret = 0;
@@ -194,7 +180,7 @@ static int big_test(int nfiles, bool batch)
 {
 	char dir[] = "/tmp/relay_merge_test.XXXXXX", path[64], line[64];
 	struct relay_in in;
-	struct sink out = { 0 };
+	struct relay_batch out = { 0 };
 	unsigned long long ts = 1;
 	FILE *f[NFILES];
 	int i, passes = 0, bad = 0;
