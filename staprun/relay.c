@@ -397,43 +397,10 @@ static inline int pick(const struct cursor *c, int n, uint64_t cap,
  * each record's header once.
  */
 /*
- * One run's records from p (see merge), each short one's payload copied
- * into the batch b, any other passed to emit on its own, so that the
- * output keeps their order.  Returns where the run ends, and in *tsp the
- * stamp of the record there.
- */
-static inline const char *run_to_batch(struct relay_batch *b, int cpu, const char *p,
-				const char *end, uint64_t next,
-				uint64_t horizon, uint64_t *tsp,
-				relay_emit_fn emit, void *arg)
-{
-	const char *start = p;
-	uint64_t ts;
-
-	do {
-		const struct stp_relay_rec *r = (const void *)p;
-		size_t sz = sizeof(*r) + STP_RELAY_ALIGN(r->len);
-
-		if (r->len <= 8 && !r->flags && b->len <= b->cap - 8) {
-			memcpy(b->buf + b->len, r + 1, 8);
-			b->len += r->len;
-		} else {
-			struct relay_run run = { cpu, sz, p };
-
-			emit(arg, &run, 1);
-		}
-		p += sz;
-		ts = cursor_ts(p, end, horizon);
-	} while (ts <= next);
-	b->merged += p - start;
-	*tsp = ts;
-	return p;
-}
-
-/*
  * One record at *p into the batch (short) or through emit; *p moves on,
  * *ts becomes the next one's stamp.  Inlined twice in merge2_batch, once
- * per file, so that both files' cursors stay in registers.
+ * per file, so that both files' cursors stay in registers, and in
+ * run_to_batch for any other number of files.
  */
 static inline __attribute__((always_inline)) void
 take(struct relay_batch *b, char **buf, size_t *len, size_t *lim, int cpu,
@@ -458,6 +425,30 @@ take(struct relay_batch *b, char **buf, size_t *len, size_t *lim, int cpu,
 	}
 	*p += sz;
 	*ts = cursor_ts(*p, end, horizon);
+}
+
+/*
+ * One run's records from p (see merge), record by record as take() puts
+ * them, so that the output keeps their order.  Returns where the run
+ * ends, and in *tsp the stamp of the record there.
+ */
+static inline const char *run_to_batch(struct relay_batch *b, int cpu, const char *p,
+				const char *end, uint64_t next,
+				uint64_t horizon, uint64_t *tsp,
+				relay_emit_fn emit, void *arg)
+{
+	const char *start = p;
+	char *buf = b->buf;
+	size_t len = b->len, lim = b->cap - 8;
+	uint64_t ts;
+
+	do
+		take(b, &buf, &len, &lim, cpu, &p, end, &ts, horizon, emit, arg);
+	while (ts <= next);
+	b->len = len;
+	b->merged += p - start;
+	*tsp = ts;
+	return p;
 }
 
 /*
