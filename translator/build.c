@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "stap.h"
+#include "rtkey.h"
 
 char *build_kernel_tree(struct session *s, const char *release)
 {
@@ -245,11 +246,12 @@ static bool rt_linked_whole(const char *name, size_t len)
 /*
  * Copy the runtime's .c and .h files into dir/rt; list the .c files as
  * objects, in objs those linked whole and in lib the archive's members
- * (names: their base names), and hash every byte copied into *h.
+ * (names: their base names), hash every byte copied into *h and scan
+ * it into *k.
  */
 static int copy_runtime(struct session *s, const char *builddir,
 			struct strbuf *objs, struct strbuf *lib,
-			struct vec *names, uint64_t *h)
+			struct vec *names, uint64_t *h, struct rtkey *k)
 {
 	char *rt = xasprintf("%s/rt", builddir);
 	struct vec files = VEC_INIT;
@@ -272,6 +274,7 @@ static int copy_runtime(struct session *s, const char *builddir,
 			ret = write_file(to, sb_str(&data), data.len);
 		*h = hash_bytes(*h, name, strlen(name) + 1);
 		*h = hash_bytes(*h, sb_str(&data), data.len);
+		rtkey_scan(k, sb_str(&data), data.len);
 		sb_free(&data);
 		free(from);
 		free(to);
@@ -302,21 +305,30 @@ static int copy_runtime(struct session *s, const char *builddir,
 
 /*
  * The runtime's objects depend only on the kernel build, its detected
- * features, the runtime sources and the -D set, never on the script: they
- * are compiled once per such combination and kept in the cache.  A later
+ * features, the runtime sources and those of the -D set that the runtime
+ * reads (rtkey.c: -DMAXACTION=N, which only the script's code reads,
+ * does not count), never on the script: they are compiled once per such
+ * combination and kept in the cache.  A later
  * build gets them as rt/X.o_shipped, which kbuild's generic "%_shipped"
  * rule copies into place, so only the script's own C is compiled.
  */
-static char *rtobj_dir(struct session *s, uint64_t h)
+static char *rtobj_dir(struct session *s, uint64_t h, struct rtkey *k)
 {
+	struct vec defs = VEC_INIT;
 	char *sub, *dir;
 
 	h = hash_bytes(h, s->release, strlen(s->release) + 1);
 	h = hash_bytes(h, MODULE_CFLAGS, sizeof(MODULE_CFLAGS));
 	/* Objects compiled for the archive (before: with the wrong flags). */
 	h = hash_bytes(h, RT_LAYOUT, sizeof(RT_LAYOUT));
-	for (int i = 0; i < s->defines.len; i++)
-		h = hash_bytes(h, s->defines.items[i], strlen(s->defines.items[i]) + 1);
+	rtkey_relevant(k, &s->defines, &defs);
+	for (int i = 0; i < defs.len; i++) {
+		if (s->verbose >= 2)
+			fprintf(stderr, "Runtime define: -D%s\n", (char *)defs.items[i]);
+		h = hash_bytes(h, defs.items[i], strlen(defs.items[i]) + 1);
+		free(defs.items[i]);
+	}
+	vec_free(&defs);
 	sub = xasprintf("rtobj/%s-%016llx", s->release, (unsigned long long)h);
 	dir = cache_dir(sub);
 	free(sub);
@@ -535,6 +547,7 @@ int build_module(struct session *s)
 	struct strbuf lib = STRBUF_INIT;
 	struct vec rt_names = VEC_INIT;
 	uint64_t rt_hash = HASH_INIT;
+	struct rtkey rtk = RTKEY_INIT;
 	char *path = NULL, *cache = NULL;
 	int ret = -1, cached;
 
@@ -545,10 +558,10 @@ int build_module(struct session *s)
 		util_err("cannot write %s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (copy_runtime(s, s->tmpdir, &objs, &lib, &rt_names, &rt_hash) ||
+	if (copy_runtime(s, s->tmpdir, &objs, &lib, &rt_names, &rt_hash, &rtk) ||
 	    kernel_features(s, kdir, s->tmpdir, &rt_hash))
 		goto out;
-	cache = rtobj_dir(s, rt_hash);
+	cache = rtobj_dir(s, rt_hash, &rtk);
 	cached = use_cached_runtime(cache, s->tmpdir, &rt_names);
 	if (s->verbose >= 2)
 		fprintf(stderr, "Runtime objects: %s %s\n", cached ? "cached in" : "building for", cache);
@@ -621,6 +634,7 @@ int build_module(struct session *s)
 out:
 	free(path);
 	free(cache);
+	rtkey_free(&rtk);
 	free_names(&rt_names);
 	free(kdir);
 	sb_free(&kb);

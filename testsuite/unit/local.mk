@@ -18,3 +18,9 @@ check_PROGRAMS += testsuite/unit/fp_test
 testsuite_unit_fp_test_SOURCES = testsuite/unit/fp_test.c runtime/tapset_fp.c runtime/stp_fp.h
 testsuite_unit_fp_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/runtime
 testsuite_unit_fp_test_LDADD = -lm
+
+check_PROGRAMS += testsuite/unit/rtkey_test
+testsuite_unit_rtkey_test_SOURCES = testsuite/unit/rtkey_test.c \
+	translator/rtkey.c translator/rtkey.h common/util.c common/util.h
+testsuite_unit_rtkey_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/common \
+	-I$(srcdir)/translator -DRUNTIME_DIR='"$(abs_srcdir)/runtime"'
