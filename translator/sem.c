@@ -53,7 +53,6 @@ struct sem {
 	struct strmap global_names;	/* name -> struct chain * of symbols */
 	struct strmap func_names;	/* name -> struct chain * of funcs */
 	struct strmap alias_first;	/* an alias name's first component -> chain */
-	struct chain *alias_wild;	/* aliases with a wildcard first component */
 	struct vec *locals;	/* the current body's frame */
 	struct func *func;	/* the current function, or NULL in a probe */
 	bool changed;		/* a type was decided in this pass */
@@ -89,7 +88,7 @@ static struct symbol *new_symbol(struct sem *S, enum sym_kind kind,
 static void chain_add(struct sem *S, struct strmap *m, const char *key, void *item,
 		      int idx)
 {
-	struct chain **tail = m ? (struct chain **)strmap_put(m, key) : &S->alias_wild;
+	struct chain **tail = (struct chain **)strmap_put(m, key);
 	struct chain *c;
 
 	for (; *tail; tail = &(*tail)->next)
@@ -1630,47 +1629,35 @@ static bool is_glob(const char *name)
 	return strpbrk(name, "*?[") != NULL;
 }
 
+/*
+ * Aliases are filed under their first component as written: a wildcard
+ * in an alias's name is a literal character, as in SystemTap 4.8 (alias
+ * m* is named by "m*" and by a pattern such as "*", never by "mine").
+ */
 static void add_aliases(struct sem *S, struct program *prog)
 {
 	for (struct probe *a = prog->aliases; a; a = a->next) {
-		for (struct probe_point *nm = a->alias_names; nm; nm = nm->next) {
-			const char *first = nm->comps->name;
-
-			chain_add(S, is_glob(first) ? NULL : &S->alias_first, first, a,
-				  S->aliases.len);
-		}
+		for (struct probe_point *nm = a->alias_names; nm; nm = nm->next)
+			chain_add(S, &S->alias_first, nm->comps->name, a, S->aliases.len);
 		vec_push(&S->aliases, a);
 	}
 }
 
 /*
  * The aliases that may match pt, in definition order: those filed under
- * its first component and those whose first component is a wildcard;
- * every alias if pt's own first component is a wildcard.
+ * its first component; every alias if that component is a wildcard.
  */
 static void alias_candidates(struct sem *S, const struct probe_point *pt, struct vec *out)
 {
-	const struct chain *x, *w;
-
 	if (pt->comps)
 		lib_need(S, 'a', pt->comps->name);
-	w = S->alias_wild;
 	if (!pt->comps || is_glob(pt->comps->name)) {
 		for (int i = 0; i < S->aliases.len; i++)
 			vec_push(out, S->aliases.items[i]);
 		return;
 	}
-	/* Merge the two chains, both in index order. */
-	for (x = strmap_get(&S->alias_first, pt->comps->name); x || w;) {
-		const struct chain **take = !w || (x && x->idx < w->idx) ? &x : &w;
-
-		if (out->len && out->items[out->len - 1] == (*take)->item) {
-			*take = (*take)->next;	/* on both chains */
-			continue;
-		}
-		vec_push(out, (*take)->item);
-		*take = (*take)->next;
-	}
+	for (const struct chain *x = strmap_get(&S->alias_first, pt->comps->name); x; x = x->next)
+		vec_push(out, x->item);
 }
 
 /*
@@ -1705,9 +1692,9 @@ static int cmp_priority(const void *a, const void *b)
 	return x->id - y->id;
 }
 
-/* Does the point a script uses name this alias (wildcards either side)? */
 /*
- * Does use name the alias name?  With suffix, name may match only the
+ * Does use name the alias name (use's wildcards match the name's
+ * components, which are literal)?  With suffix, name may match only the
  * first components of use: *suffix is then the rest ("miscellany.return"
  * of alias miscellany: ".return"), which goes on each of its locations.
  */
@@ -1718,7 +1705,7 @@ static bool alias_matches(const struct probe_point *use, const struct probe_poin
 	const struct pp_comp *a = name->comps;
 
 	for (; u && a; u = u->next, a = a->next) {
-		if (fnmatch(u->name, a->name, 0) && fnmatch(a->name, u->name, 0))
+		if (fnmatch(u->name, a->name, 0))
 			return false;
 		if (!u->arg != !a->arg)
 			return false;
