@@ -1124,7 +1124,24 @@ static void pp_seq(struct parser *p, struct vec *out)
 	vec_push(&cur, NULL);	/* one empty sequence */
 	do {
 		struct vec alts = VEC_INIT, next = VEC_INIT;
+		struct token *start = p->tok;
 
+		/* A marked alternative must end the point (as in SystemTap 4.8). */
+		for (i = 0; i < cur.len && !FAIL(p); i++) {
+			const struct pp_comp *c = cur.items[i];
+
+			while (c && c->next)
+				c = c->next;
+			if (c && (c->optional || c->sufficient)) {
+				diag_error(p->s, &start->loc, "the probe point goes on after "
+					   "a '?' or '!' inside braces");
+				diag_hint(p->s, "a '?' or '!' in braces must end the point; "
+					  "mark the whole point instead: foo.{a, b}.c?");
+				p->errors++;
+			}
+		}
+		if (FAIL(p))
+			break;
 		if (accept(p, "{")) {
 			if (++p->depth > 32) {
 				error_tok(p, p->tok, "expected %s", "braces nested less deeply");
