@@ -46,6 +46,10 @@
 # parseok/: NAME.p1 is the exact expected -p1 output (the canonical form,
 #   which must also be a fixed point); every parseok test has one.
 # parseko/ semko/: NAME.err is the exact expected stderr; every test has one.
+# semok/: an optional NAME.p2 is the exact expected -p2 output (@SRC@ for
+#   the script's path), for tests whose elaboration is the point (types,
+#   locals, resolved probes); add one only where that output is fixed by
+#   the script, not by the kernel or the tapsets' contents.
 # All pass groups: NAME.args holds extra stap options (@RUN@ is run/).
 # In every NAME.err, @SRC@ stands for the script's path, @RUN@ for run/,
 # @TESTSUITE@ for testsuite/ and
@@ -128,6 +132,13 @@ $(diff "${f%.stp}.p1" <(printf '%s\n' "$out") | head -20)"
 				local again; again=$("$stap" -p1 "$work/re.stp" 2>&1)
 				if [ "$again" != "$out" ]; then
 					bad "$name" "re-parsing -p1 output differs: $(diff <(echo "$out") <(echo "$again") | head -20)"
+					continue
+				fi
+			elif [ -f "${f%.stp}.p2" ]; then
+				local want2; want2=$(expect_file "${f%.stp}.p2" "$f")
+				if [ "$want2" != "$out" ]; then
+					bad "$name" "-p2 output differs from $name.p2:
+$(diff <(echo "$want2") <(echo "$out") | head -20)"
 					continue
 				fi
 			fi
