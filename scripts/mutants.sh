@@ -65,7 +65,7 @@ FAST_CLI='bad_options did_you_mean dump_functions dwarf_label dwarf_list
 global_G help hwbkpt kprobe_symbols missing_file module_fs_dwarf
 no_kernel_tree pass_output point_wildcards pp_kernel syscall_parts
 tvar_return_warning unassigned_globals warnings uprobe_list usym_tables
-tapset_index staprun_target_held elide_stores global_reads printf_pieces'
+tapset_index staprun_target_held elide_stores global_reads printf_pieces emit_decisions'
 
 n=40 seed=1 groups= runglob= tmo=300 listonly= keepgoing= only=
 while getopts n:s:g:r:t:lkf: o; do
