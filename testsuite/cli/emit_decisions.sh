@@ -18,4 +18,22 @@ expect_rc 0 "$STAP" -g -p3 -e 'function f() %{ (void)STP_TV_REG(c, di); %} probe
 contains '.args_regs = 1,'
 expect_rc 0 "$STAP" -g -p3 -e 'function f() %{ (void)STP_TV_REG(c, r12); %} probe begin { f() }'
 grep -q 'args_regs' <<<"$out" && fail "a handler reading r12 on the cheaper ops: $out"
+
+# An embedded-C function's STAP_RETVALUE is undefined after its body
+# where it was defined: for the long one, not for the void one.
+expect_rc 0 "$STAP" -g -p3 -e 'function f:long() %{ STAP_RETVALUE = 1; %} function g() %{ /* none */ %} probe begin { g(); println(f()) }'
+u=$(awk '/STAP_RETVALUE = 1;/ { f = 1 } /none/ { f = 0 } /^#undef STAP_RETVALUE/ { print (f ? "f" : "other") }' <<<"$out")
+[ "$u" = f ] || fail "#undef STAP_RETVALUE not once, after f's body ($u): $out"
+
+# A long target variable is read into an int64_t temporary, a string one
+# (pretty-printed) copied into a char buffer; needs a kernel's DWARF.
+r=$(debug_kernels | head -n 1)
+[ -n "$r" ] || { echo "no kernel with DWARF: the target variable part is skipped"; exit 0; }
+expect_rc 0 "$STAP" -r "$r" -p3 -e 'probe kernel.function("vfs_read") { println($count) }'
+contains 'int64_t t0;'
+grep -Eq '^[[:space:]]*l->t0 = \(\(int64_t\)' <<<"$out" || fail "\$count not assigned to l->t0: $out"
+grep -q '_tv_dst' <<<"$out" && fail "\$count copied as a string: $out"
+expect_rc 0 "$STAP" -r "$r" -p3 -e 'probe kernel.function("vfs_read") { println($file$) }'
+contains 'char t0[MAXSTRINGLEN];'
+contains 'char *_tv_dst = l->t0;'
 exit 0
