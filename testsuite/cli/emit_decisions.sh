@@ -25,6 +25,14 @@ expect_rc 0 "$STAP" -g -p3 -e 'function f:long() %{ STAP_RETVALUE = 1; %} functi
 u=$(awk '/STAP_RETVALUE = 1;/ { f = 1 } /none/ { f = 0 } /^#undef STAP_RETVALUE/ { print (f ? "f" : "other") }' <<<"$out")
 [ "$u" = f ] || fail "#undef STAP_RETVALUE not once, after f's body ($u): $out"
 
+# An array's index list goes into a key array of its arity, each key in
+# its type's slot.
+expect_rc 0 "$STAP" -p3 -e 'global a probe begin { a[1, "x"] = 2 }'
+contains 'union stp_key k0[2];'
+contains 'l->k0[0].l = ((int64_t)1LL);'
+contains 'l->k0[1].s = "x";'
+contains '_stp_map_set_long(g_a, l->k0, ((int64_t)2LL));'
+
 # A long target variable is read into an int64_t temporary, a string one
 # (pretty-printed) copied into a char buffer; needs a kernel's DWARF.
 r=$(debug_kernels | head -n 1)
