@@ -33,6 +33,14 @@ contains 'l->k0[0].l = ((int64_t)1LL);'
 contains 'l->k0[1].s = "x";'
 contains '_stp_map_set_long(g_a, l->k0, ((int64_t)2LL));'
 
+# A global only incremented in probes and read in end is a per-CPU
+# counter: each access is this CPU's slot, folded before the read.
+expect_rc 0 "$STAP" -p3 -e 'global n probe begin { n++ } probe end { println(n) }'
+contains 'static DEFINE_PER_CPU(int64_t, g_n);'
+contains 'l->t0 = (*this_cpu_ptr(&g_n))++;'
+contains '_stp_pcpu_fold(&g_n);'
+grep -v DEFINE_PER_CPU <<<"$out" | grep -Eq '[^&]g_n[^a-z_0-9]' && fail "g_n used as a plain variable: $out"
+
 # A long target variable is read into an int64_t temporary, a string one
 # (pretty-printed) copied into a char buffer; needs a kernel's DWARF.
 r=$(debug_kernels | head -n 1)
