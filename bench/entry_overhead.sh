@@ -24,6 +24,18 @@
 #   trampoline (fentry) instead of a kprobe: the cheapest entry probe the
 #   issue names (BTF has no entry for the alias __x64_sys_getppid on 6.1).
 #
+# .return probes (bench/ret_edit.pl): BODIES="ret retval" measures
+#   `.return { n++ }` and `.return { n++; r += $return }` on the same
+#   function (bpftrace: kretprobe:, `@n = count()` and `@r = sum(retval)`);
+#   CONFIGS may name ours_kret, ours built with -DSTP_NO_FPROBE: every
+#   .return a kretprobe, as before runtime/fexit.c (the before/after
+#   ratio in one boot), and bpftrace_fexit, bpftrace's program on kfunc:/kretfunc:
+#   of BT_FEXIT_FUNC (default __do_sys_getppid) in the same boot.  E.g.
+#     BODIES="ret retval" CONFIGS="ours stap48_noov bpftrace bpftrace_fexit"
+#   on 6.1, and KVER=6.12.117+deb12-amd64 CONFIGS="ours ours_kret
+#   bpftrace bpftrace_fexit" for the fprobe against the kretprobe
+#   (SystemTap 4.8 does not build for 6.12).
+#
 # CPUs: MODES="1cpu 2cpu 4cpu" (any NCPU, N sysloops pinned to CPUs
 #   0..N-1) and SMP=vCPUs of the VM (default: the most any mode needs, at
 #   least 2).  The shared vmrun.sh fixes -smp 2, so this runs a copy of it
@@ -80,24 +92,28 @@ probed() { grep -q getppid \$KL 2>/dev/null \|\| grep -q getppid $ef 2>/dev/null
     -e 's|elif ! grep -q getppid \$KL; then|elif ! probed; then|' \
     -e 's|^\(    ours)  *scr=.*bld=\$STAP\);;$|\1; [ $body = printf ] \&\& flags="$OURS_PRINTF_FLAGS";;|' \
     -e "s|^\(    [a-z]*)  *echo '\)kprobe:__x64_sys_getppid|\1${BPFTRACE_PROBE:-kprobe:__x64_sys_getppid}|" \
-    -e 's|for tool in ours ours_kprobe |for tool in ours ours_before ours_fullregs ours_kprobe |' \
+    -e 's|for tool in ours ours_kprobe |for tool in ours ours_before ours_fullregs ours_kret ours_kprobe |' \
     -e 's|^    ours)  *scr=\(.*\)bld=\$STAP\(.*\);;$|&\
     ours_fullregs) scr=\1bld=$STAP\2; flags="$flags -DSTP_FENTRY_FULL_REGS";;\
+    ours_kret) scr=\1bld=$STAP\2; flags="$flags -DSTP_NO_FPROBE";;\
     ours_before) scr=\1bld=$BEFORE/stap\2;;|' \
     -e 's|^\(    case \$tool in stap48\*) cmd\[\$name\]="\$S48RUN \$T/\$m.ko";;\) |\1 ours_before) cmd[$name]="$BEFORE_RUN $T/$m.ko";; |' \
     -e 's|^files+=("\$STAPRUN" |files+=(${BEFORE_RUN:+"$BEFORE_RUN"} "$STAPRUN" |' \
-    "$overhead" | perl "$top/bench/ncpu_edit.pl" >"$work/bench/overhead.sh" || exit 1
+    "$overhead" | perl "$top/bench/ncpu_edit.pl" | perl "$top/bench/ret_edit.pl" \
+    >"$work/bench/overhead.sh" || exit 1
 chmod +x "$work/bench/overhead.sh"
 # A printf flood spends most of each interval in the handler under TCG,
 # so the overload protection of ours (as of plain SystemTap) ends the
 # session; its printf sessions are built like stap48_noov, the column the
 # table compares them with.  OURS_PRINTF_FLAGS= (empty) measures the plain build.
 export OURS_PRINTF_FLAGS=${OURS_PRINTF_FLAGS--DSTP_NO_OVERLOAD}
+export BT_FEXIT_FUNC=${BT_FEXIT_FUNC:-__do_sys_getppid}
 # Each edit above must have happened, or the copy would wait in vain.
 n=$(grep -c 'probed' "$work/bench/overhead.sh" || true)
 if [ "$n" -ne 3 ] || ! grep -q "grep getppid $ef; }" "$work/bench/overhead.sh" ||
    ! grep -q 'OURS_PRINTF_FLAGS' "$work/bench/overhead.sh" ||
    [ "$(grep -c 'ours_fullregs' "$work/bench/overhead.sh")" -ne 2 ] ||
+   [ "$(grep -c 'ours_kret' "$work/bench/overhead.sh")" -ne 2 ] ||
    [ "$(grep -c 'ours_before\|BEFORE_RUN' "$work/bench/overhead.sh")" -ne 4 ]; then
 	echo "entry_overhead: $overhead changed: cannot adapt its readiness check" >&2
 	exit 1

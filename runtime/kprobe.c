@@ -20,6 +20,10 @@
  *    disabled kprobe: if the kernel put it on an ftrace site, fentry.c
  *    takes it over and the kprobe goes once the table's ftrace_ops is
  *    in place; otherwise the kprobe is enabled.
+ *  - A .return whose function's ftrace site the translator found, with
+ *    no .maxactive(N), goes on the table's fprobe where the kernel has
+ *    one (fexit.c), registered after the others; a kretprobe otherwise,
+ *    or if the fprobe cannot be registered.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -148,6 +152,12 @@ static void describe(const struct stp_kprobe *k, char *buf, size_t len)
 		snprintf(buf, len, "address 0x%lx", k->addr);
 }
 
+/* A link-time kernel address of @k's, moved by the KASLR offset. */
+static unsigned long runtime_addr(const struct stp_kprobe *k, u64 link)
+{
+	return (unsigned long)(link + ((unsigned long)&_printk - (unsigned long)k->link_ref));
+}
+
 /*
  * Where the kprobe goes: by address when the translator knew it (the
  * kernel still finds the symbol's start and steps over an ENDBR), else
@@ -156,8 +166,7 @@ static void describe(const struct stp_kprobe *k, char *buf, size_t len)
 static void set_where(struct kprobe *kp, const struct stp_kprobe *k)
 {
 	if (k->link_ref) {
-		kp->addr = (kprobe_opcode_t *)(unsigned long)(k->link + ((unsigned long)&_printk -
-							       (unsigned long)k->link_ref));
+		kp->addr = (kprobe_opcode_t *)runtime_addr(k, k->link);
 	} else if (k->symbol) {
 		kp->symbol_name = k->symbol;
 		kp->offset = k->offset;
@@ -180,7 +189,14 @@ static void kprobe_post_noop(struct kprobe *kp, struct pt_regs *regs, unsigned l
 {
 }
 
-static int register_one(struct stp_kprobe *k, struct stp_fentry *fe, bool noopt)
+/* A .return the table's fprobe may take: its function's ftrace site is known. */
+static bool fexit_row(const struct stp_kprobe *k)
+{
+	return (k->flags & STP_KPROBE_RETURN) && k->ftrace && k->link_ref && k->maxactive < 0;
+}
+
+static int register_one(struct stp_kprobe *k, struct stp_fentry *fe, struct stp_fexit *fx,
+			bool noopt)
 {
 	int rc;
 
@@ -188,8 +204,7 @@ static int register_one(struct stp_kprobe *k, struct stp_fentry *fe, bool noopt)
 	/* A known ftrace site: straight onto the ops, no kprobe. */
 	if (fe && k->ftrace && k->link_ref && (k->flags & STP_KPROBE_FENTRY) &&
 	    !(k->flags & STP_KPROBE_RETURN)) {
-		unsigned long ip = (unsigned long)(k->ftrace + ((unsigned long)&_printk -
-								(unsigned long)k->link_ref));
+		unsigned long ip = runtime_addr(k, k->ftrace);
 
 		k->u.kp.addr = (kprobe_opcode_t *)ip;
 		k->on_ftrace = _stp_fentry_add_ip(fe, k, ip);
@@ -198,6 +213,14 @@ static int register_one(struct stp_kprobe *k, struct stp_fentry *fe, bool noopt)
 			return 0;
 		}
 		memset(&k->u, 0, sizeof(k->u));
+	}
+	/* Likewise a .return onto the fprobe, which fexit.c registers later. */
+	if (fx && fexit_row(k)) {
+		k->on_ftrace = _stp_fexit_add(fx, k, runtime_addr(k, k->ftrace));
+		if (k->on_ftrace) {
+			k->registered = false;
+			return 0;
+		}
 	}
 	if (k->flags & STP_KPROBE_RETURN) {
 #ifdef CONFIG_KRETPROBES
@@ -274,7 +297,7 @@ static int switch_to_ftrace(struct stp_fentry *fe, bool noopt)
 		for (i = 0; (k = _stp_fentry_row(fe, i)); i++) {
 			k->on_ftrace = false;
 			/* A row taken by its ftrace site has no kprobe yet. */
-			rc = k->registered ? enable_kprobe(&k->u.kp) : register_one(k, NULL, noopt);
+			rc = k->registered ? enable_kprobe(&k->u.kp) : register_one(k, NULL, NULL, noopt);
 			if (rc) {
 				report_failure(k, rc);
 				return rc;
@@ -304,10 +327,34 @@ static int switch_to_ftrace(struct stp_fentry *fe, bool noopt)
 	return 0;
 }
 
+/*
+ * After registration: register the fprobe with the .return rows it took,
+ * or make them kretprobes if it cannot be.
+ */
+static int switch_to_fexit(struct stp_fexit *fx, bool noopt)
+{
+	struct stp_kprobe *k;
+	unsigned int i;
+	int rc;
+
+	if (!_stp_fexit_arm(fx))
+		return 0;
+	for (i = 0; (k = _stp_fexit_row(fx, i)); i++) {
+		k->on_ftrace = false;
+		rc = register_one(k, NULL, NULL, noopt);
+		if (rc) {
+			report_failure(k, rc);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 {
 	struct stp_fentry *fe = NULL;
-	size_t i, first, nfentry = 0, nint3 = 0;
+	struct stp_fexit *fx = NULL;
+	size_t i, first, nfentry = 0, nfexit = 0, nint3 = 0;
 	bool noopt;
 	int rc;
 
@@ -315,6 +362,7 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 		nfentry += (kps[i].flags & (STP_KPROBE_FENTRY | STP_KPROBE_RETURN)) ==
 			   STP_KPROBE_FENTRY;
 		nint3 += !(kps[i].flags & (STP_KPROBE_FENTRY | STP_KPROBE_RETURN));
+		nfexit += fexit_row(&kps[i]);
 	}
 	noopt = nint3 > STP_KPROBE_OPTIMIZE_MAX;
 	KP_T0(t);
@@ -326,6 +374,11 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 	/* Without it (no memory, no kernel support) every row is a kprobe. */
 	if (nfentry && !kps[0].fentry)
 		fe = kps[0].fentry = _stp_fentry_alloc(nfentry);
+/* -DSTP_NO_FPROBE: every .return a kretprobe, for bench/entry_overhead.sh. */
+#ifndef STP_NO_FPROBE
+	if (nfexit && !kps[0].fexit)
+		fx = kps[0].fexit = _stp_fexit_alloc(nfexit);
+#endif
 
 	/* One group (probe point) at a time: kps[first..i) */
 	for (first = 0; first < n; first = i) {
@@ -345,12 +398,12 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 			{
 				u64 t1 = ktime_get_ns();
 
-				rc = register_one(k, fe, noopt);
+				rc = register_one(k, fe, fx, noopt);
 				kp_ns[k->on_ftrace] += ktime_get_ns() - t1;
 				kp_count[k->on_ftrace]++;
 			}
 #else
-			rc = register_one(k, fe, noopt);
+			rc = register_one(k, fe, fx, noopt);
 #endif
 			if (!rc) {
 				nok++;
@@ -397,9 +450,36 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 	KP_LAP(t, "registered", n);
 	rc = fe ? switch_to_ftrace(fe, noopt) : 0;
 	KP_LAP(t, "moved to ftrace", nfentry);
+	if (!rc && fx) {
+		rc = switch_to_fexit(fx, noopt);
+		KP_LAP(t, "fprobe registered", nfexit);
+	}
 	if (rc)
 		_stp_kprobes_stop(kps, n);
 	return rc;
+}
+
+/* The fprobe's misses: skipped hits, with the kretprobes' warning. */
+static void account_fexit(struct stp_fexit *fx)
+{
+	const struct stp_kprobe *k = _stp_fexit_row(fx, 0);
+	struct stp_kprobe *r;
+	bool others = false;
+	unsigned long missed;
+	unsigned int i;
+
+	for (i = 0; (r = _stp_fexit_row(fx, i)); i++) {
+		r->on_ftrace = false;
+		others |= r->probe != k->probe;
+	}
+	missed = _stp_fexit_free(fx);
+	if (!missed)
+		return;
+	/* One pool for all: the misses are the table's, not one function's. */
+	_stp_warn("%s at %s: missed %lu returns%s; raise .maxactive(N) or "
+		  "-DKRETACTIVE=N", k->probe->pp, k->probe->loc, missed,
+		  others ? " (its own and other .return probes')" : "");
+	atomic_add((int)min_t(unsigned long, missed, INT_MAX), &_stp_skip_count);
 }
 
 /* Count the hits the kernel missed on @k as skipped; warn about returns. */
@@ -456,6 +536,11 @@ void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
 		for (i = 0; i < n; i++)
 			kps[i].on_ftrace = false;
 		KP_LAP(t, "ftrace_ops unregistered", n);
+	}
+	if (n && kps[0].fexit) {
+		account_fexit(kps[0].fexit);
+		kps[0].fexit = NULL;
+		KP_LAP(t, "fprobe unregistered", n);
 	}
 	for (i = 0; i < n; i++) {
 		struct stp_kprobe *k = &kps[i];

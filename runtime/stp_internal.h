@@ -112,6 +112,37 @@ static inline struct stp_kprobe *_stp_fentry_row(struct stp_fentry *fe, unsigned
 static inline void _stp_fentry_free(struct stp_fentry *fe) { }
 #endif
 
+/*
+ * fexit.c: .return probes on an fprobe, for kprobe.c.  Without the
+ * kernel feature the table has no fprobe and every .return row is a
+ * kretprobe.
+ */
+struct stp_fexit;
+#ifdef STAPCONF_FPROBE_EXIT
+struct stp_fexit *_stp_fexit_alloc(unsigned int cap);
+/* Take .return row @k, whose function's ftrace site is @ip. */
+bool _stp_fexit_add(struct stp_fexit *fx, struct stp_kprobe *k, unsigned long ip);
+/* Filter on the rows taken and register the fprobe; 0 or -errno. */
+int _stp_fexit_arm(struct stp_fexit *fx);
+/* The @i-th row taken, or NULL past the last. */
+struct stp_kprobe *_stp_fexit_row(struct stp_fexit *fx, unsigned int i);
+/* Unregister (waiting for running handlers), free; the hits it missed. */
+unsigned long _stp_fexit_free(struct stp_fexit *fx);
+#else
+static inline struct stp_fexit *_stp_fexit_alloc(unsigned int cap) { return NULL; }
+static inline bool _stp_fexit_add(struct stp_fexit *fx, struct stp_kprobe *k,
+				  unsigned long ip)
+{
+	return false;
+}
+static inline int _stp_fexit_arm(struct stp_fexit *fx) { return 0; }
+static inline struct stp_kprobe *_stp_fexit_row(struct stp_fexit *fx, unsigned int i)
+{
+	return NULL;
+}
+static inline unsigned long _stp_fexit_free(struct stp_fexit *fx) { return 0; }
+#endif
+
 /* ctl.c: message queue to staprun; _stp_ctl_send* work in any context */
 int _stp_ctl_init(void);
 void _stp_ctl_exit(void);

@@ -333,7 +333,7 @@ void _stp_timers_stop(struct stp_timer *timers, size_t n);
 #include <linux/kprobes.h>
 
 /* struct stp_kprobe flags; translator/probes/kprobe.c emits these names. */
-#define STP_KPROBE_RETURN	0x1	/* .return: a kretprobe */
+#define STP_KPROBE_RETURN	0x1	/* .return: a kretprobe or the fprobe */
 #define STP_KPROBE_OPTIONAL	0x2	/* "?": skipped silently if refused */
 #define STP_KPROBE_WILDCARD	0x4	/* a wildcard's match: refused is a warning */
 #define STP_KPROBE_FENTRY	0x8	/* a function's entry: may use its ftrace site */
@@ -363,8 +363,9 @@ struct stp_kprobe {
 	u16 nslots;
 	/* runtime-private */
 	bool registered;	/* a kprobe (disabled while on_ftrace is pending) */
-	bool on_ftrace;		/* hit through the table's ftrace_ops instead */
+	bool on_ftrace;		/* hit through the table's ftrace_ops or fprobe instead */
 	struct stp_fentry *fentry;	/* kps[0] only: that ftrace_ops (fentry.c) */
+	struct stp_fexit *fexit;	/* kps[0] only: the .return rows' fprobe (fexit.c) */
 	union {
 		struct kprobe kp;
 		struct kretprobe rp;

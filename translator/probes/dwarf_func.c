@@ -80,7 +80,7 @@ struct dwf_kprobe {
 	uint64_t entry_pc;	/* link-time entry of the copy */
 	bool fentry;		/* at the entry of an out-of-line copy: symbol + 0 */
 	uint64_t link;		/* link-time address of symbol + offset */
-	uint64_t ftrace;	/* an entry's fentry call (pf_ftrace_site), or 0 */
+	uint64_t ftrace;	/* an entry's or .return's fentry call (pf_ftrace_site), or 0 */
 	const char *label;	/* .label: the label's name */
 	int line;		/* .label: its line, which names the probe */
 };
@@ -234,7 +234,9 @@ static int add_kprobe(struct dwf_walk *w, struct dwf_match *m, const struct dw_s
 	kp->symbol = arena_strdup(&w->s->arena, site->symbol);
 	kp->offset = offset;
 	kp->link = site->probe_pc - site->sym_offset + offset;
-	kp->ftrace = fentry ? pf_ftrace_site(w->vmlinux, kp->link) : 0;
+	/* An entry's, or a .return's (runtime/fexit.c puts it on an fprobe). */
+	kp->ftrace = fentry || (w->kind == DWF_RETURN && !offset) ?
+		     pf_ftrace_site(w->vmlinux, kp->link) : 0;
 	kp->die_off = site->die_off;
 	kp->pc = pc;
 	kp->entry_pc = site->entry_pc;
