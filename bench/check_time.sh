@@ -8,8 +8,8 @@
 #   TESTS='run/*' KERNELS='6.1.0-56-amd64 6.12.117+deb12-amd64' bench/check_time.sh
 #
 # Runs the subset through testsuite/run.sh twice: KBUILD_BATCH=0
-# VM_BOOTS=1 (one `stap -p4`, so one kbuild, per test per kernel; the next
-# kernel's builds after this one's VM run; one VM: the runner as it was)
+# (one `stap -p4`, so one kbuild, per test per kernel; the next kernel's
+# builds after this one's VM run: the runner as it was)
 # and the default (each test's stap -p4 --kbuild-defer, one kbuild for
 # them all, the next kernel's builds during this one's VM run, one VM
 # a kernel).  For each it prints the
@@ -42,7 +42,7 @@ for mode in 0 1; do
 	label=$([ $mode = 0 ] && echo before || echo after)
 	: >"$tmp/kbuilds.$mode"
 	start=$EPOCHREALTIME
-	KB_MODE=$mode PATH="$tmp/bin:$PATH" KBUILD_BATCH=$mode VM_BOOTS=1 "$top/testsuite/run.sh" >"$tmp/out.$mode" 2>&1
+	KB_MODE=$mode PATH="$tmp/bin:$PATH" KBUILD_BATCH=$mode "$top/testsuite/run.sh" >"$tmp/out.$mode" 2>&1
 	wall=$(echo "$EPOCHREALTIME - $start" | bc)
 	# "== R: builds U+S s CPU (user+sys), W s wall; VM U+S s CPU, W s wall"
 	read -r b v < <(sed -n 's/^== .*: builds \([0-9.]*\)+\([0-9.]*\) s CPU.*VM \([0-9.]*\)+\([0-9.]*\) s CPU.*/\1 \2 \3 \4/p' "$tmp/out.$mode" |

@@ -124,10 +124,12 @@ int run_check_spawn(const char *arg, int *pid, const char **cmd)
 
 int run_check_insmod(const char *path)
 {
-	size_t n = strlen(path);
+	const char *base = strrchr(path, '/');
 
-	if (n < 4 || strcmp(path + n - 3, ".ko")) {
-		util_err("--vm-insmod: '%s' is not a kernel module file (NAME.ko)", path);
+	base = base ? base + 1 : path;
+	if (!vm_module_suffix(base) || strlen(base) == vm_module_suffix(base)) {
+		util_err("--vm-insmod: '%s' is not a kernel module file (NAME.ko or NAME.ko.xz)",
+			 path);
 		return -1;
 	}
 	if (access(path, R_OK) < 0) {

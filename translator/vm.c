@@ -424,13 +424,29 @@ static char *job_path(const struct vm_job *job)
 	return xasprintf("/jobs/%s/%s", job->name, base ? base + 1 : job->module);
 }
 
-/* Guest path of a job's j-th --vm-insmod module (check_config checked it). */
+size_t vm_module_suffix(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n > 3 && !strcmp(path + n - 3, ".ko"))
+		return 3;
+	if (n > 6 && !strcmp(path + n - 6, ".ko.xz"))
+		return 6;
+	return 0;
+}
+
+/*
+ * Guest path of a job's j-th --vm-insmod module (check_config checked
+ * it), always NAME.ko, which /init's rmmod takes the name from.  A
+ * NAME.ko.xz goes as it is: the guest's busybox insmod decompresses it.
+ */
 static char *insmod_path(const struct vm_job *job, int j)
 {
-	const char *base = strrchr(job->insmod[j], '/');
+	const char *m = job->insmod[j], *base = strrchr(m, '/');
 
-	return xasprintf("/jobs/%s/insmod/%d/%s", job->name, j,
-			 base ? base + 1 : job->insmod[j]);
+	base = base ? base + 1 : m;
+	return xasprintf("/jobs/%s/insmod/%d/%.*s.ko", job->name, j,
+			 (int)(strlen(base) - vm_module_suffix(base)), base);
 }
 
 /*
@@ -878,11 +894,11 @@ static int check_config(struct vm *vm)
 
 			b = b ? b + 1 : m;
 			/* The name reaches the guest's shell unquoted. */
-			if (strlen(b) < 4 || strcmp(b + strlen(b) - 3, ".ko") ||
+			if (strlen(b) <= vm_module_suffix(b) + 1 || !vm_module_suffix(b) ||
 			    strspn(b, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 				   "0123456789_.-") != strlen(b)) {
 				util_err("vm: job %s: module to load '%s' is not a NAME.ko "
-					 "file (NAME of [A-Za-z0-9_.-])", n, m);
+					 "or NAME.ko.xz file (NAME of [A-Za-z0-9_.-])", n, m);
 				return -EINVAL;
 			}
 			if (access(m, R_OK) < 0) {

@@ -18,10 +18,10 @@ struct vm_job {
 	char **staprun_args;	/* extra staprun options, NULL-terminated, or NULL */
 	char **module_params;	/* NAME=VALUE after the module (stap -G), or NULL */
 	/*
-	 * Host paths of NAME.ko files insmod'ed, in order, before staprun
-	 * and rmmod'ed after it (NULL-terminated, or NULL).  If one fails
-	 * to load, the job's stderr says why and staprun does not run
-	 * (status 1).
+	 * Host paths of NAME.ko (or NAME.ko.xz) files insmod'ed, in order,
+	 * before staprun and rmmod'ed after it (NULL-terminated, or
+	 * NULL).  If one fails to load, the job's stderr says why and
+	 * staprun does not run (status 1).
 	 */
 	const char *const *insmod;
 	/*
@@ -111,5 +111,10 @@ struct strbuf;
 char *vm_which(const char *name);
 /* Append S to SB in single quotes, for the guest's shell. */
 void vm_sh_quote(struct strbuf *sb, const char *s);
+/*
+ * Length of path's ".ko" (or ".ko.xz": Debian's 6.12 ships its modules
+ * so) suffix; 0 if neither.
+ */
+size_t vm_module_suffix(const char *path);
 
 #endif /* VM_H */

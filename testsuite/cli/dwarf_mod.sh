@@ -8,7 +8,7 @@
 expect_rc 1 "$STAP" -p2 --vm-insmod /nonexistent/stp_test.ko -e 'probe begin { }'
 contains "stap: --vm-insmod: cannot read /nonexistent/stp_test.ko: No such file or directory"
 expect_rc 1 "$STAP" -p2 --vm-insmod "$TOP/README" -e 'probe begin { }'
-contains "is not a kernel module file (NAME.ko)"
+contains "is not a kernel module file (NAME.ko or NAME.ko.xz)"
 # Arguments are checked before any module is looked for.
 expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe module("m").function("f").retrun { }'
 contains "error: unexpected 'retrun' after module(...).function(...)"
