@@ -6,9 +6,14 @@
  *   stap-merge [-v] [-o OUTPUT] [FILE ...]
  *
  * With no FILE, the stpd_cpuN files of the current directory, in CPU
- * order.  -v puts "[cpu,sequence,length]" before each record.  The files
- * hold staprun's records (runtime/stp_ctl.h: a time stamp and a length,
- * then the bytes), merged as staprun merges them live (relay.c).
+ * order.  -v says "[CPU:N, seq=S, length=L]" on a line of its own on
+ * stdout before each record, S counting from 1, as SystemTap 4.8's
+ * stap-merge prints it (its manual's "[cpu,sequence,length]" is the
+ * gist), also when -o sends the records to a file.  The files hold
+ * staprun's records (runtime/stp_ctl.h: a time stamp and a length, then
+ * the bytes), merged as staprun merges them live (relay.c).  They carry
+ * no sequence numbers: 4.8's "sequence had N drops" has no counterpart
+ * here (staprun reports lost output as transport failures).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,10 +45,10 @@ static void emit(void *arg, const struct relay_run *runs, int n)
 			const struct stp_relay_rec *r = (const void *)p;
 
 			p += sizeof(*r) + STP_RELAY_ALIGN(r->len);
-			if (m->verbose)
-				fprintf(m->out, "[%d,%lu,%u]", runs[i].cpu,
-					m->seq, r->len);
 			m->seq++;
+			if (m->verbose)
+				printf("[CPU:%d, seq=%lu, length=%u]\n",
+				       runs[i].cpu, m->seq, r->len);
 			if (fwrite(r + 1, 1, r->len, m->out) != r->len)
 				m->failed = true;
 		}
