@@ -57,3 +57,15 @@ bench_args() {
 	work=$(mktemp -d "${TMPDIR:-/tmp}/stap-bench.XXXXXX")
 	trap 'rm -rf "$work"' EXIT
 }
+
+# config_tree BENCH CONFIG: the built checkout a tracer configuration runs
+# from: ours (this one), before ($BEFORE) or stap48 (empty: the installed
+# SystemTap 4.8).  load_time.sh and output_rate.sh name them alike.
+config_tree() {
+	case $2 in
+	ours)   echo "$top";;
+	before) (cd "$BEFORE" && pwd);;
+	stap48) echo;;
+	*) echo "$1: unknown config $2" >&2; return 1;;
+	esac
+}

@@ -17,6 +17,7 @@
 #   as config "before" in the same boot; KEEP=DIR keeps the raw guest output.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/lib.sh"
 tools=/work/shared/tools
 RUNS=${RUNS:-11}
 CONFIGS=${CONFIGS:-${BEFORE:+before }ours stap48}
@@ -37,12 +38,7 @@ guest=$T/guest.sh
 echo "#!/bin/sh" > "$guest"
 echo "== load_time.sh $(date -u '+%F %T UTC') kernel=$KVER RUNS=$RUNS configs='$CONFIGS' ($(git -C "$top" rev-parse --short HEAD))"
 for c in $CONFIGS; do
-	case $c in
-	ours)   tree=$top;;
-	before) tree=$(cd "$BEFORE" && pwd);;
-	stap48) tree=;;
-	*) echo "load_time: unknown config $c" >&2; exit 1;;
-	esac
+	tree=$(config_tree load_time "$c")
 	if [ -n "$tree" ]; then
 		st=$tree/stap
 		srun=$tree/staprun/staprun

@@ -28,6 +28,7 @@
 #   before/after figures); KEEP=DIR keeps the raw guest output.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/lib.sh"
 tools=/work/shared/tools
 N=${N:-2000000}; SECS=${SECS:-3}; RATE0=${RATE0:-50000}; BISECT=${BISECT:-3}
 BUF=${BUF:-1}; PARTS=${PARTS:-cost rate}
@@ -44,12 +45,7 @@ scr="probe $probe { printf(\"%d\\n\", pid()) }"
 files=("$T/sysloop" "$T/rateloop")
 declare -A run
 for c in $CONFIGS; do
-	case $c in
-	ours)   tree=$top;;
-	before) tree=$(cd "$BEFORE" && pwd);;
-	stap48) tree=;;
-	*) echo "output_rate: unknown config $c" >&2; exit 1;;
-	esac
+	tree=$(config_tree output_rate "$c")
 	m=orate_$c
 	if [ -n "$tree" ]; then
 		(cd "$T" && "$tree/stap" -r "$KVER" -p4 -DSTP_NO_OVERLOAD -m $m -e "$scr") \
@@ -73,19 +69,8 @@ cat <<EOF
 #!/bin/sh
 N=$N; SECS=$SECS; RATE0=$RATE0; BISECT=$BISECT; T=$T
 EOF
+cat "$top/bench/guest.sh"
 cat <<'EOF'
-KL=/sys/kernel/debug/kprobes/list; EF=/sys/kernel/tracing/enabled_functions
-probed() { grep -q getppid $KL 2>/dev/null || grep -q getppid $EF 2>/dev/null; }
-alive() { [ -e /proc/$1/stat ] && [ "$(cut -d' ' -f3 /proc/$1/stat)" != Z ]; }
-# CPU ticks of PID and its descendants, all threads: utime+stime, stime.
-ticks() {
-	awk -v root=$1 'FNR == 1 { s = $0; sub(/^.*\) /, "", s); split(s, f, " ");
-		pid = FILENAME; sub(/^\/proc\//, "", pid); sub(/\/stat$/, "", pid);
-		P[pid] = f[2]; C[pid] = f[12] + f[13]; S[pid] = f[13] }
-	END { in_[root] = 1
-		do { ch = 0; for (p in P) if (!(p in in_) && (P[p] in in_)) { in_[p] = 1; ch = 1 } } while (ch)
-		for (p in in_) { s += C[p]; k += S[p] } print s + 0, k + 0 }' /proc/[0-9]*/stat 2>/dev/null
-}
 start() {  # OUT COMMAND...: the tracer in the background, until its probe is in
 	o=$1; shift
 	"$@" > $o 2> $o.err &
