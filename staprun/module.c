@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Loading and unloading the probe module, and mounting debugfs. */
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +199,89 @@ bool mod_loaded(const char *name)
 
 	free(path);
 	return ok;
+}
+
+/* "ERROR: ..." in the color the script's errors get (-C). */
+static void print_error(const char *fmt, ...)
+{
+	const char *c = util_color("error");
+	va_list ap;
+
+	if (c)
+		fprintf(stderr, "\033[%smERROR\033[0m: ", c);
+	else
+		fputs("ERROR: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * A zombie: a probe module (its control file is there) that no staprun
+ * holds (an open .cmd pins the module, so its count is 0).  Not opening
+ * .cmd to find out: closing it would stop a detached session's probes.
+ */
+static bool mod_zombie(const char *name)
+{
+	/* STP_CTL_DEBUGFS_DIR: stp_ctl.h's __u64 clashes with sys/mount.h's. */
+	char *path = xasprintf(DEBUGFS "/systemtap/%s/.cmd", name);
+	bool ours = access(path, F_OK) == 0;
+	FILE *f;
+	int refs = -1;
+
+	free(path);
+	if (!ours)
+		return false;
+	path = xasprintf("/sys/module/%s/refcnt", name);
+	f = fopen(path, "r");
+	free(path);
+	if (f) {
+		if (fscanf(f, "%d", &refs) != 1)
+			refs = -1;
+		fclose(f);
+	}
+	return refs == 0;
+}
+
+int mod_unload_zombie(const char *name)
+{
+	if (!mod_zombie(name)) {
+		/* SystemTap 4.8's words, and its exit code (-EINVAL's byte). */
+		print_error("Cannot attach to module %s control channel; not running?",
+			    name);
+		print_error("'%s' is not a zombie systemtap module.", name);
+		return 234;
+	}
+	return mod_unload(name) ? 1 : 0;
+}
+
+int mod_unload_unused(void)
+{
+	DIR *d = opendir(DEBUGFS "/systemtap");
+	struct vec names = VEC_INIT;
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d)		/* no probe module was ever loaded */
+		return errno == ENOENT ? 0 : 1;
+	/* Names first: each unload removes its directory from under readdir. */
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && mod_zombie(e->d_name))
+			vec_push(&names, xstrdup(e->d_name));
+	closedir(d);
+	for (int i = 0; i < names.len; i++) {
+		/* One attached meanwhile stays, as an attached one does. */
+		if (!mod_zombie(names.items[i]))
+			;
+		else if (mod_unload(names.items[i]))
+			ret = 1;
+		else	/* SystemTap 4.8 says so on stdout */
+			printf("Module %s removed.\n", (char *)names.items[i]);
+		free(names.items[i]);
+	}
+	vec_free(&names);
+	return ret;
 }
 
 int mod_unload(const char *name)

@@ -11,9 +11,10 @@
  *           file per CPU holding its raw records (header and payload) for
  *           stap-merge to put back in time order
  *
- * switch_file() marks (STP_RELAY_SWITCH_FILE records) move a rotating
- * output on to its next file, and -o FILE's stream on to FILE.1, FILE.2,
- * ... (the numbers rotation would give); stdout and bulk files stay.
+ * switch_file() marks (STP_RELAY_SWITCH_FILE records) and staprun's
+ * SIGUSR2 (output_switch()) move a rotating output on to its next file,
+ * and -o FILE's stream on to FILE.1, FILE.2, ... (the numbers rotation
+ * would give); stdout and bulk files stay.
  *
  * Every stream batches its writes.  Write errors are reported once, here;
  * a closed pipe (stap ... | head) is quiet: the caller just stops.
@@ -339,6 +340,13 @@ struct relay_batch *output_batch(struct output *o)
 {
 	/* Rotation counts bytes per file, bulk keeps whole records. */
 	return o->ops == &plain_ops ? &o->streams[0].b : NULL;
+}
+
+int output_switch(struct output *o)
+{
+	if (o->broken || o->ops == &percpu_ops || !o->cfg.path)
+		return 0;
+	return next_file(o);
 }
 
 bool output_broken(const struct output *o)

@@ -7,6 +7,10 @@
  * its exit is one more reason to send EXIT; a SIGCHLD handler wakes the
  * loop so that the session ends promptly.
  *
+ * staprun(8)'s signals: SIGQUIT (Ctrl-\) detaches as -L does, leaving
+ * the probes running for a later -A; SIGUSR2 moves -o FILE's output on
+ * to its next file, FILE.1, FILE.2, ... (output_switch()).
+ *
  * START and EXIT block in the kernel while begin/end probes run, and
  * those probes may print more than the relay buffer holds.  So commands
  * are written from a short-lived thread while this thread keeps reading.
@@ -70,7 +74,7 @@ struct session {
 	int stdin_fd;		/* that file, or -1 */
 };
 
-static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t got_signal, got_quit, got_usr2;
 
 /* The output failed (message printed, unless a reader closed a pipe). */
 static void out_failed(struct session *s, int err)
@@ -82,8 +86,12 @@ static void out_failed(struct session *s, int err)
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	got_signal = 1;
+	if (sig == SIGQUIT)
+		got_quit = 1;
+	else if (sig == SIGUSR2)
+		got_usr2 = 1;
+	else
+		got_signal = 1;
 }
 
 /* Only interrupts poll(); watch_target() reaps. */
@@ -599,7 +607,16 @@ static int run_loop(struct session *s)
 		ret = watch_target(s);
 		if (ret)
 			break;
-		if (s->mode == SESSION_DETACH && s->started && !s->exit_wanted) {
+		if (got_usr2) {
+			got_usr2 = 0;
+			ret = output_switch(s->out);
+			if (ret) {
+				out_failed(s, ret);
+				ret = 0;
+			}
+		}
+		if ((s->mode == SESSION_DETACH || got_quit) && s->started &&
+		    !s->exit_wanted) {
 			ret = detach(s);
 			break;
 		}
@@ -624,6 +641,9 @@ static void report(struct session *s)
 {
 	const struct stp_ctl_status *st = &s->final;
 
+	/* -w: SystemTap 4.8's staprun prints neither summary either. */
+	if (s->no_warnings)
+		return;
 	if (st->errors || st->skipped)
 		fprintf(stderr, "WARNING: Number of errors: %u, skipped probes: %u\n",
 			st->errors, st->skipped);
@@ -655,6 +675,8 @@ int session_run(const char *name, const struct session_cfg *cfg)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
 	if (t) {
 		sa.sa_handler = on_sigchld;
 		sigaction(SIGCHLD, &sa, NULL);

@@ -55,7 +55,8 @@ static void usage(FILE *f)
 		"            (a module built with stap --monitor or -t)\n"
 		"  -r N:URI  this run is number N of stap --remote, on URI (remote_id(),\n"
 		"            remote_uri())\n"
-		"  -d        unload MODULE, left behind by a previous run\n"
+		"  -d        unload MODULE, left behind by a previous run; '*' (quoted):\n"
+		"            every probe module no staprun is attached to\n"
 		"  name=value  set the script's global name (stap -G)\n");
 }
 
@@ -369,12 +370,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
+	if (unload && !strcmp(argv[optind], "*"))	/* staprun(8): all unused */
+		return mod_mount_debugfs() || mod_unload_unused() ? 1 : 0;
 	if (unload) {
 		char *name = mod_name(argv[optind]);
 
-		ret = mod_unload(name);
+		ret = mod_mount_debugfs() ? 1 : mod_unload_zombie(name);
 		free(name);
-		return ret ? 1 : 0;
+		return ret;
 	}
 	if (o.target_cmd && o.target_pid) {
 		util_err("-c and -x cannot be used together");

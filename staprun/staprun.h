@@ -17,6 +17,18 @@ int mod_load(const char *path, const char *name, const char *params);
 int mod_load_renamed(const char *path, const char *name, const char *newname,
 		     const char *params);
 int mod_unload(const char *name);
+/*
+ * -d '*': unload every probe module no staprun is attached to (one in
+ * use stays, as staprun(8) says), saying so on stdout.  0, or 1 if one
+ * could not be unloaded.
+ */
+int mod_unload_unused(void);
+/*
+ * -d NAME: unload NAME if it is a probe module no staprun is attached to.
+ * staprun's exit code: 0, 1 (it failed), or SystemTap 4.8's 234 (NAME is
+ * no such module).
+ */
+int mod_unload_zombie(const char *name);
 bool mod_loaded(const char *name);
 
 /* target.c: the -c CMD child, forked before the module loads. */
@@ -123,6 +135,8 @@ int output_write(struct output *o, const struct relay_run *runs, int n);
 int output_flush(struct output *o);
 /* The batch relay_in_read may fill, or NULL (see struct relay_batch). */
 struct relay_batch *output_batch(struct output *o);
+/* SIGUSR2: -o FILE goes on in its next file (FILE.1, ...); else nothing. */
+int output_switch(struct output *o);
 bool output_broken(const struct output *o);
 int output_close(struct output *o);
 

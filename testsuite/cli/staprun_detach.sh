@@ -2,7 +2,17 @@
 # staprun -A attaches to the running module (its output meanwhile is in
 # the buffers), Ctrl-C ends it and unloads it.  A staprun killed with
 # SIGKILL leaves a module whose probes stopped at the close of .cmd: -A
-# drains what the end probe printed and unloads it.  Detached, the
+# drains what the end probe printed and unloads it; staprun -d unloads
+# such a module too.  SIGQUIT (Ctrl-\) detaches as -L does; SIGUSR2 moves
+# -o FILE's output on to FILE.1, then FILE.2 (as SystemTap 4.8's staprun,
+# run by hand in reference-stap's VM, does); with -S SIZE,N it moves on
+# to the next of the rotation's files, the newest N kept (4.8: the same).  staprun -d '*' unloads the
+# modules no staprun is attached to, saying "Module NAME removed." (4.8
+# looks for them where its own modules keep no files, and removes none);
+# -d NAME of a module in use, or of none, says it "is not a zombie
+# systemtap module" and exits 234, as 4.8 does.
+# -D -o FILE runs the session in the background, printing its pid.  -o on a full device is an
+# error (exit 1; 4.8 said so but exited 0).  Detached, the
 # 20 ms timer keeps ticking until -A (the driver waits for 25 ticks in its procfs file).  -A with nothing
 # loaded is an error.  -R loads the module as NAME_PID; -r N:URI sets
 # remote_id() and remote_uri(); -M SECS prints the probe table.  stap -F's module overwrites its oldest output
@@ -20,6 +30,7 @@ sr=$TOP/staprun/staprun
 	echo "flight=$work/fl/stp_flight.ko"
 	echo "remote=$work/fl/stp_remote.ko"
 	echo "mon=$work/fl/stp_mon.ko"
+	echo "warn=$work/fl/stp_warn.ko"
 	cat <<'DRIVE'
 # Until the module's procfs file FILE says at least N (60 s at most): a
 # loaded host's VM may get few timer ticks in a second.
@@ -40,6 +51,42 @@ $sr "$m" & p=$!
 wait_for /proc/systemtap/stp_detach/ticks 25; { kill -KILL $p; wait $p; } 2>/dev/null
 $sr -A stp_detach; echo "A after SIGKILL rc=$?"
 [ -e /sys/module/stp_detach ] || echo "unloaded"
+$sr "$m" & p=$!
+wait_for /proc/systemtap/stp_detach/ticks 25; { kill -KILL $p; wait $p; } 2>/dev/null
+$sr -d stp_detach; echo "d after SIGKILL rc=$?"
+[ -e /sys/module/stp_detach ] || echo "unloaded"
+$sr "$m" & p=$!
+wait_for /proc/systemtap/stp_detach/ticks 25; kill -QUIT $p; wait $p; echo "QUIT rc=$?"
+[ -e /sys/module/stp_detach ] && echo "left loaded"
+$sr -A stp_detach & p=$!
+sleep 1; kill -INT $p; wait $p; echo "A after QUIT rc=$?"
+$sr -o /tmp/sw "$m" & p=$!
+wait_for /proc/systemtap/stp_detach/ticks 25; kill -USR2 $p
+sleep 1; kill -USR2 $p; sleep 1; kill -INT $p; wait $p; echo "USR2 rc=$?"
+for f in /tmp/sw*; do echo "$f: $(cat $f)"; done
+$sr -S 1,2 -o /tmp/rs "$m" & p=$!
+wait_for /proc/systemtap/stp_detach/ticks 1; kill -USR2 $p
+sleep 1; kill -USR2 $p; sleep 1; kill -USR2 $p; sleep 1; kill -INT $p; wait $p; echo "USR2 -S rc=$?"
+for f in /tmp/rs*; do echo "$f: $(cat $f)"; done
+$sr -o /dev/full "$m"; echo "full rc=$?"
+[ -e /sys/module/stp_detach ] || echo "unloaded"
+$sr -R "$m" >/dev/null & p=$!
+i=0; until ls /sys/module | grep -q '^stp_detach_' || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
+$sr -L "$m" 2>/dev/null
+wait_for /proc/systemtap/stp_detach/ticks 25
+$sr -d '*'; echo "d star rc=$?"
+[ -e /sys/module/stp_detach ] || echo "detached one unloaded"
+ls /sys/module | grep -q '^stp_detach_' && echo "attached one kept"
+$sr -d "$(ls /sys/module | grep '^stp_detach_')" 2>/tmp/d.err; echo "d attached rc=$?"
+sed 's/stp_detach_[0-9]*/stp_detach_PID/' /tmp/d.err >&2
+$sr -d nosuch; echo "d nosuch rc=$?"
+kill -INT $p; wait $p; echo "attached rc=$?"
+pid=$($sr -D -o /tmp/bg "$m"); echo "D rc=$?"
+wait_for /proc/systemtap/stp_detach/ticks 25; kill -INT "$pid"
+i=0; while [ -e /sys/module/stp_detach ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+cat /tmp/bg
+$sr -w "$warn"; echo "w rc=$?"
+$sr "$warn"; echo "no w rc=$?"
 $sr -R -L "$m" >/dev/null 2>/tmp/r.err; n=$(sed -n 's/.*staprun -A \(.*\)"$/\1/p' /tmp/r.err)
 case $n in stp_detach_[0-9]*) echo "renamed" ;; *) echo "not renamed: $n" ;; esac
 [ -e /sys/module/stp_detach ] || echo "old name free"
@@ -80,6 +127,11 @@ probe timer.ms(1) {
 }
 probe procfs("lines").read { $value = sprint(n) }
 probe end { printf("end\n") }'
+# staprun -w: no warnings from the script, nor the summary of its errors
+# (nor that of transport failures), as in SystemTap 4.8; errors still.
+warn_script='global z = 0
+probe begin { warn("careful"); printf("x\n"); println(1 / z) }
+probe begin(1) { exit() }'
 # staprun -r N:URI: remote_id() and remote_uri() (SystemTap 4.8 prints
 # "-1 []" without it).
 remote_script='probe begin { printf("%d [%s]\n", remote_id(), remote_uri()); exit() }'
@@ -99,6 +151,38 @@ begin
 end ticked on
 A after SIGKILL rc=0
 unloaded
+begin
+d after SIGKILL rc=0
+unloaded
+begin
+QUIT rc=0
+left loaded
+end ticked on
+A after QUIT rc=0
+USR2 rc=0
+/tmp/sw: begin
+/tmp/sw.1: 
+/tmp/sw.2: end ticked on
+USR2 -S rc=0
+/tmp/rs.2: 
+/tmp/rs.3: end ticked on
+full rc=1
+unloaded
+begin
+Module stp_detach removed.
+d star rc=0
+detached one unloaded
+attached one kept
+d attached rc=234
+d nosuch rc=234
+attached rc=0
+D rc=0
+begin
+end ticked on
+x
+w rc=1
+x
+no w rc=1
 renamed
 old name free
 renamed A rc=0
@@ -118,6 +202,18 @@ To reconnect, type "staprun -A stp_detach"
 staprun: cannot attach: no module stp_detach is loaded
 
 Disconnecting from systemtap module.
+To reconnect, type "staprun -A stp_detach"
+staprun: output: cannot write /dev/full: No space left on device
+ERROR: Cannot attach to module stp_detach_PID control channel; not running?
+ERROR: '"'"'stp_detach_PID'"'"' is not a zombie systemtap module.
+ERROR: Cannot attach to module nosuch control channel; not running?
+ERROR: '"'"'nosuch'"'"' is not a zombie systemtap module.
+ERROR: division by 0 near operator '"'"'/'"'"' at <input>:2:57
+WARNING: careful
+ERROR: division by 0 near operator '"'"'/'"'"' at <input>:2:57
+WARNING: Number of errors: 1, skipped probes: 0
+
+Disconnecting from systemtap module.
 To reconnect, type "staprun -A stp_flight"'
 for r in ${KERNELS:-$(build_kernels)}; do
 	[ -e "/boot/vmlinuz-$r" ] || continue
@@ -125,12 +221,15 @@ for r in ${KERNELS:-$(build_kernels)}; do
 		fail "$r: cannot build the module"
 	(cd "$r" && "$STAP" -p4 -F -r "$r" -m stp_flight -e "$flight_script" >/dev/null) ||
 		fail "$r: cannot build the flight recorder module"
+	(cd "$r" && "$STAP" -p4 -r "$r" -m stp_warn -e "$warn_script" >/dev/null) ||
+		fail "$r: cannot build the warn() module"
 	(cd "$r" && "$STAP" -p4 -r "$r" -m stp_remote -e "$remote_script" >/dev/null) ||
 		fail "$r: cannot build the remote_id module"
 	(cd "$r" && "$STAP" -p4 --monitor -r "$r" -m stp_mon -e "$mon_script" >/dev/null) ||
 		fail "$r: cannot build the --monitor module"
-	mkdir -p fl && cp "$r/stp_flight.ko" "$r/stp_remote.ko" "$r/stp_mon.ko" fl/
+	mkdir -p fl && cp "$r/stp_flight.ko" "$r/stp_remote.ko" "$r/stp_mon.ko" "$r/stp_warn.ko" fl/
 	vm_smoke_job "$r" "$want_out" --err "$want_err" -f "$sr" -f "$work/fl/stp_flight.ko" \
-		-f "$work/fl/stp_remote.ko" -f "$work/fl/stp_mon.ko" job="$r/stp_detach.ko"
+		-f "$work/fl/stp_remote.ko" -f "$work/fl/stp_mon.ko" -f "$work/fl/stp_warn.ko" \
+		job="$r/stp_detach.ko"
 done
 exit 0
