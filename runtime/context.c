@@ -18,9 +18,7 @@ atomic_t _stp_error_count = ATOMIC_INIT(0);
 atomic_t _stp_skip_count = ATOMIC_INIT(0);
 atomic_t _stp_exit_flag = ATOMIC_INIT(0);
 static atomic_t skip_limit_hit = ATOMIC_INIT(0);
-#ifndef STP_NO_OVERLOAD
 static atomic_t overload_hit = ATOMIC_INIT(0);
-#endif
 
 static DEFINE_PER_CPU(struct stp_cpu *, stp_cpus);
 
@@ -96,9 +94,7 @@ void _stp_stats_reset(void)
 	atomic_set(&_stp_skip_count, 0);
 	atomic_set(&_stp_exit_flag, 0);
 	atomic_set(&skip_limit_hit, 0);
-#ifndef STP_NO_OVERLOAD
 	atomic_set(&overload_hit, 0);
-#endif
 	_stp_relay_reset_stats();
 }
 
@@ -155,7 +151,7 @@ void _stp_count_reentry(void)
 /* A hit that did not run for any other reason: a lock, too little stack. */
 void _stp_count_skip(void)
 {
-	if (atomic_inc_return(&_stp_skip_count) > MAXSKIPPED &&
+	if (atomic_inc_return(&_stp_skip_count) > _stp_params.maxskipped &&
 	    !atomic_xchg(&skip_limit_hit, 1)) {
 		_stp_ctl_sendf(STP_CTL_ERROR,
 			       "Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.");
@@ -179,7 +175,6 @@ static unsigned long stack_free(void)
 	return sp - base;
 }
 
-#ifndef STP_NO_OVERLOAD
 /*
  * Charge this CPU the cycles of the hit that started at @start, in the
  * current interval of STP_OVERLOAD_INTERVAL cycles (a new one begins
@@ -192,22 +187,21 @@ static void overload_charge(struct stp_cpu *sc, u64 start)
 {
 	u64 now = get_cycles();
 
-	if (!sc->ovl_start || now - sc->ovl_start >= STP_OVERLOAD_INTERVAL) {
+	if (!sc->ovl_start || now - sc->ovl_start >= _stp_params.overload_interval) {
 		sc->ovl_start = start;
 		sc->ovl_cycles = 0;
 	}
 	sc->ovl_cycles += now - start;
-	if (sc->ovl_cycles <= STP_OVERLOAD_THRESHOLD || atomic_xchg(&overload_hit, 1))
+	if (sc->ovl_cycles <= _stp_params.overload_threshold || atomic_xchg(&overload_hit, 1))
 		return;
 	_stp_ctl_sendf(STP_CTL_ERROR,
 		       "probe overhead (%llu cycles) exceeded threshold (%llu cycles) in last %llu cycles",
 		       (unsigned long long)sc->ovl_cycles,
-		       (unsigned long long)STP_OVERLOAD_THRESHOLD,
-		       (unsigned long long)STP_OVERLOAD_INTERVAL);
+		       (unsigned long long)_stp_params.overload_threshold,
+		       (unsigned long long)_stp_params.overload_interval);
 	atomic_inc(&_stp_error_count);
 	_stp_error_shutdown();
 }
-#endif
 
 static void report_error(struct stp_context *c)
 {
@@ -220,7 +214,7 @@ static void report_error(struct stp_context *c)
 	else
 		_stp_ctl_sendf(STP_CTL_ERROR, "%s", c->last_error);
 	/* SystemTap semantics: more than MAXERRORS errors end the session. */
-	if (atomic_inc_return(&_stp_error_count) > MAXERRORS)
+	if (atomic_inc_return(&_stp_error_count) > _stp_params.maxerrors)
 		_stp_error_shutdown();
 }
 
@@ -236,9 +230,7 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	struct stp_context *c;
 	unsigned long flags;
 	int ret = -1;
-#if !defined(STP_NO_OVERLOAD) || defined(STP_TIMING)
-	u64 start;
-#endif
+	u64 start = 0;
 
 	if (atomic_read(&_stp_state) != p->state)
 		return -1;
@@ -263,14 +255,13 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 		goto out;
 	}
 	/* Too little stack left to run a handler safely: skip the hit. */
-	if (unlikely(stack_free() < MINSTACKSPACE)) {
+	if (unlikely(stack_free() < _stp_params.minstackspace)) {
 		WRITE_ONCE(sc->busy, 0);
 		_stp_count_skip();
 		goto out;
 	}
-#if !defined(STP_NO_OVERLOAD) || defined(STP_TIMING)
-	start = get_cycles();
-#endif
+	if (_stp_params.overload || p->timed)
+		start = get_cycles();
 
 	c = &sc->c;
 	c->probe = p;
@@ -291,21 +282,18 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 		h->fn(c);
 	else
 		p->handler(c);
-#ifdef STP_TIMING
-	_stp_timing_add(p, get_cycles() - start);
-#endif
+	if (unlikely(p->timed))
+		_stp_params.timing_add(p, get_cycles() - start);
 
 	if (unlikely(c->last_error))
 		report_error(c);
 	else
 		ret = 0;
 	_stp_print_flush(sc);
-#ifndef STP_NO_OVERLOAD
 	/* Begin, end and error probes are not charged, as in SystemTap 4.8
 	 * (run/sigint_begin: a begin probe that runs for a second). */
-	if (p->state == STP_SESSION_RUNNING)
+	if (_stp_params.overload && p->state == STP_SESSION_RUNNING)
 		overload_charge(sc, start);
-#endif
 	barrier();
 	WRITE_ONCE(sc->busy, 0);
 out:

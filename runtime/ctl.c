@@ -255,7 +255,13 @@ static ssize_t ctl_write(struct file *file, const char __user *buf,
 		_stp_session_attach_cmd();
 		break;
 	case STP_CTL_MONITOR:
-		_stp_monitor_report();
+		if (_stp_params.monitor_report) {
+			_stp_params.monitor_report();
+		} else {
+			_stp_ctl_sendf(STP_CTL_MONITOR_TEXT,
+				       "no probe table: the module was built without stap --monitor or -t");
+			_stp_ctl_wake();
+		}
 		break;
 	default:
 		return -EINVAL;

@@ -180,8 +180,8 @@ static void set_where(struct kprobe *kp, const struct stp_kprobe *k)
  * kprobe that has one.  With many int3 kprobes (inlined copies of a
  * wildcard's functions) the kprobe optimizer holds kprobe_mutex through
  * an RCU-tasks grace period for every 256 of them while registration
- * waits on that mutex: *@fs/proc/*.c took 41 s to register under TCG,
- * 9 s without the optimizer.  A few probes keep the faster jump.  On a
+ * waits on that mutex: the functions of fs/proc's files took 41 s to
+ * register under TCG, 9 s without the optimizer.  A few probes keep the faster jump.  On a
  * preemptible kernel (Debian's) an unoptimized kprobe single-steps with
  * or without a post-handler, so a hit costs no more for having one.
  */

@@ -44,12 +44,14 @@ void _stp_unlock_all_cpus(raw_spinlock_t __percpu *l)
 		raw_spin_unlock(per_cpu_ptr(l, cpu));
 }
 
-/* Tries of one lock per TRYLOCKDELAY microseconds of waiting. */
+/* Tries of one lock per microsecond of waiting. */
 #define STP_TRIES_PER_US 10
 
+/* MAXTRYLOCK waits of TRYLOCKDELAY microseconds (script_params.h). */
 static bool wait_one(const struct stp_lock_req *r)
 {
-	u64 tries = (u64)MAXTRYLOCK * max_t(u64, (u64)TRYLOCKDELAY * STP_TRIES_PER_US, 1);
+	u64 tries = _stp_params.maxtrylock *
+		    max_t(u64, (u64)_stp_params.trylockdelay * STP_TRIES_PER_US, 1);
 
 	while (tries--) {
 		ndelay(1000 / STP_TRIES_PER_US);

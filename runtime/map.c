@@ -107,7 +107,7 @@ struct stp_map *_stp_map_new(const struct stp_map_desc *d)
 
 	if (!d->nkeys || d->nkeys > STP_MAX_KEYS)
 		return NULL;
-	max = d->max_entries ? d->max_entries : MAXMAPENTRIES;
+	max = d->max_entries ? d->max_entries : _stp_params.maxmapentries;
 	if (max > MAP_MAX_ENTRIES)
 		return NULL;
 

@@ -38,30 +38,8 @@
 #include "stp_internal.h"
 #include "stp_ctl.h"
 
-/*
- * stap -b: staprun keeps each CPU's records in a file of its own (for
- * stap-merge) instead of merging them; it reads this to know.
- */
-#ifdef STP_BULKMODE
-static bool _stp_bulkmode = true;
-#else
-static bool _stp_bulkmode;
-#endif
-module_param(_stp_bulkmode, bool, 0444);
-MODULE_PARM_DESC(_stp_bulkmode, "per-CPU output files (stap -b)");
-
-/*
- * stap -F (flight recorder): a full buffer overwrites its oldest
- * sub-buffer instead of refusing the write, so it always holds the
- * latest output, for a staprun that attaches later (-A) to read.
- */
-#ifdef STP_FLIGHT
-static bool _stp_overwrite = true;
-#else
-static bool _stp_overwrite;
-#endif
-module_param(_stp_overwrite, bool, 0444);
-MODULE_PARM_DESC(_stp_overwrite, "overwrite old output when full (stap -F)");
+/* stap -F: a full buffer overwrites its oldest sub-buffer (script_params.h). */
+extern bool _stp_overwrite;
 
 /* staprun -b MB sets this; 0 means STP_RELAY_BUFSIZE. */
 unsigned int _stp_bufsize;

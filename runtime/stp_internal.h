@@ -48,8 +48,6 @@ extern struct dentry *_stp_debugfs_dir;	/* systemtap/<module>/ */
 void _stp_session_start_cmd(void);
 void _stp_session_stop_cmd(bool reply);
 void _stp_session_attach_cmd(void);
-/* staprun -M: the probe table as MONITOR_TEXT lines (timing.c). */
-void _stp_monitor_report(void);
 
 /* target.c: process(PID) probes, at start: 0, or -ESRCH after an error. */
 int _stp_check_pid(const struct stp_probe *probe, pid_t pid);

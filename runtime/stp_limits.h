@@ -26,33 +26,12 @@
 #ifndef MAXMAPENTRIES
 #define MAXMAPENTRIES 2048	/* entries in an array without a size */
 #endif
-#ifndef MAXERRORS
-#define MAXERRORS 0		/* run-time errors tolerated before exit */
-#endif
-#ifndef MAXSKIPPED
-#define MAXSKIPPED 100		/* skipped probe hits tolerated before exit */
-#endif
-#ifndef MINSTACKSPACE
-#define MINSTACKSPACE 1024	/* free kernel stack bytes a hit needs to run */
-#endif
 /*
- * Overload protection (man stap): a CPU that spends more than
- * STP_OVERLOAD_THRESHOLD of each STP_OVERLOAD_INTERVAL cycles in probe
- * handlers stops the session.  -DSTP_NO_OVERLOAD (or stap's
- * --suppress-time-limits) turns it off.
+ * MAXERRORS, MAXSKIPPED, MINSTACKSPACE, the overload check and
+ * MAXTRYLOCK/TRYLOCKDELAY are read by the runtime's own objects: their
+ * defaults are in script_params.h, which hands their values over in
+ * _stp_params (below).
  */
-#ifndef STP_OVERLOAD_INTERVAL
-#define STP_OVERLOAD_INTERVAL 1000000000LL
-#endif
-#ifndef STP_OVERLOAD_THRESHOLD
-#define STP_OVERLOAD_THRESHOLD 500000000LL
-#endif
-#ifndef MAXTRYLOCK
-#define MAXTRYLOCK 1000		/* waits for a global's lock before a skip */
-#endif
-#ifndef TRYLOCKDELAY
-#define TRYLOCKDELAY 10		/* microseconds of each of those waits */
-#endif
 #ifndef HIST_ELISION
 #define HIST_ELISION 2		/* empty buckets kept around '~' in histograms */
 #endif
@@ -74,20 +53,26 @@
 #endif
 
 /*
- * stap --suppress-time-limits (guru mode only) defines this: no overload
- * check, no MAXACTION, and a global's lock is waited for without bound,
- * whatever -D said of them.
+ * What the runtime's objects (cached across scripts, translator/build.c)
+ * need of the -D limits and modes, set by the script's C in
+ * script_params.h: with a value here rather than a macro compiled into
+ * them, a script's own -DMAXERRORS=N or stap -t builds its C only.
  */
-#ifdef STP_SUPPRESS_TIME_LIMITS
-#ifndef STP_NO_OVERLOAD
-#define STP_NO_OVERLOAD
-#endif
-#undef MAXACTION
-#define MAXACTION (0x7fffffffffffffffL / 10)
-#undef MAXACTION_INTERRUPTIBLE
-#define MAXACTION_INTERRUPTIBLE 0x7fffffffffffffffL
-#undef MAXTRYLOCK
-#define MAXTRYLOCK 0x7fffffffffffLL	/* waits of TRYLOCKDELAY: years */
-#endif
+struct stp_probe;
+struct stp_params {
+	u64 overload_interval;	/* cycles */
+	u64 overload_threshold;	/* of them in probe handlers, per CPU */
+	u64 maxtrylock;
+	u32 trylockdelay;
+	u32 maxerrors;
+	u32 maxskipped;
+	u32 minstackspace;
+	u32 maxmapentries;
+	bool overload;		/* the overload check is on */
+	/* stap -t, --monitor: runtime/timing.c, else NULL */
+	void (*timing_add)(const struct stp_probe *p, u64 cycles);
+	void (*monitor_report)(void);
+};
+extern const struct stp_params _stp_params;
 
 #endif /* STP_LIMITS_H */

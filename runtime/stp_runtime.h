@@ -262,8 +262,7 @@ struct user_namespace *_stp_target_user_ns(void);
 
 /* ---- stap -t: the probe hit report (runtime/timing.c) ---- */
 
-#ifdef STP_TIMING
-/* Emitted by the translator: every timed probe, in index order. */
+/* Emitted by the translator under stap -t: every timed probe, in index order. */
 struct stp_timed {
 	const struct stp_probe *probe;
 	const char *from;	/* "pp from: as written from: alias ..." */
@@ -274,7 +273,8 @@ int _stp_timing_init(void);
 void _stp_timing_exit(void);
 void _stp_timing_add(const struct stp_probe *p, u64 cycles);
 void _stp_timing_report(struct stp_context *c);
-#endif
+/* staprun -M: the probe table as MONITOR_TEXT lines */
+void _stp_monitor_report(void);
 
 /* ---- globals as module parameters: stap -G (runtime/params.c) ---- */
 

@@ -6,15 +6,16 @@
  * timing adds no shared cache line to the hot path, and min/avg/max/
  * variance are computed as @min/@avg/@max/@variance compute them.
  *
- * The translator emits, under STP_TIMING, the table of timed probes
- * (stp_timed[], stp_ntimed); stp_probe.timed is 1 + the probe's row.
+ * The translator emits, under stap -t or --monitor, the table of timed
+ * probes (stp_timed[], stp_ntimed), stp_probe.timed (1 + the probe's
+ * row) and the calls of _stp_timing_init/_exit; the rest is reached
+ * through _stp_params (script_params.h), so a module without them does
+ * not link this file.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include "stp_internal.h"
 #include "map_internal.h"
-
-#ifdef STP_TIMING
 
 static struct stp_stat_var **timing_vars;
 
@@ -106,13 +107,3 @@ void _stp_monitor_report(void)
 	_stp_ctl_wake();
 }
 
-#else
-
-void _stp_monitor_report(void)
-{
-	_stp_ctl_sendf(STP_CTL_MONITOR_TEXT,
-		       "no probe table: the module was built without stap --monitor or -t");
-	_stp_ctl_wake();
-}
-
-#endif /* STP_TIMING */

@@ -1323,7 +1323,10 @@ static const char prelude[] =
 	 * behaviour this one follows). */
 	"#define STAP_VERSION(a, b) (((a) << 8) + (b))\n"
 	"#define STAP_COMPAT_VERSION STAP_VERSION(4, 8)\n"
-	"#include \"stp_runtime.h\"\n\n"
+	"#include \"stp_runtime.h\"\n"
+	/* The limits and modes the runtime's objects take as values. */
+	"#define STP_SCRIPT_C\n"
+	"#include \"script_params.h\"\n\n"
 	/* MAXACTION, counted as SystemTap counts: see count_actions(). */
 	"#define STP_ACTIONS(n, where, label) do { \\\n"
 	"\tc->actions += (n); \\\n"

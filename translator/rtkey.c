@@ -165,7 +165,28 @@ static void add_def(struct rtkey *k, char *name, const char *body)
 	vec_push(&k->defs, arena_strdup(&k->names, body));
 }
 
-void rtkey_scan(struct rtkey *k, const char *text, size_t len)
+/* Add the identifiers of text to the owned names. */
+static void own_idents(struct rtkey *k, const char *text)
+{
+	const char *id;
+	size_t n;
+
+	while ((id = next_ident(&text, &n))) {
+		char *name = arena_strndup(&k->names, id, n);
+
+		strmap_put(&k->owned, name)[0] = name;
+	}
+}
+
+/*
+ * script: a script_*.h header, which only the script's C includes (it
+ * stops a runtime object's build with #error otherwise): what it reads
+ * is the script's, never the runtime objects', so it adds no read name
+ * and no macro; the names of its guarded defaults and of its #if
+ * conditions are the runtime's own (they are handled, so a -D of one is
+ * not a name kernel headers might read).
+ */
+static void scan(struct rtkey *k, const char *text, size_t len, bool script)
 {
 	char *buf = clean(text, len), *save, *line;
 	struct vec lines = VEC_INIT;
@@ -177,7 +198,8 @@ void rtkey_scan(struct rtkey *k, const char *text, size_t len)
 		char kw[16], *name, *def = NULL;
 
 		if (!directive(l, kw, &rest)) {
-			add_idents(k, &k->read, l);
+			if (!script)
+				add_idents(k, &k->read, l);
 			continue;
 		}
 		/*
@@ -189,8 +211,15 @@ void rtkey_scan(struct rtkey *k, const char *text, size_t len)
 			def = directive_name(k, lines.items[i + 1], "define", &body);
 		if (def && !strcmp(name, def) && is_directive(lines.items[i + 2], "endif")) {
 			strmap_put(&k->owned, name)[0] = name;
-			add_def(k, def, body);
+			if (!script)
+				add_def(k, def, body);
 			i += 2;
+			continue;
+		}
+		if (script) {
+			if (!strcmp(kw, "if") || !strcmp(kw, "ifdef") ||
+			    !strcmp(kw, "ifndef") || !strcmp(kw, "elif"))
+				own_idents(k, rest);
 			continue;
 		}
 		if (!strcmp(kw, "undef") || !strcmp(kw, "include") ||
@@ -204,6 +233,18 @@ void rtkey_scan(struct rtkey *k, const char *text, size_t len)
 	}
 	vec_free(&lines);
 	free(buf);
+}
+
+void rtkey_scan(struct rtkey *k, const char *text, size_t len)
+{
+	scan(k, text, len, false);
+}
+
+void rtkey_scan_file(struct rtkey *k, const char *name, const char *text, size_t len)
+{
+	size_t n = strlen(name);
+
+	scan(k, text, len, n > 9 && !strncmp(name, "script_", 7) && !strcmp(name + n - 2, ".h"));
 }
 
 /* Add the bodies of the macros read, until no more names are read. */

@@ -16,6 +16,8 @@ struct rtkey {
 
 /* Take in one runtime source file (.c or .h). */
 void rtkey_scan(struct rtkey *k, const char *text, size_t len);
+/* Take in the runtime file name (a base name): as above, or a script_*.h header, one only the script's C includes. */
+void rtkey_scan_file(struct rtkey *k, const char *name, const char *text, size_t len);
 /*
  * Of defines (-D words: NAME or NAME=VALUE), those that can change the
  * runtime's objects, as "NAME=VALUE" (a bare NAME as NAME=1), one a name

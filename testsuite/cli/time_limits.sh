@@ -13,13 +13,21 @@ is "stap: option -D requires an argument"
 expect_rc 1 "$STAP" --vm-timeout
 is "stap: option '--vm-timeout' requires an argument"
 
-# What the option turns into, for the module (stp_limits.h): no overload
-# check, no MAXACTION, MAXTRYLOCK without bound, whatever -D said.
+# What the option turns into, for the module (stp_limits.h, and
+# script_params.h, which the script's C includes after it): no overload
+# check, no MAXACTION, MAXTRYLOCK without bound, whatever -D said.  The
+# kernel headers script_params.h names are empty stand-ins here.
+fake=$(mktemp -d "${TMPDIR:-/tmp}/time_limits.XXXXXX")
+trap 'rm -rf "$fake"' EXIT
+mkdir "$fake/linux"
+touch "$fake/linux/module.h" "$fake/linux/moduleparam.h"
 limits() {	# cc flags...
-	printf '%s\n' '#include "stp_limits.h"' 'long long a = MAXACTION_INTERRUPTIBLE, t = MAXTRYLOCK;' \
+	printf '%s\n' '#include "stp_limits.h"' '#define STP_SCRIPT_C' '#include "script_params.h"' \
+		'long long a = MAXACTION_INTERRUPTIBLE, t = MAXTRYLOCK;' \
 		'#ifdef STP_NO_OVERLOAD' 'int no_overload = 1;' '#else' \
 		'long long ov = STP_OVERLOAD_THRESHOLD, iv = STP_OVERLOAD_INTERVAL;' '#endif' |
-		cc -E -P -I"$(dirname "$0")/../../runtime" "$@" - | grep -v '^$'
+		cc -E -P -I"$fake" -I"$(dirname "$0")/../../runtime" "$@" - |
+		grep -E '^(long long|int no_overload)'
 }
 out=$(limits -DMAXACTION=5)
 is $'long long a = (5 * 10), t = 1000;\nlong long ov = 500000000LL, iv = 1000000000LL;'

@@ -5,10 +5,11 @@
  * part of the key, or a module would link a runtime built for another
  * value (say MAXSTRINGLEN=512 objects under a script's MAXSTRINGLEN=16).
  * Checked on small sources for each rule, and on the real runtime: the
- * limits the runtime's own code reads (MAXERRORS, MAXSTRINGLEN, ...)
- * count, MAXACTION and MAXNESTING (read by the script's code only) do
- * not, and every guarded-default name that a runtime .c file names
- * outside comments counts.
+ * limits the runtime's own code reads (MAXSTRINGLEN) count, those read
+ * by the script's code only (MAXACTION, MAXNESTING) or handed to the
+ * runtime as values by script_params.h (MAXERRORS, STP_NO_OVERLOAD, -t's
+ * STP_TIMING, ...) do not, and every guarded-default name of
+ * stp_limits.h that a runtime .c file names outside comments counts.
  *
  *   rtkey_test      exit 0 on success, 1 with the failures otherwise
  */
@@ -62,6 +63,18 @@ static void synthetic(const char *what, const char *src, const char *defines, co
 	rtkey_free(&k);
 }
 
+/* A runtime source rt.c, and script_x.h, which the script's C alone includes. */
+static void script_only(const char *what, const char *rt, const char *script,
+			const char *defines, const char *want)
+{
+	struct rtkey k = RTKEY_INIT;
+
+	rtkey_scan_file(&k, "rt.c", rt, strlen(rt));
+	rtkey_scan_file(&k, "script_x.h", script, strlen(script));
+	expect(&k, what, defines, want);
+	rtkey_free(&k);
+}
+
 static const char limits[] =
 	"#ifndef LIM_A\n#define LIM_A 10\n#endif\n"
 	"#ifndef LIM_B\n#define LIM_B (LIM_A * 2)\n#endif\n"
@@ -95,6 +108,17 @@ static void rules(void)
 		  "#ifndef LIM_D\n#define LIM_D 1\nint d;\n#endif\n", "LIM_D=2", "LIM_D=2");
 	synthetic("continued line",
 		  "#ifndef LIM_E\n#define LIM_E 1\n#endif\nint e = \\\nLIM_E;\n", "LIM_E=2", "LIM_E=2");
+	/* A script_*.h header: the script's C alone reads it. */
+	script_only("script's default and use", "",
+		    "#ifndef LIM_F\n#define LIM_F 1\n#endif\nint f = LIM_F;\n", "LIM_F=2", "");
+	script_only("script's #ifdef: the name is the runtime's", "",
+		    "#ifdef MODE_G\nbool g = true;\n#endif\n#if defined(MODE_H) && LIM_I\n#endif\n",
+		    "MODE_G MODE_H=2 LIM_I=3", "");
+	script_only("a runtime object reads the script's default", "int j = LIM_J;\n",
+		    "#ifndef LIM_J\n#define LIM_J 1\n#endif\n", "LIM_J=2", "LIM_J=2");
+	script_only("the script's macro bodies are not the runtime's",
+		    "int k = LIM_K;\n", "#define LIM_K LIM_L\n#ifndef LIM_L\n#define LIM_L 1\n#endif\n",
+		    "LIM_L=2", "");
 	sb_free(&sb);
 }
 
@@ -158,7 +182,7 @@ static void real_runtime(const char *dir)
 			continue;
 		path = xasprintf("%s/%s", dir, e->d_name);
 		if (read_file(path, &sb) == 0) {
-			rtkey_scan(&k, sb_str(&sb), sb.len);
+			rtkey_scan_file(&k, e->d_name, sb_str(&sb), sb.len);
 			files++;
 		}
 		sb_free(&sb);
@@ -170,12 +194,15 @@ static void real_runtime(const char *dir)
 		failures++;
 	}
 	expect(&k, "runtime", "MAXACTION=100000 MAXNESTING=5", "");
-	expect(&k, "runtime", "MAXTRYLOCK=100000 STP_NO_OVERLOAD MAXACTION=5 STP_NO_OVERLOAD",
-	       "MAXTRYLOCK=100000 STP_NO_OVERLOAD=1");
-	expect(&k, "runtime", "MAXERRORS=3", "MAXERRORS=3");
-	expect(&k, "runtime", "MAXSTRINGLEN=16 MAXMAPENTRIES=4", "MAXMAPENTRIES=4 MAXSTRINGLEN=16");
-	expect(&k, "runtime", "MINSTACKSPACE=16000 MAXSKIPPED=9", "MAXSKIPPED=9 MINSTACKSPACE=16000");
-	expect(&k, "runtime", "STP_SUPPRESS_TIME_LIMITS", "STP_SUPPRESS_TIME_LIMITS=1");
+	/* The runtime's objects take these as values (script_params.h). */
+	expect(&k, "runtime", "MAXTRYLOCK=100000 STP_NO_OVERLOAD MAXACTION=5 STP_NO_OVERLOAD", "");
+	expect(&k, "runtime", "MAXERRORS=3 TRYLOCKDELAY=2", "");
+	expect(&k, "runtime", "MINSTACKSPACE=16000 MAXSKIPPED=9 MAXMAPENTRIES=4", "");
+	expect(&k, "runtime", "STP_OVERLOAD_THRESHOLD=5 STP_OVERLOAD_INTERVAL=9", "");
+	expect(&k, "runtime", "STP_SUPPRESS_TIME_LIMITS STP_TIMING STP_BULKMODE STP_FLIGHT", "");
+	/* ... but a string's size is the layout of the runtime's own buffers. */
+	expect(&k, "runtime", "MAXSTRINGLEN=16 MAXMAPENTRIES=4", "MAXSTRINGLEN=16");
+	expect(&k, "runtime", "DEBUG", "DEBUG=1");
 	/* Every guarded default a .c file names must count. */
 	struct strbuf sb = STRBUF_INIT;
 	char *p = xasprintf("%s/stp_limits.h", dir), *l, *save;
