@@ -26,6 +26,12 @@ struct dentry *_stp_debugfs_dir;
 extern int _stp_usyms_start(void) __weak;
 extern void _stp_usyms_stop(void) __weak;
 extern int _stp_uprobes_live(void) __weak;
+/*
+ * Likewise the -c/-x target's tree (target_tree.c, on the fork
+ * tracepoint): linked only where something reads it.
+ */
+extern int _stp_target_set_start(void) __weak;
+extern void _stp_target_set_stop(void) __weak;
 
 static int usyms_start(void)
 {
@@ -36,6 +42,17 @@ static void usyms_stop(void)
 {
 	if (_stp_usyms_stop)
 		_stp_usyms_stop();
+}
+
+static int target_set_start(void)
+{
+	return _stp_target_set_start ? _stp_target_set_start() : 0;
+}
+
+static void target_set_stop(void)
+{
+	if (_stp_target_set_stop)
+		_stp_target_set_stop();
 }
 
 static DEFINE_MUTEX(session_mutex);
@@ -67,7 +84,7 @@ static void session_undo(void)
 	atomic_set(&_stp_state, STP_SESSION_STOPPED);
 	stp_session_stop();
 	usyms_stop();
-	_stp_target_set_stop();
+	target_set_stop();
 	_stp_relay_flush();
 }
 
@@ -87,7 +104,7 @@ void _stp_session_start_cmd(void)
 	atomic_set(&_stp_state, STP_SESSION_STARTING);
 	ret = usyms_start();
 	if (!ret)
-		ret = _stp_target_set_start();
+		ret = target_set_start();
 	if (!ret)
 		ret = stp_session_start();
 	if (!ret) {
@@ -139,7 +156,7 @@ void _stp_session_stop_cmd(bool reply)
 			atomic_set(&_stp_state, STP_SESSION_STOPPING);
 		stp_session_stop();
 		usyms_stop();
-		_stp_target_set_stop();
+		target_set_stop();
 		atomic_set(&_stp_state, STP_SESSION_STOPPED);
 		session_active = false;
 		/* Push the last partial sub-buffer out to the reader. */

@@ -54,9 +54,9 @@ int _stp_check_pid(const struct stp_probe *probe, pid_t pid);
 
 /* utask.c: is current's program (its mm's exe file) inode? */
 bool _stp_current_runs(const struct inode *inode);
-/* target.c: is t in the -c/-x target's tree (forked in it, see there)? */
+/* target_tree.c: is t in the -c/-x target's tree (forked in it, see there)? */
 bool _stp_in_target_tree(struct task_struct *t);
-int _stp_target_set_start(void);
+int _stp_target_set_start(void);	/* module.c, if linked: at start */
 void _stp_target_set_stop(void);
 
 /* context.c */

@@ -241,7 +241,7 @@ int64_t _stp_ctl_pid(void);
 /* Current session state (enum stp_session_state). */
 int _stp_session_state(void);
 
-/* ---- target: the -c/-x process (runtime/target.c) ---- */
+/* ---- target: the -c/-x process (runtime/target.c, target_tree.c) ---- */
 
 /* Pid of the target process (stap -x PID, or the -c CMD child); 0 if none. */
 int64_t _stp_target_pid(void);

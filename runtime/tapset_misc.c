@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Names and dates for the tapset library: ctime(), errno_str(),
- * signal_str(), return_str(), and abort().
+ * signal_str(), return_str(); and system().
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -155,15 +155,6 @@ void _stp_return_str(char *dst, int64_t format, int64_t ret)
 		snprintf(dst, MAXSTRINGLEN, "%lld", (long long)ret);
 		break;
 	}
-}
-
-/* The error abort() leaves: context.c ends the hit without reporting it. */
-const char _stp_abort_msg[] = "abort()";
-
-void _stp_abort(struct stp_context *c)
-{
-	_stp_exit();
-	c->last_error = _stp_abort_msg;
 }
 
 void _stp_system(const char *cmd)
