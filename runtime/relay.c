@@ -26,6 +26,7 @@
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/hardirq.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
@@ -321,11 +322,31 @@ unsigned int _stp_relay_bufsize_mb(void)
 	return _stp_bufsize ? _stp_bufsize : STP_RELAY_BUFSIZE >> 20;
 }
 
+/*
+ * Without stap -s, stap(1)'s default of 16 MB a CPU, "or less on smaller
+ * memory machines": at most a quarter of free memory shared among the
+ * online CPUs, at least 1 MB (as SystemTap 4.8 sizes it).
+ */
+static unsigned int default_bufsize_mb(void)
+{
+	struct sysinfo si;
+	unsigned long avail;
+
+	si_meminfo(&si);
+	avail = (si.freeram + si.bufferram) * si.mem_unit / 4 / num_online_cpus();
+	return max(1UL, min(avail >> 20, (unsigned long)STP_RELAY_BUFSIZE >> 20));
+}
+
 int _stp_relay_init(void)
 {
-	size_t total = (size_t)_stp_relay_bufsize_mb() << 20;
-	size_t subbuf = max_t(size_t, total / STP_RELAY_SUBBUFS, PAGE_SIZE);
+	size_t total, subbuf;
 	int cpu;
+
+	/* Set once, so that the status and -v report the size in use. */
+	if (!_stp_bufsize)
+		_stp_bufsize = default_bufsize_mb();
+	total = (size_t)_stp_bufsize << 20;
+	subbuf = max_t(size_t, total / STP_RELAY_SUBBUFS, PAGE_SIZE);
 
 	for_each_possible_cpu(cpu) {
 		raw_spin_lock_init(&per_cpu_ptr(&relay_cpus, cpu)->lock);

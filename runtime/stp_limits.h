@@ -46,7 +46,9 @@
 #define STP_RELAY_SUBBUFS 8	/* relay sub-buffers */
 #endif
 #ifndef STP_RELAY_BUFSIZE
-#define STP_RELAY_BUFSIZE (1 << 20)	/* relay bytes per CPU; staprun -s MB overrides */
+#define STP_RELAY_BUFSIZE (16 << 20)	/* relay bytes per CPU at most (less
+					 * with little free memory: relay.c);
+					 * stap -s MB overrides */
 #endif
 #ifndef STP_CTL_QUEUE
 #define STP_CTL_QUEUE 64	/* control messages queued for staprun */

@@ -1,25 +1,30 @@
-# staprun -L starts the probes and detaches, leaving them running;
-# staprun -A attaches to the running module (its output meanwhile is in
-# the buffers), Ctrl-C ends it and unloads it.  A staprun killed with
-# SIGKILL leaves a module whose probes stopped at the close of .cmd: -A
-# drains what the end probe printed and unloads it; staprun -d unloads
-# such a module too.  SIGQUIT (Ctrl-\) detaches as -L does; SIGUSR2 moves
-# -o FILE's output on to FILE.1, then FILE.2 (as SystemTap 4.8's staprun,
-# run by hand in reference-stap's VM, does); with -S SIZE,N it moves on
-# to the next of the rotation's files, the newest N kept (4.8: the same).  staprun -d '*' unloads the
-# modules no staprun is attached to, saying "Module NAME removed." (4.8
-# looks for them where its own modules keep no files, and removes none);
-# -d NAME of a module in use, or of none, says it "is not a zombie
-# systemtap module" and exits 234, as 4.8 does.
-# -D -o FILE runs the session in the background, printing its pid.  -o on a full device is an
-# error (exit 1; 4.8 said so but exited 0).  Detached, the
-# 20 ms timer keeps ticking until -A (the driver waits for 25 ticks in its procfs file).  -A with nothing
-# loaded is an error.  -R loads the module as NAME_PID; -r N:URI sets
-# remote_id() and remote_uri(); -M SECS prints the probe table.  stap -F's module overwrites its oldest output
-# instead (flight recorder).  Run in a VM on every provisioned kernel, through
-# testsuite/unit/vm_smoke.c with a shell script as the guest's "staprun"
-# that drives the real one.  (SystemTap 4.8's reference runner cannot
-# detach, so the expected lines follow staprun(8).)
+# staprun's session modes, run in a VM on every provisioned kernel through
+# testsuite/unit/vm_smoke.c, with a shell script as the guest's "staprun"
+# that drives the real one.  Expected lines: staprun(8), and SystemTap
+# 4.8's staprun run by hand in reference-stap's VM where it can.
+# - -L starts the probes and detaches, leaving them running (the 20 ms
+#   timer ticks on: the driver waits for 25 ticks in its procfs file);
+#   -A attaches (the output meanwhile is in the buffers), Ctrl-C ends the
+#   session and unloads the module.  -A with nothing loaded is an error.
+# - The buffer is stap -s's default, 16 MB a CPU (the VM has the free
+#   memory for it; 4.8's is the same, its "buffer size from 16" says).
+# - A staprun killed with SIGKILL leaves a module whose probes stopped at
+#   the close of .cmd: -A drains what the end probe printed and unloads
+#   it, and staprun -d unloads such a module too.
+# - SIGQUIT (Ctrl-\) detaches as -L does, with 4.8's words; SIGUSR2 moves
+#   -o FILE's output on to FILE.1, then FILE.2, and with -S SIZE,N on to
+#   the rotation's next file, the newest N kept (4.8: the same files).
+# - -d '*' unloads the modules no staprun is attached to, saying "Module
+#   NAME removed." (4.8 looks for them where its own modules keep no
+#   files, and removes none); -d NAME of a module in use, or of none, says
+#   it "is not a zombie systemtap module" and exits 234, as 4.8 does.
+# - -D -o FILE runs the session in the background, printing its pid.  -o
+#   on a full device is an error (exit 1; 4.8 says so but exits 0).  -w
+#   hides warnings and the error summary, not errors (as 4.8).
+# - -R loads the module as NAME_PID; -r N:URI sets remote_id() and
+#   remote_uri(); -M SECS prints the probe table.
+# - stap -F's module overwrites its oldest output instead (flight
+#   recorder), in a 1 MB buffer (-b 1).
 . "$(dirname "$0")/lib.sh"
 vm_smoke_dir detach
 sr=$TOP/staprun/staprun
@@ -41,6 +46,7 @@ wait_for() {
 	done
 }
 $sr -L "$m"; echo "L rc=$?"
+echo "default buffer: $(cat /sys/module/stp_detach/parameters/_stp_bufsize) MB"
 [ -e /sys/module/stp_detach ] && echo "left loaded"
 wait_for /proc/systemtap/stp_detach/ticks 25
 $sr -A stp_detach & p=$!
@@ -98,7 +104,8 @@ $sr -M 1 "$mon" 2>/tmp/m.err & p=$!
 sleep 3; kill -INT $p; wait $p; echo "monitor rc=$?"
 [ "$(grep -c 'index *hits *avg cycles *probe' /tmp/m.err)" -ge 2 ] && echo "monitor: tables"
 grep -q '^0 *[0-9][0-9]* *[0-9][0-9]*  timer.ms(100) (<input>:2:1)$' /tmp/m.err && echo "monitor: timer row"
-$sr -L "$flight" >/dev/null; echo "flight L rc=$?"
+$sr -b 1 -L "$flight" >/dev/null; echo "flight L rc=$?"
+echo "flight buffer: $(cat /sys/module/stp_flight/parameters/_stp_bufsize) MB"
 wait_for /proc/systemtap/stp_flight/lines 40000
 $sr -A stp_flight >/tmp/f.out & p=$!
 sleep 1; kill -INT $p; wait $p; echo "flight A rc=$?"
@@ -115,7 +122,7 @@ probe begin { printf("begin\n") }
 probe timer.ms(20) { n++ }
 probe procfs("ticks").read { $value = sprint(n) }
 probe end { printf("end %s\n", n >= 25 ? "ticked on" : "stopped early") }'
-# -F: with no reader the module prints 4 MB into a 1 MB buffer (by
+# -F: with no reader the module prints 4 MB into a 1 MB buffer (-b 1; by
 # count, not for a time: a loaded host's VM gets fewer ticks); attached
 # once its procfs file counts them all, staprun gets the newest lines,
 # whole and in order, and not the first ones.
@@ -142,6 +149,7 @@ probe timer.ms(100) { n++ }
 probe end { printf("ticks %s\n", n > 0 ? "yes" : "no") }'
 want_out='begin
 L rc=0
+default buffer: 16 MB
 left loaded
 end ticked on
 A rc=0
@@ -194,6 +202,7 @@ monitor rc=0
 monitor: tables
 monitor: timer row
 flight L rc=0
+flight buffer: 1 MB
 flight A rc=0
 flight: overwritten yes consecutive yes end yes'
 want_err='
