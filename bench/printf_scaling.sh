@@ -15,7 +15,8 @@
 #           so NOTHING reads while the loops run; the buffers overwrite
 #           their oldest output.  This is the kernel's write path alone
 #           (staprun -A collects what the ring kept, at the end).
-#   before  (BEFORE=DIR, a built checkout) merge with that build, same boot
+#   before  (BEFORE=DIR, a built checkout) merge with that build, same boot;
+#           before_bulk and before_flight: bulk and flight with it
 #
 # Each session's loops run RUNS times right after RUNS runs with no
 # tracer (its local baseline: TCG's base drifts within a boot); the
@@ -30,7 +31,8 @@
 # Usage: bench/printf_scaling.sh   (from a built tree; ~6 min of VM time)
 # Environment: N=2000000 calls per loop run; RUNS=3; BUF=MB per CPU given
 #   to staprun -b (default: none, the module's default); CONFIGS="merge
-#   bulk flight" (+ before with BEFORE=DIR); KVER (default newest 6.1);
+#   bulk flight" (+ before with BEFORE=DIR; before_bulk, before_flight may
+#   be named); KVER (default newest 6.1);
 #   KEEP=DIR keeps the raw guest output.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,15 +52,21 @@ mkdir -p "$T/ours"; cp "$top/staprun/staprun" "$top/staprun/stap-merge" "$T/ours
 files+=("$T/ours/staprun" "$T/ours/stap-merge")
 declare -A kind run
 for c in $CONFIGS; do
-	tree=$top; srun=$T/ours/staprun; flags=
+	tree=$top; srun=$T/ours/staprun; flags=; k=$c
 	case $c in
+	before|before_bulk|before_flight)
+		[ -x "${BEFORE:-}/stap" ] || { echo "printf_scaling: $c needs BEFORE=a built checkout" >&2; exit 1; }
+		tree=$(cd "$BEFORE" && pwd); srun=$T/before/staprun
+		if [ ! -d "$T/before" ]; then
+			mkdir -p "$T/before"; cp "$tree/staprun/staprun" "$T/before/"
+			files+=("$srun")
+		fi
+		k=${c#before}; k=${k#_}; k=${k:-merge};;
+	esac
+	case $k in
 	merge)  ;;
 	bulk)   flags=-b;;
 	flight) flags=-F;;
-	before) [ -x "${BEFORE:-}/stap" ] || { echo "printf_scaling: before needs BEFORE=a built checkout" >&2; exit 1; }
-		tree=$(cd "$BEFORE" && pwd); mkdir -p "$T/before"
-		cp "$tree/staprun/staprun" "$T/before/"; srun=$T/before/staprun
-		files+=("$srun");;
 	*) echo "printf_scaling: unknown config $c" >&2; exit 1;;
 	esac
 	m=pscale_$c
@@ -67,7 +75,7 @@ for c in $CONFIGS; do
 	(cd "$T" && "$tree/stap" -r "$KVER" -p4 -DSTP_NO_OVERLOAD $flags -m $m -e "$scr") \
 		>"$T/$m.log" 2>&1 || { cat "$T/$m.log"; exit 1; }
 	files+=("$T/$m.ko")
-	kind[$c]=${c/before/merge}
+	kind[$c]=$k
 	run[$c]="$srun $T/$m.ko"
 	echo "build $c: stap -p4 -DSTP_NO_OVERLOAD $flags; run: $srun ${BUF:+-b $BUF }$T/$m.ko"
 done
@@ -175,7 +183,7 @@ END {
 			else { ns = sprintf("%.0f", v0); v = v0; base = b0 }
 			ov[k] = v - base; bs[k] = base
 			made = m * RUNS * N
-			rl = (c != "flight" && L[k] > 0) ? sprintf("%.0f", TK[k] * 1e9 / hz / L[k]) : "-"
+			rl = (c !~ /flight/ && L[k] > 0) ? sprintf("%.0f", TK[k] * 1e9 / hz / L[k]) : "-"
 			sp = TK[k] > 0 ? sprintf("%.0f", 100 * SY[k] / TK[k]) : "-"
 			rat = (m == 2 && ov[c " 1cpu"] > 0) ? sprintf("%.2f", ov[k] / ov[c " 1cpu"]) : ""
 			br = (m == 2 && bs[c " 1cpu"] > 0) ? sprintf("%.2f", base / bs[c " 1cpu"]) : ""
