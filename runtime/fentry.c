@@ -8,7 +8,8 @@
  *  - Rows flagged STP_KPROBE_FENTRY (a function family's entry, at
  *    symbol + 0) may go there.  Where the translator found the site in
  *    the vmlinux's __mcount_loc (.ftrace), the row joins the ops with no
- *    kprobe at all: each register_kprobe() scans the kernel's jump
+ *    kprobe at all (unless the kernel's kprobe blacklist names it:
+ *    kblacklist.c): each register_kprobe() scans the kernel's jump
  *    labels, and thousands of them took minutes under TCG.  For the
  *    others runtime/kprobe.c registers their kprobes disabled, which
  *    makes the kernel resolve the symbol, step over an ENDBR and tell

@@ -195,15 +195,25 @@ static bool fexit_row(const struct stp_kprobe *k)
 	return (k->flags & STP_KPROBE_RETURN) && k->ftrace && k->link_ref && k->maxactive < 0;
 }
 
+/*
+ * Rows on an ftrace site without a kprobe skip the kernel's kprobe
+ * checks: a function the kernel's blacklist names (or an unknown list)
+ * goes the kprobe way, and is refused there as any kprobe is.
+ */
+static bool may_skip_kprobe(const struct stp_kprobe *k, const struct stp_kbl *kbl)
+{
+	return kbl && !_stp_kbl_has(kbl, k->symbol);
+}
+
 static int register_one(struct stp_kprobe *k, struct stp_fentry *fe, struct stp_fexit *fx,
-			bool noopt)
+			const struct stp_kbl *kbl, bool noopt)
 {
 	int rc;
 
 	memset(&k->u, 0, sizeof(k->u));
 	/* A known ftrace site: straight onto the ops, no kprobe. */
 	if (fe && k->ftrace && k->link_ref && (k->flags & STP_KPROBE_FENTRY) &&
-	    !(k->flags & STP_KPROBE_RETURN)) {
+	    !(k->flags & STP_KPROBE_RETURN) && may_skip_kprobe(k, kbl)) {
 		unsigned long ip = runtime_addr(k, k->ftrace);
 
 		k->u.kp.addr = (kprobe_opcode_t *)ip;
@@ -215,7 +225,7 @@ static int register_one(struct stp_kprobe *k, struct stp_fentry *fe, struct stp_
 		memset(&k->u, 0, sizeof(k->u));
 	}
 	/* Likewise a .return onto the fprobe, which fexit.c registers later. */
-	if (fx && fexit_row(k)) {
+	if (fx && fexit_row(k) && may_skip_kprobe(k, kbl)) {
 		k->on_ftrace = _stp_fexit_add(fx, k, runtime_addr(k, k->ftrace));
 		if (k->on_ftrace) {
 			k->registered = false;
@@ -297,7 +307,7 @@ static int switch_to_ftrace(struct stp_fentry *fe, bool noopt)
 		for (i = 0; (k = _stp_fentry_row(fe, i)); i++) {
 			k->on_ftrace = false;
 			/* A row taken by its ftrace site has no kprobe yet. */
-			rc = k->registered ? enable_kprobe(&k->u.kp) : register_one(k, NULL, NULL, noopt);
+			rc = k->registered ? enable_kprobe(&k->u.kp) : register_one(k, NULL, NULL, NULL, noopt);
 			if (rc) {
 				report_failure(k, rc);
 				return rc;
@@ -341,7 +351,7 @@ static int switch_to_fexit(struct stp_fexit *fx, bool noopt)
 		return 0;
 	for (i = 0; (k = _stp_fexit_row(fx, i)); i++) {
 		k->on_ftrace = false;
-		rc = register_one(k, NULL, NULL, noopt);
+		rc = register_one(k, NULL, NULL, NULL, noopt);
 		if (rc) {
 			report_failure(k, rc);
 			return rc;
@@ -354,7 +364,8 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 {
 	struct stp_fentry *fe = NULL;
 	struct stp_fexit *fx = NULL;
-	size_t i, first, nfentry = 0, nfexit = 0, nint3 = 0;
+	struct stp_kbl *kbl = NULL;
+	size_t i, first, nfentry = 0, nfexit = 0, nint3 = 0, nknown = 0;
 	bool noopt;
 	int rc;
 
@@ -363,6 +374,7 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 			   STP_KPROBE_FENTRY;
 		nint3 += !(kps[i].flags & (STP_KPROBE_FENTRY | STP_KPROBE_RETURN));
 		nfexit += fexit_row(&kps[i]);
+		nknown += kps[i].ftrace && kps[i].link_ref;
 	}
 	noopt = nint3 > STP_KPROBE_OPTIMIZE_MAX;
 	KP_T0(t);
@@ -379,6 +391,9 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 	if (nfexit && !kps[0].fexit)
 		fx = kps[0].fexit = _stp_fexit_alloc(nfexit);
 #endif
+
+	if (nknown && (fe || fx))
+		kbl = _stp_kbl_load();
 
 	/* One group (probe point) at a time: kps[first..i) */
 	for (first = 0; first < n; first = i) {
@@ -398,12 +413,12 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 			{
 				u64 t1 = ktime_get_ns();
 
-				rc = register_one(k, fe, fx, noopt);
+				rc = register_one(k, fe, fx, kbl, noopt);
 				kp_ns[k->on_ftrace] += ktime_get_ns() - t1;
 				kp_count[k->on_ftrace]++;
 			}
 #else
-			rc = register_one(k, fe, fx, noopt);
+			rc = register_one(k, fe, fx, kbl, noopt);
 #endif
 			if (!rc) {
 				nok++;
@@ -411,6 +426,7 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 			}
 			if (!(k->flags & (STP_KPROBE_OPTIONAL | STP_KPROBE_WILDCARD))) {
 				report_failure(k, rc);
+				_stp_kbl_free(kbl);
 				_stp_kprobes_stop(kps, n);
 				return rc;
 			}
@@ -429,6 +445,7 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 					       "functions could be probed",
 					       refused->probe->pp, refused->probe->loc,
 					       nrefused);
+			_stp_kbl_free(kbl);
 			_stp_kprobes_stop(kps, n);
 			return refused_rc;
 		}
@@ -443,6 +460,7 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 				  refused_rc, errno_text(refused_rc));
 		}
 	}
+	_stp_kbl_free(kbl);
 #ifdef STP_KPROBE_TIMING
 	_stp_warn("kprobes: %zu on ftrace sites registered in %llu ms, %zu others in %llu ms",
 		  kp_count[1], kp_ns[1] / 1000000, kp_count[0], kp_ns[0] / 1000000);

@@ -75,6 +75,16 @@ void _stp_count_skip(void);		/* a probe hit that did not run */
 void _stp_count_reentry(void);		/* ... because its CPU was busy */
 
 /*
+ * kblacklist.c: the kernel's kprobe blacklist, read at start; NULL if it
+ * cannot be read.  _stp_kbl_has: would register_kprobe() refuse the
+ * kernel function SYMBOL ("f", or a copy "f.isra.0") as blacklisted?
+ */
+struct stp_kbl;
+struct stp_kbl *_stp_kbl_load(void);
+bool _stp_kbl_has(const struct stp_kbl *b, const char *symbol);
+void _stp_kbl_free(struct stp_kbl *b);
+
+/*
  * fentry.c: entry probes on the ftrace site, for kprobe.c.  Without the
  * kernel feature the table has no ftrace_ops and every row is a kprobe.
  */
