@@ -335,9 +335,10 @@ static int copy_runtime(struct session *s, const char *builddir,
  * features, the runtime sources and those of the -D set that the runtime
  * reads (rtkey.c: -DMAXACTION=N, which only the script's code reads,
  * does not count), never on the script: they are compiled once per such
- * combination and kept in the cache.  A later
- * build gets them as rt/X.o_shipped, which kbuild's generic "%_shipped"
- * rule copies into place, so only the script's own C is compiled.
+ * combination and kept in the cache.  A later build gets them as rt/X.o
+ * with their .cmd and without rt/X.c: kbuild has no rule to remake such
+ * an object, so only the script's own C is compiled (through kbuild's
+ * "%_shipped" copy, each object cost a shell and a copy more per module).
  */
 static char *rtobj_dir(struct session *s, uint64_t h, struct rtkey *k)
 {
@@ -381,14 +382,14 @@ static int use_cached_runtime(const char *cache, const char *builddir,
 	for (i = 0; i < names->len; i++) {
 		const char *n = names->items[i];
 		char *from = xasprintf("%s/%s.o", cache, n);
-		char *to = xasprintf("%s/rt/%s.o_shipped", builddir, n);
+		char *to = xasprintf("%s/rt/%s.o", builddir, n);
 		char *cfrom = xasprintf("%s/.%s.o.cmd", cache, n);
 		char *cto = xasprintf("%s/rt/.%s.o.cmd", builddir, n);
 		char *c = xasprintf("%s/rt/%s.c", builddir, n);
 		/* modpost reads symbol CRCs (#SYMVER lines) from the .cmd file. */
 		int ret = copy_file(from, to) ?: copy_file(cfrom, cto);
 
-		/* Without the .c, the shipped copy is the only way to the .o. */
+		/* Without the .c, nothing makes the .o again. */
 		unlink(c);
 		free(from);
 		free(to);
