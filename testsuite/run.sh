@@ -335,21 +335,30 @@ vm_select() {
 	vm_kernels=($kernels)
 }
 
-# The first kernel's modules build while the other groups run: those run
-# one program at a time, which leaves a core idle.  Each kernel's next one
-# builds while its VM runs (a VM is often idle too, waiting on a test's
-# timer or its workload).  KBUILD_BATCH=0: one kbuild per test, and each
-# kernel's builds after the previous VM, as before.  Each phase's CPU
-# (user, system) and wall seconds go to build-time and vm-time, and a line
-# after the kernel's results (bench/check_time.sh reads it).
+# The modules build in the background, one kernel after another, from
+# the start: while the other groups run (one program at a time, which
+# leaves a core idle) and while the VMs run (a VM is often idle too,
+# waiting on a test's timer or its workload).  A kernel's VM starts once
+# its modules are built (DIR/built) and the groups before it are done.
+# KBUILD_BATCH=0: one kbuild per test, and each kernel's builds after the
+# previous VM, as before.  Each phase's CPU (user, system) and wall
+# seconds go to build-time and vm-time, and a line after the kernel's
+# results (bench/check_time.sh reads it).
 TIMEFORMAT='%U %S %R'
-vm_build_next() {	# index into vm_kernels
-	local r=${vm_kernels[$1]:-}
+vm_build_all() {
+	local r
 	vm_bpid=
-	[ -n "$r" ] && [ "${KBUILD_BATCH:-1}" != 0 ] || return
-	mkdir -p "$work/vm-$r"
-	echo "== building ${#vm_tests[@]} modules for $r (in the background)"
-	{ time build_kernel "$r" "$work/vm-$r" $vm_kmod "${vm_tests[@]}"; } 2>"$work/vm-$r/build-time" & vm_bpid=$!
+	[ ${#vm_kernels[@]} -gt 0 ] && [ "${KBUILD_BATCH:-1}" != 0 ] || return
+	for r in "${vm_kernels[@]}"; do
+		mkdir -p "$work/vm-$r"
+		echo "== building ${#vm_tests[@]} modules for $r (in the background)"
+	done
+	(
+		for r in "${vm_kernels[@]}"; do
+			{ time build_kernel "$r" "$work/vm-$r" $vm_kmod "${vm_tests[@]}"; } 2>"$work/vm-$r/build-time"
+			touch "$work/vm-$r/built"
+		done
+	) & vm_bpid=$!
 }
 
 run_vm_group() {
@@ -359,14 +368,15 @@ run_vm_group() {
 	local tests=("${vm_tests[@]}")
 	for ((k = 0; k < ${#vm_kernels[@]}; k++)); do
 		r=${vm_kernels[k]}; dir="$work/vm-$r"
-		if [ -n "$vm_bpid" ]; then
-			wait $vm_bpid
-		else
+		# The background builds of this kernel, unless they died first.
+		while [ -n "$vm_bpid" ] && [ ! -e "$dir/built" ] && kill -0 "$vm_bpid" 2>/dev/null; do
+			sleep 1
+		done
+		if [ ! -e "$dir/built" ]; then
 			mkdir -p "$dir"
 			echo "== building ${#tests[@]} modules for $r"
 			{ time build_kernel "$r" "$dir" $vm_kmod "${tests[@]}"; } 2>"$dir/build-time"
 		fi
-		vm_build_next $((k + 1))
 		# One VM boot a kernel, in DIR/vm/: two at once beside a build on
 		# two cores made timing-sensitive output tests fail (run/big_output),
 		# and the builds, not the VM, dominate.
@@ -425,6 +435,7 @@ $(head -20 "$base.err")"; continue
 			ok "kernel-log@$r"
 		fi
 	done
+	[ -z "$vm_bpid" ] || wait "$vm_bpid"
 }
 
 # The fuzz harnesses only rot when nothing builds them: build and replay.
@@ -444,7 +455,7 @@ run_fuzz() {
 
 [ -x "$stap" ] || { echo "stap is not built: run make"; echo "0 passed, 1 failed"; exit 1; }
 vm_select
-vm_build_next 0
+vm_build_all
 run_pass_group parseok 1 ok
 run_pass_group parseko 1 ko
 run_pass_group semok 2 ok
