@@ -22,6 +22,18 @@
  *
  * staprun does not copy at all: it maps the buffers (relay's mmap) and
  * asks trace_ioctl which bytes are readable, and which it is done with.
+ *
+ * The stamps are local_clock(), the clock ftrace and perf stamp their
+ * per-CPU buffers with: a read of this CPU's TSC where there is one.
+ * CLOCK_MONOTONIC (ktime_get_mono_fast_ns()) reads the clocksource, and
+ * where that is an HPET (VMs without a usable TSC, bench/'s TCG guests)
+ * every read is a device access the CPUs queue for: two CPUs printing
+ * paid 4.3 times the write cost of one (bench/printf_scaling.sh).
+ * local_clock() only rises on its CPU; where the scheduler clock is
+ * unstable, two CPUs' may disagree by up to a tick, so the reader's
+ * horizon for a CPU's buffer is cpu_clock(cpu) (relay_now), which pulls
+ * that CPU's clock up to the reader's: every later stamp there is at or
+ * after it, and the reader need not wait out a tick of skew.
  */
 #include <linux/debugfs.h>
 #include <linux/err.h>
@@ -31,8 +43,8 @@
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/relay.h>
+#include <linux/sched/clock.h>
 #include <linux/spinlock.h>
-#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/mutex.h>
@@ -202,6 +214,18 @@ static int ranges_locked(struct rchan_buf *buf, struct relay_cpu *rc,
 	return 0;
 }
 
+/*
+ * For the reader: a time at or before the stamp of every record that
+ * buf's CPU writes from now on.  Where the scheduler clock is unstable,
+ * cpu_clock() of another CPU also raises that CPU's clock to at least
+ * what it returns, so this holds from whichever CPU the reader runs on;
+ * where it is stable, the CPUs' TSCs agree to within their sync check.
+ */
+static u64 relay_now(const struct rchan_buf *buf)
+{
+	return cpu_clock(buf->cpu);
+}
+
 static long trace_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	struct rchan_buf *buf = filp->private_data;
@@ -211,6 +235,9 @@ static long trace_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	unsigned long flags;
 	int ret;
 
+	/* read()ing readers (stap -F's buffers): asked before each read. */
+	if (cmd == STP_RELAY_IOC_NOW)
+		return put_user(relay_now(buf), (u64 __user *)arg);
 	if (cmd != STP_RELAY_IOC_RANGES)
 		return -ENOTTY;
 	/* Writers may overwrite any sub-buffer: the reader must copy. */
@@ -223,7 +250,7 @@ static long trace_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	mutex_lock(&read_mutex);
 	raw_spin_lock_irqsave(&rc->lock, flags);
 	ret = ranges_locked(buf, rc, r.done, &r);
-	r.now = ktime_get_mono_fast_ns();
+	r.now = relay_now(buf);
 	raw_spin_unlock_irqrestore(&rc->lock, flags);
 	mutex_unlock(&read_mutex);
 	/* The ranges in use only. */
@@ -418,7 +445,7 @@ void _stp_relay_write(const void *data, size_t len)
 		return;
 	}
 	/* Stamped under the lock: see staprun/relay.c. NMI-safe clock. */
-	ts = ktime_get_mono_fast_ns();
+	ts = local_clock();
 	while (len) {
 		size_t n = min(len, max);
 		struct stp_relay_rec *r =
@@ -457,7 +484,7 @@ void _stp_relay_switch_file(void)
 	}
 	r = relay_reserve(chan, sizeof(*r));
 	if (r) {
-		r->ts = ktime_get_mono_fast_ns();
+		r->ts = local_clock();
 		r->len = 0;
 		r->flags = STP_RELAY_SWITCH_FILE;
 	} else {

@@ -96,8 +96,9 @@ struct stp_ctl_status {
 
 /*
  * The data files carry records: this header, then len bytes of output.
- * ts (CLOCK_MONOTONIC ns) is taken under the CPU buffer's lock, so each
- * file's records are in ts order, and staprun merges the files by ts.
+ * ts (local_clock() ns, see runtime/relay.c) is taken under the CPU
+ * buffer's lock, so each file's records are in ts order, and staprun
+ * merges the files by ts.
  */
 struct stp_relay_rec {
 	__u64 ts;
@@ -119,9 +120,9 @@ struct stp_relay_rec {
  * with since the start of the previous call's first range (the kernel
  * hands emptied sub-buffers back to the writers).  Back: the readable
  * bytes, oldest first, as ranges of the mapping, each whole records;
- * more: there were more ranges than r holds; now: the clock records are
- * stamped with, read under the buffer's lock after the ranges were
- * found, so every record not in them is stamped at now or later.
+ * more: there were more ranges than r holds; now: read under the
+ * buffer's lock after the ranges were found, a time at or before the
+ * stamp of every record not in them (the file's CPU's clock).
  * Overwriting (stap -F) answers EOPNOTSUPP: the reader must copy (read()).
  */
 #define STP_RELAY_RANGES_MAX 16
@@ -135,6 +136,11 @@ struct stp_relay_ranges {
 	} r[STP_RELAY_RANGES_MAX];	/* out */
 };
 #define STP_RELAY_IOC_RANGES _IOWR('S', 1, struct stp_relay_ranges)
+/*
+ * For a reader that read()s a trace file (stap -F's, which writers
+ * overwrite): the same now, for that file; asked before each read.
+ */
+#define STP_RELAY_IOC_NOW _IOR('S', 2, __u64)
 
 /* Longest payload either side sends; longer text is truncated. */
 #define STP_CTL_MAX_PAYLOAD 1024

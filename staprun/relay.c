@@ -3,26 +3,27 @@
  * Reading the module's per-CPU data files (trace0..traceN) back into one
  * stream, in the order the writes happened.
  *
- * Each record carries the CLOCK_MONOTONIC time at which its CPU's writer
- * held that buffer's lock (runtime/relay.c).  Within a file the stamps
- * rise.  Across files we need a horizon: a time H such that no record
- * stamped at or before H can still arrive.  We take H from the clock
- * before reading; every read then takes the buffer's lock after H, so a
- * write not yet in the buffer takes the lock after our read and is
- * stamped later than H.  So after one pass over all files, every record
- * stamped up to H is in hand, and printing those in stamp order is
- * exact.  Later ones wait for the next pass.  The kernel's NMI-safe clock
- * may lag the one we read by a little, hence a margin.
+ * Each record carries the time (the kernel's local_clock()) at which its
+ * CPU's writer held that buffer's lock (runtime/relay.c).  Within a file
+ * the stamps rise.  Across files we need a horizon: a time H such that
+ * no record stamped at or before H can still arrive.  For each file the
+ * kernel gives a time "now" from its CPU's clock, read before (or, with
+ * the lock, as) we take the file's bytes: every record not in hand is
+ * stamped at now or later.  H is the earliest of the files' nows, less
+ * a margin for the CPUs' clocks (see the margin), so after one pass over
+ * all files every record stamped up to H is in hand, and printing those
+ * in stamp order is exact.  Later ones wait for the next pass.  The
+ * CPUs' local_clock()s need not agree (they may be a tick apart where
+ * the scheduler clock is unstable): each file's now is its own CPU's.
  *
  * The module's trace files are not read() but mapped: the kernel's
  * ioctl (STP_RELAY_IOC_RANGES, runtime/relay.c) says which bytes of the
  * mapping are readable and takes back those we are done with, so no
- * byte is copied on the way to the output.  It also reads the records'
- * clock under the lock: every record not yet listed is stamped at or
- * after that, so the horizon is the earliest of those, less a margin
- * for that clock's steps (far less than the one for clock_gettime).
- * Files read() (stap -F's buffers, which writers overwrite, and
- * stap-merge's) keep the clock_gettime horizon.
+ * byte is copied on the way to the output; it gives the file's now, read
+ * under the lock after the ranges.  Files read() are stap -F's buffers,
+ * which writers overwrite (STP_RELAY_IOC_NOW before each read), and
+ * files that are not a module's (stap-merge's, a unit test's), which
+ * hold all they will hold: no horizon.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -41,8 +42,14 @@
 
 #define READ_CHUNK (256 * 1024)
 #define FILL_MAX (4 * READ_CHUNK)	/* per file per pass */
-#define HORIZON_MARGIN_NS 2000000ULL	/* 2 ms */
-#define MAPPED_MARGIN_NS 20000ULL	/* 20 us: see the top */
+/*
+ * Where the scheduler clock is stable, now is the reader's CPU's TSC
+ * and a stamp the writer's: the two CPUs' counters agree only as far as
+ * the kernel's sync check sees, and a TSC read is not ordered with the
+ * lock around it.  Microseconds cover both, and cost the output nothing
+ * but that delay.
+ */
+#define CLOCK_MARGIN_NS 20000ULL	/* 20 us */
 
 struct relay_file {
 	int fd;
@@ -50,6 +57,8 @@ struct relay_file {
 	char *buf;		/* bytes read, not yet printed */
 	size_t start, len, cap;	/* unprinted bytes are buf[start, len) */
 	bool more;		/* the last fill() stopped before the end */
+	bool clocked;		/* read(): a module's, STP_RELAY_IOC_NOW works */
+	uint64_t now;		/* the horizon of its last fill() (see the top) */
 	/* mapped (map != NULL): the ranges of the last ioctl */
 	const char *map;
 	size_t map_len;
@@ -155,6 +164,11 @@ int relay_in_open(struct relay_in *in, const char *dir)
 		in->files[i].cpu = cpus[i];
 		if (!ret)
 			try_map(&in->files[i]);
+		/* Not a module's file (a test's): it holds all it will. */
+		if (!ret && !in->files[i].map)
+			in->files[i].clocked =
+				ioctl(in->files[i].fd, STP_RELAY_IOC_NOW,
+				      &in->files[i].now) == 0;
 		free(path);
 	}
 	free(cpus);
@@ -232,6 +246,15 @@ static int fill(struct relay_file *f)
 	}
 
 	f->more = false;
+	f->now = UINT64_MAX;
+	/* Before the read: see the top. */
+	if (f->clocked && ioctl(f->fd, STP_RELAY_IOC_NOW, &f->now) < 0) {
+		int ret = -errno;
+
+		util_err("relay: reading cpu %d's clock failed: %s", f->cpu,
+			 strerror(-ret));
+		return ret;
+	}
 	while (got < FILL_MAX) {
 		ssize_t n;
 		size_t want;
@@ -274,18 +297,10 @@ static int fill(struct relay_file *f)
 
 void relay_in_settle(void)
 {
-	struct timespec ts = { 0, HORIZON_MARGIN_NS };
+	struct timespec ts = { 0, CLOCK_MARGIN_NS };
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* The stamp of the last header in [p, end), or ts. */
@@ -616,8 +631,6 @@ int relay_in_read(struct relay_in *in, bool all, struct relay_batch *b,
 	bool more;
 
 	do {
-		/* Taken before the reads (see the top); not used for all. */
-		uint64_t clock = all ? 0 : now_ns();
 		uint64_t horizon = UINT64_MAX;
 		int i, ret;
 
@@ -629,9 +642,9 @@ int relay_in_read(struct relay_in *in, bool all, struct relay_batch *b,
 			ret = fill(f);
 			if (ret)
 				return ret;
-			if (!all) {
-				h = f->map ? f->rr.now - MAPPED_MARGIN_NS :
-					     clock - HORIZON_MARGIN_NS;
+			h = f->map ? f->rr.now : f->now;
+			if (!all && h != UINT64_MAX) {
+				h = h > CLOCK_MARGIN_NS ? h - CLOCK_MARGIN_NS : 0;
 				if (h < horizon)
 					horizon = h;
 			}
