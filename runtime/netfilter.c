@@ -20,6 +20,7 @@
 #include <linux/skbuff.h>
 #include <net/net_namespace.h>
 #include "stp_internal.h"
+#include "stp_netfilter.h"
 
 static struct stp_netfilter *stp_nf_rows;
 static size_t stp_nf_nrows;

@@ -542,30 +542,10 @@ struct stp_procfs {
 int _stp_procfs_start(struct stp_procfs *files, size_t n);
 void _stp_procfs_stop(struct stp_procfs *files, size_t n);
 
-/* ---- netfilter probes (runtime/netfilter.c) ---- */
-
-#include <linux/netfilter.h>
-
-/* c->args of a netfilter probe: $hooknum $skb $in $out $verdict. */
-enum { STP_NF_HOOKNUM, STP_NF_SKB, STP_NF_IN, STP_NF_OUT, STP_NF_VERDICT, STP_NF_NARGS };
-
-/* One netfilter probe: a hook in every network namespace. */
-struct stp_netfilter {
-	const struct stp_probe *probe;
-	int pf;			/* NFPROTO_* */
-	int hooknum;		/* NF_INET_LOCAL_IN, ... */
-	int priority;
-	/* runtime-private */
-	struct nf_hook_ops ops;
-};
-
 /*
- * Process context, from stp_session_start/stp_session_stop: register
- * every row's hook in every namespace (0 or -errno, nothing left
- * registered on failure); stop waits for hooks in flight.
+ * ---- netfilter probes: stp_netfilter.h, included only where they are
+ * (<linux/netfilter.h> was a quarter of this header's compile time).
  */
-int _stp_netfilter_start(struct stp_netfilter *rows, size_t n);
-void _stp_netfilter_stop(struct stp_netfilter *rows, size_t n);
 
 /* ---- hardware breakpoint probes (runtime/hwbkpt.c) ---- */
 

@@ -389,7 +389,7 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 {
 	(void)s;
 	sb_puts(c, "/* netfilter probes: runtime/netfilter.c registers the hooks. */\n"
-		"#include <linux/netfilter.h>\n#include <linux/netfilter_ipv4.h>\n"
+		"#include \"stp_netfilter.h\"\n#include <linux/netfilter_ipv4.h>\n"
 		"#include <linux/netfilter_ipv6.h>\n#include <linux/netfilter_arp.h>\n"
 		"static struct stp_netfilter stp_netfilters[] = {\n");
 	for (int i = 0; i < probes->len; i++) {
