@@ -328,17 +328,19 @@ static int copy_runtime(struct session *s, const char *builddir,
  */
 #define MODULE_CFLAGS " -g0"
 /* How the runtime objects are built and linked: see build_module(). */
-#define RT_LAYOUT "stp_rt.a members as module parts"
+#define RT_LAYOUT "stp_rt.a members as module parts, the archive cached"
 
 /*
  * The runtime's objects depend only on the kernel build, its detected
  * features, the runtime sources and those of the -D set that the runtime
  * reads (rtkey.c: -DMAXACTION=N, which only the script's code reads,
  * does not count), never on the script: they are compiled once per such
- * combination and kept in the cache.  A later build gets them as rt/X.o
- * with their .cmd and without rt/X.c: kbuild has no rule to remake such
- * an object, so only the script's own C is compiled (through kbuild's
- * "%_shipped" copy, each object cost a shell and a copy more per module).
+ * combination and kept in the cache.  A later build gets those linked
+ * whole as rt/X.o with their .cmd and without rt/X.c, and the others as
+ * the archive stp_rt.a made from them, without a rule: kbuild has none to
+ * remake either, so only the script's own C is compiled (through kbuild's
+ * "%_shipped" copy, each object cost a shell and a copy more per module;
+ * making the archive anew, an ar and 32 objects' copies and checks).
  */
 static char *rtobj_dir(struct session *s, uint64_t h, struct rtkey *k)
 {
@@ -363,38 +365,56 @@ static char *rtobj_dir(struct session *s, uint64_t h, struct rtkey *k)
 	return dir;
 }
 
-/* Use cached runtime objects if all are there: 1 if so, else 0. */
+/* The cache's copy of FILE and its .FILE.cmd into DIR/FILE: 0 or -errno. */
+static int copy_built(const char *cache, const char *file, const char *dir)
+{
+	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	int dirlen = base - file, ret;
+	char *from = xasprintf("%s/%s", cache, base);
+	char *to = xasprintf("%s/%s", dir, file);
+	char *cfrom = xasprintf("%s/.%s.cmd", cache, base);
+	char *cto = xasprintf("%s/%.*s.%s.cmd", dir, dirlen, file, base);
+
+	/* modpost reads symbol CRCs (#SYMVER lines) from the .cmd file. */
+	ret = copy_file(from, to) ?: copy_file(cfrom, cto);
+	free(from);
+	free(to);
+	free(cfrom);
+	free(cto);
+	return ret;
+}
+
+/*
+ * Use cached runtime objects if all are there: 1 if so, else 0.  The
+ * ones linked whole become rt/X.o, the others come as the archive.
+ */
 static int use_cached_runtime(const char *cache, const char *builddir,
 			      struct vec *names)
 {
+	char *a = xasprintf("%s/stp_rt.a", cache), *acmd = xasprintf("%s/.stp_rt.a.cmd", cache);
+	bool ok = file_exists(a) && file_exists(acmd);
 	int i;
 
-	for (i = 0; i < names->len; i++) {
+	free(a);
+	free(acmd);
+	for (i = 0; ok && i < names->len; i++) {
 		char *o = xasprintf("%s/%s.o", cache, (char *)names->items[i]);
 		char *cmd = xasprintf("%s/.%s.o.cmd", cache, (char *)names->items[i]);
-		bool ok = file_exists(o) && file_exists(cmd);
 
+		ok = file_exists(o) && file_exists(cmd);
 		free(o);
 		free(cmd);
-		if (!ok)
-			return 0;
 	}
+	if (!ok || copy_built(cache, "stp_rt.a", builddir))
+		return 0;
 	for (i = 0; i < names->len; i++) {
 		const char *n = names->items[i];
-		char *from = xasprintf("%s/%s.o", cache, n);
-		char *to = xasprintf("%s/rt/%s.o", builddir, n);
-		char *cfrom = xasprintf("%s/.%s.o.cmd", cache, n);
-		char *cto = xasprintf("%s/rt/.%s.o.cmd", builddir, n);
-		char *c = xasprintf("%s/rt/%s.c", builddir, n);
-		/* modpost reads symbol CRCs (#SYMVER lines) from the .cmd file. */
-		int ret = copy_file(from, to) ?: copy_file(cfrom, cto);
+		char *o = xasprintf("rt/%s.o", n), *c = xasprintf("%s/rt/%s.c", builddir, n);
+		int ret = rt_linked_whole(n, strlen(n)) ? copy_built(cache, o, builddir) : 0;
 
 		/* Without the .c, nothing makes the .o again. */
 		unlink(c);
-		free(from);
-		free(to);
-		free(cfrom);
-		free(cto);
+		free(o);
 		free(c);
 		if (ret)
 			return 0;
@@ -426,24 +446,21 @@ static int rtobj_lock(struct session *s, const char *cache)
 	return fd;
 }
 
-/* After a full build: keep its runtime objects for the next one. */
+/* After a full build: keep its runtime objects and archive for the next one. */
 static void save_runtime(const char *cache, const char *builddir, struct vec *names)
 {
 	char *tmp = xasprintf("%s.tmp%d", cache, (int)getpid());
 	int i, ret = mkdir_p(tmp, 0755);
 
+	if (!ret)
+		ret = copy_built(builddir, "stp_rt.a", tmp);
 	for (i = 0; !ret && i < names->len; i++) {
-		const char *n = names->items[i];
-		char *from = xasprintf("%s/rt/%s.o", builddir, n);
-		char *to = xasprintf("%s/%s.o", tmp, n);
-		char *cfrom = xasprintf("%s/rt/.%s.o.cmd", builddir, n);
-		char *cto = xasprintf("%s/.%s.o.cmd", tmp, n);
+		char *from = xasprintf("%s/rt", builddir);
+		char *o = xasprintf("%s.o", (char *)names->items[i]);
 
-		ret = copy_file(from, to) ?: copy_file(cfrom, cto);
+		ret = copy_built(from, o, tmp);
 		free(from);
-		free(to);
-		free(cfrom);
-		free(cto);
+		free(o);
 	}
 	/* Two builds may race to fill the cache: the first rename wins. */
 	if (ret || rename(tmp, cache) < 0)
@@ -623,6 +640,8 @@ int build_module(struct session *s)
 		fprintf(stderr, "Runtime objects: %s %s\n", cached ? "cached in" : "building for", cache);
 	sb_printf(&kb, "obj-m := %s.o\n%s-y := stp_script.o%s stp_rt.a\n",
 		  s->module_name, s->module_name, sb_str(&objs));
+	if (cached)
+		goto flags;
 	/*
 	 * The archive: kbuild lists it in the module's .mod file like an
 	 * object, and its ld -r takes only the members needed (GNU ld
@@ -644,6 +663,7 @@ int build_module(struct session *s)
 	sb_printf(&kb, "$(addprefix $(obj)/,$(stp_rt-objs)): part-of-module := y\n"
 		  "$(addprefix $(obj)/,$(stp_rt-objs)): modname := %s\n",
 		  s->module_name);
+flags:
 	sb_puts(&kb, "ccflags-y := -I$(src)/rt -I$(src)" MODULE_CFLAGS);
 	defines(s, &kb);
 	sb_puts(&kb, "\n");
