@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -165,8 +166,36 @@ out:
 	return ret;
 }
 
+/*
+ * A module from a pipe or FIFO (staprun <(xzcat m.ko.xz)): finit_module()
+ * takes only regular files, so its bytes go to init_module().
+ */
+static int load_from_pipe(int fd, const char *params)
+{
+	struct strbuf image = STRBUF_INIT;
+	char buf[65536];
+	ssize_t n;
+	int ret = 0;
+
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			goto out;
+		}
+		sb_add(&image, buf, n);
+	}
+	if (syscall(SYS_init_module, image.buf, image.len, params) < 0)
+		ret = -errno;
+out:
+	sb_free(&image);
+	return ret;
+}
+
 int mod_load(const char *path, const char *name, const char *params)
 {
+	struct stat st;
 	int fd, ret = 0;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -175,7 +204,9 @@ int mod_load(const char *path, const char *name, const char *params)
 		util_err("module: cannot open %s: %s", path, strerror(-ret));
 		return ret;
 	}
-	if (syscall(SYS_finit_module, fd, params, 0) < 0) {
+	if (!fstat(fd, &st) && !S_ISREG(st.st_mode)) {
+		ret = load_from_pipe(fd, params);
+	} else if (syscall(SYS_finit_module, fd, params, 0) < 0) {
 		ret = -errno;
 		if (ret == -ENOSYS)
 			ret = load_from_memory(path, params);

@@ -9,7 +9,10 @@
  *
  * staprun(8)'s signals: SIGQUIT (Ctrl-\) detaches as -L does, leaving
  * the probes running for a later -A; SIGUSR2 moves -o FILE's output on
- * to its next file, FILE.1, FILE.2, ... (output_switch()).
+ * to its next file, FILE.1, FILE.2, ... (output_switch()).  Their
+ * handlers are staprun's from its first moment (signals_init()): one that
+ * comes while the module loads must not take the default action (a core
+ * dump, or the end of staprun with the module left loaded).
  *
  * START and EXIT block in the kernel while begin/end probes run, and
  * those probes may print more than the relay buffer holds.  So commands
@@ -74,6 +77,7 @@ struct session {
 	int stdin_fd;		/* that file, or -1 */
 };
 
+/* Set by on_signal, from staprun's start (signals_init()). */
 static volatile sig_atomic_t got_signal, got_quit, got_usr2;
 
 /* The output failed (message printed, unless a reader closed a pipe). */
@@ -92,6 +96,30 @@ static void on_signal(int sig)
 		got_usr2 = 1;
 	else
 		got_signal = 1;
+}
+
+/*
+ * SA_RESTART: a write to stderr blocked on a slow terminal (a serial
+ * line) must not fail with EINTR when the -c command exits, for stdio
+ * would drop the message.  poll() still wakes up: it is never restarted
+ * (signal(7)).  Caught, not ignored: an exec'd -c command or system()
+ * child gets the default actions back.
+ */
+void signals_init(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+}
+
+bool signals_stop(void)
+{
+	return got_signal || got_quit;
 }
 
 /* Only interrupts poll(); watch_target() reaps. */
@@ -662,26 +690,15 @@ int session_run(const char *name, const struct session_cfg *cfg)
 	struct target *t = cfg->target;
 	bool relay_open = false;
 	char *dir;
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	struct sigaction sa = { .sa_handler = on_sigchld, .sa_flags = SA_RESTART };
 	int ret;
 
-	/*
-	 * SA_RESTART: a write to stderr blocked on a slow terminal (a
-	 * serial line) must not fail with EINTR when the -c command exits,
-	 * for stdio would drop the message.  poll() still wakes up: it is
-	 * never restarted (signal(7)).
-	 */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
-	sigaction(SIGUSR2, &sa, NULL);
-	if (t) {
-		sa.sa_handler = on_sigchld;
+	if (t)
 		sigaction(SIGCHLD, &sa, NULL);
-	}
 	signal(SIGPIPE, SIG_IGN);
+	/* SystemTap 4.8 too lets a SIGUSR2 from before its output go. */
+	got_usr2 = 0;
 
 	s.cmd_fd = open_file(name, ".cmd", O_RDWR | O_NONBLOCK);
 	if (s.cmd_fd < 0) {

@@ -159,6 +159,21 @@ static int daemonize(void)
 	return 0;
 }
 
+/*
+ * A SIGINT, SIGTERM, SIGHUP or SIGQUIT before the session: no session,
+ * no module left behind, exit status 1, as SystemTap 4.8's staprun does
+ * while it loads the module.  Sets *ret to 1 if so.
+ */
+static bool stopped_early(int *ret)
+{
+	if (!signals_stop())
+		return false;
+	if (staprun_verbose)
+		util_err("a signal came before the session started: stopping");
+	*ret = 1;
+	return true;
+}
+
 static int run(const char *path, struct options *o)
 {
 	char *name = mod_name(path), *params = NULL;
@@ -171,7 +186,7 @@ static int run(const char *path, struct options *o)
 	int ret;
 
 	ret = mod_mount_debugfs();
-	if (ret)
+	if (ret || stopped_early(&ret))
 		goto out;
 	if (o->mode == SESSION_ATTACH) {
 		if (!mod_loaded(name)) {
@@ -203,6 +218,8 @@ static int run(const char *path, struct options *o)
 	}
 	if (ret)
 		goto out;
+	if (stopped_early(&ret))
+		goto unload;
 	o->out.bulk = module_bulk(name);
 	if (o->daemon) {
 		ret = daemonize();
@@ -410,5 +427,10 @@ int main(int argc, char **argv)
 
 	o.params = argv + optind + 1;
 	o.nparams = argc - optind - 1;
+	/*
+	 * Before anything loads (not for -d, which a Ctrl-C may still cut
+	 * short): a signal while the module loads waits for run() to act.
+	 */
+	signals_init();
 	return run(argv[optind], &o) ? 1 : 0;
 }

@@ -162,5 +162,12 @@ struct session_cfg {
 	int monitor_s;		/* -M: the probe table every so many seconds */
 };
 int session_run(const char *name, const struct session_cfg *cfg);
+/*
+ * Catch staprun(8)'s signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2)
+ * from the start; the session acts on them.  signals_stop(): one that
+ * ends the session (all but SIGUSR2) came.
+ */
+void signals_init(void);
+bool signals_stop(void);
 
 #endif /* STAPRUN_H */

@@ -25,6 +25,11 @@
 #   remote_uri(); -M SECS prints the probe table.
 # - stap -F's module overwrites its oldest output instead (flight
 #   recorder), in a 1 MB buffer (-b 1).
+# - A signal while staprun loads the module (held opening a FIFO as its
+#   module, fed once the signal is in): SIGQUIT, SIGINT and SIGTERM end
+#   staprun with status 1 and no module left loaded, no session run, as
+#   4.8's staprun does (run by hand with a FIFO, and with a kill 0.05 s
+#   after its start); SIGUSR2 changes nothing (4.8: the same).
 . "$(dirname "$0")/lib.sh"
 vm_smoke_dir detach
 sr=$TOP/staprun/staprun
@@ -114,6 +119,21 @@ awk '$1 == "end" { end = 1; next }
        if (length($0) != 100) bad = 1 }
      END { print "flight: overwritten", (first > 10000 ? "yes" : "no"),
            "consecutive", (gap || bad ? "no" : "yes"), "end", (end ? "yes" : "no") }' /tmp/f.out
+mkdir -p /tmp/ld
+for sig in QUIT INT TERM USR2; do
+	mkfifo /tmp/ld/stp_detach.ko
+	$sr /tmp/ld/stp_detach.ko & p=$!
+	i=0; until grep -q wait_for_partner /proc/$p/wchan 2>/dev/null || [ $i -ge 600 ]; do
+		sleep 0.1; i=$((i + 1)); done
+	kill -$sig $p; cat "$m" >/tmp/ld/stp_detach.ko & c=$!
+	if [ $sig = USR2 ]; then wait_for /proc/systemtap/stp_detach/ticks 25; kill -INT $p; fi
+	# Not for ever: a staprun that let the signal go runs on (30 s at most).
+	i=0; while kill -0 $p 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -0 $p 2>/dev/null && { echo "$sig while loading: still running"; kill -KILL $p; }
+	wait $p; echo "$sig while loading rc=$?"
+	[ -e /sys/module/stp_detach ] && { echo "left loaded"; $sr -d stp_detach; } || echo "not loaded"
+	kill $c 2>/dev/null; rm -f /tmp/ld/stp_detach.ko
+done
 DRIVE
 } >drive
 chmod +x drive
@@ -204,7 +224,17 @@ monitor: timer row
 flight L rc=0
 flight buffer: 1 MB
 flight A rc=0
-flight: overwritten yes consecutive yes end yes'
+flight: overwritten yes consecutive yes end yes
+QUIT while loading rc=1
+not loaded
+INT while loading rc=1
+not loaded
+TERM while loading rc=1
+not loaded
+begin
+end ticked on
+USR2 while loading rc=0
+not loaded'
 want_err='
 Disconnecting from systemtap module.
 To reconnect, type "staprun -A stp_detach"
