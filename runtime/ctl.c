@@ -19,11 +19,20 @@
 #include "stp_internal.h"
 
 /*
- * Slots only the session's own replies (STARTED, REQUEST_EXIT, the
- * dropped-messages warning, EXIT_DONE) may use, so a flood of probe
- * errors can never crowd them out.
+ * The messages wait in a byte ring, allocated at load with the bounce
+ * buffer (STP_CTL_RING bytes in all): each is its header and payload
+ * (and a byte for vscnprintf's NUL), padded to 8 bytes, so a short
+ * warning takes a few dozen bytes rather than a slot of the longest
+ * payload (64 such slots were 66 KB of .bss, most of a one-probe
+ * module's memory, and held 60 probe messages at most).
+ * A message that would cross the end leaves a pad record there and goes
+ * to the start.  The last CTL_RESERVED bytes only the session's own
+ * replies (STARTED, REQUEST_EXIT, the dropped-messages warning,
+ * EXIT_DONE) may use, so a flood of probe errors can never crowd them out.
  */
-#define CTL_RESERVED 4
+#define CTL_RING (STP_CTL_RING - sizeof(struct stp_ctl_msg))
+#define CTL_PAD 0		/* a record's type: skip to the ring's start */
+#define CTL_RESERVED 1024
 #define CTL_TICK (HZ / 50 ? HZ / 50 : 1)
 
 struct stp_ctl_msg {
@@ -32,9 +41,10 @@ struct stp_ctl_msg {
 };
 
 static struct stp_ctl {
-	raw_spinlock_t lock;		/* protects ring, head, count */
-	struct stp_ctl_msg ring[STP_CTL_QUEUE];
-	unsigned int head, count;
+	raw_spinlock_t lock;		/* protects ring, head, tail, used */
+	char *ring;			/* CTL_RING bytes of records */
+	unsigned int head, tail;	/* oldest record; where the next goes */
+	unsigned int used;		/* bytes between them, pads too */
 	atomic_t dropped;		/* probe messages lost to a full ring */
 	atomic_t exit_sent;
 	atomic_t open;			/* .cmd has one opener at a time */
@@ -44,9 +54,15 @@ static struct stp_ctl {
 	wait_queue_head_t wq;
 	struct timer_list timer;
 	struct mutex read_mutex;	/* serializes readers for bounce */
-	struct stp_ctl_msg bounce;	/* a message on its way to user space */
+	struct stp_ctl_msg *bounce;	/* a message on its way to user space */
 	struct dentry *file;
-} ctl;	/* in .bss: an initializer would put the ring in the .ko file */
+} ctl;
+
+/* The bytes a message of LEN payload bytes takes in the ring. */
+static unsigned int rec_span(u32 len)
+{
+	return ALIGN(sizeof(struct stp_ctl_hdr) + len + 1, 8);
+}
 
 static bool is_session_reply(u32 type)
 {
@@ -54,15 +70,16 @@ static bool is_session_reply(u32 type)
 	       type == STP_CTL_REQUEST_EXIT;
 }
 
-/* Claims a ring slot; the caller fills it and drops the lock. */
-static struct stp_ctl_msg *ring_claim(u32 type, bool reserved,
+/*
+ * Claims room for a message of LEN payload bytes; the caller fills it
+ * and drops the lock.
+ */
+static struct stp_ctl_hdr *ring_claim(u32 type, u32 len, bool reserved,
 				      unsigned long *flags)
 {
-	unsigned int limit = STP_CTL_QUEUE;
-	struct stp_ctl_msg *m;
+	unsigned int need = rec_span(len), pad;
+	struct stp_ctl_hdr *h;
 
-	if (!reserved)
-		limit -= CTL_RESERVED;
 	/*
 	 * An NMI may have interrupted ring_pop holding the lock on this CPU:
 	 * it only tries, and a message it cannot queue is dropped (counted).
@@ -77,29 +94,39 @@ static struct stp_ctl_msg *ring_claim(u32 type, bool reserved,
 	} else {
 		raw_spin_lock_irqsave(&ctl.lock, *flags);
 	}
-	if (ctl.count >= limit) {
+	if (!ctl.used)
+		ctl.head = ctl.tail = 0;	/* no pad needed */
+	pad = need > CTL_RING - ctl.tail ? CTL_RING - ctl.tail : 0;
+	if (!ctl.ring || ctl.used + pad + need +
+	    (reserved ? 0 : CTL_RESERVED) > CTL_RING) {
 		raw_spin_unlock_irqrestore(&ctl.lock, *flags);
 		atomic_inc(&ctl.dropped);
 		return NULL;
 	}
-	m = &ctl.ring[(ctl.head + ctl.count) % STP_CTL_QUEUE];
-	ctl.count++;
-	m->hdr.type = type;
-	m->hdr.len = 0;
-	return m;
+	if (pad) {
+		h = (struct stp_ctl_hdr *)(ctl.ring + ctl.tail);
+		h->type = CTL_PAD;
+		ctl.used += pad;
+		ctl.tail = 0;
+	}
+	h = (struct stp_ctl_hdr *)(ctl.ring + ctl.tail);
+	ctl.tail = (ctl.tail + need) % CTL_RING;
+	ctl.used += need;
+	h->type = type;
+	h->len = len;
+	return h;
 }
 
 int _stp_ctl_send(u32 type, const void *data, u32 len)
 {
-	struct stp_ctl_msg *m;
+	struct stp_ctl_hdr *h;
 	unsigned long flags;
 
-	m = ring_claim(type, is_session_reply(type), &flags);
-	if (!m)
-		return -ENOSPC;
 	len = min_t(u32, len, STP_CTL_MAX_PAYLOAD);
-	memcpy(m->payload, data, len);
-	m->hdr.len = len;
+	h = ring_claim(type, len, is_session_reply(type), &flags);
+	if (!h)
+		return -ENOSPC;
+	memcpy(h + 1, data, len);
 	raw_spin_unlock_irqrestore(&ctl.lock, flags);
 	return 0;
 }
@@ -107,16 +134,26 @@ int _stp_ctl_send(u32 type, const void *data, u32 len)
 static __printf(3, 0) int ctl_vsendf(u32 type, bool reserved, const char *fmt,
 				     va_list ap)
 {
-	struct stp_ctl_msg *m;
+	struct stp_ctl_hdr *h;
 	unsigned long flags;
-	int n;
+	va_list aq;
+	int n, len;
 
-	m = ring_claim(type, reserved, &flags);
-	if (!m)
+	/* Measured first: the ring keeps only the bytes the text takes. */
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	n = clamp(n, 0, STP_CTL_MAX_PAYLOAD);
+	h = ring_claim(type, n, reserved, &flags);
+	if (!h)
 		return -ENOSPC;
 	/* Formatting under the lock avoids a big buffer on the stack. */
-	n = vscnprintf(m->payload, sizeof(m->payload), fmt, ap);
-	m->hdr.len = n;		/* text without its NUL, per stp_ctl.h */
+	len = vscnprintf((char *)(h + 1), n + 1, fmt, ap);
+	if (len < n) {	/* a string changed meanwhile: give back the rest */
+		ctl.tail = ((char *)h - ctl.ring + rec_span(len)) % CTL_RING;
+		ctl.used -= rec_span(n) - rec_span(len);
+	}
+	h->len = len;	/* text without its NUL, per stp_ctl.h */
 	raw_spin_unlock_irqrestore(&ctl.lock, flags);
 	return 0;
 }
@@ -152,13 +189,13 @@ void _stp_ctl_report_dropped(void)
 	int n = atomic_xchg(&ctl.dropped, 0);
 
 	if (n)
-		report_dropped("%d error/warning messages were dropped (STP_CTL_QUEUE is %d)",
-			       n, STP_CTL_QUEUE);
+		report_dropped("%d error/warning messages were dropped (STP_CTL_RING is %d bytes)",
+			       n, (int)STP_CTL_RING);
 }
 
 static bool ring_empty(void)
 {
-	return READ_ONCE(ctl.count) == 0;
+	return READ_ONCE(ctl.used) == 0;
 }
 
 void _stp_ctl_wake(void)
@@ -181,18 +218,23 @@ static void ctl_tick(struct timer_list *t)
 /* Moves the oldest message to ctl.bounce; false if the ring is empty. */
 static bool ring_pop(size_t room, size_t *msg_len)
 {
-	struct stp_ctl_msg *m;
+	struct stp_ctl_hdr *h;
 	unsigned long flags;
 	bool ok = false;
 
 	raw_spin_lock_irqsave(&ctl.lock, flags);
-	if (ctl.count) {
-		m = &ctl.ring[ctl.head];
-		*msg_len = sizeof(m->hdr) + m->hdr.len;
+	if (ctl.used) {
+		h = (struct stp_ctl_hdr *)(ctl.ring + ctl.head);
+		if (h->type == CTL_PAD) {
+			ctl.used -= CTL_RING - ctl.head;
+			ctl.head = 0;
+			h = (struct stp_ctl_hdr *)ctl.ring;
+		}
+		*msg_len = sizeof(*h) + h->len;
 		if (*msg_len <= room) {
-			memcpy(&ctl.bounce, m, *msg_len);
-			ctl.head = (ctl.head + 1) % STP_CTL_QUEUE;
-			ctl.count--;
+			memcpy(ctl.bounce, h, *msg_len);
+			ctl.head = (ctl.head + rec_span(h->len)) % CTL_RING;
+			ctl.used -= rec_span(h->len);
 			ok = true;
 		}
 	}
@@ -220,7 +262,7 @@ static ssize_t ctl_read(struct file *file, char __user *buf, size_t count,
 
 	mutex_lock(&ctl.read_mutex);
 	while (ring_pop(count - done, &len)) {
-		if (copy_to_user(buf + done, &ctl.bounce, len)) {
+		if (copy_to_user(buf + done, ctl.bounce, len)) {
 			if (!done)
 				done = -EFAULT;
 			break;
@@ -311,17 +353,39 @@ static const struct file_operations ctl_fops = {
 	.poll = ctl_poll,
 };
 
+static void ring_free(void)
+{
+	unsigned long flags;
+	char *ring;
+
+	raw_spin_lock_irqsave(&ctl.lock, flags);
+	ring = ctl.ring;
+	ctl.ring = NULL;
+	ctl.used = 0;
+	raw_spin_unlock_irqrestore(&ctl.lock, flags);
+	kfree(ring);
+}
+
 int _stp_ctl_init(void)
 {
-	BUILD_BUG_ON(STP_CTL_QUEUE < 2 * CTL_RESERVED);
+	BUILD_BUG_ON(CTL_RING % 8 ||
+		     CTL_RING < 2 * (CTL_RESERVED + sizeof(struct stp_ctl_msg)));
+	/* Under ctl.lock: a probe may send (and drop) before this. */
 	raw_spin_lock_init(&ctl.lock);
+	ctl.ring = kmalloc(STP_CTL_RING, GFP_KERNEL);
+	if (!ctl.ring)
+		return -ENOMEM;
+	_stp_alloc_note(STP_CTL_RING);
+	ctl.bounce = (struct stp_ctl_msg *)(ctl.ring + CTL_RING);
 	init_waitqueue_head(&ctl.wq);
 	mutex_init(&ctl.read_mutex);
 
 	ctl.file = debugfs_create_file(".cmd", 0600, _stp_debugfs_dir, NULL,
 				       &ctl_fops);
-	if (IS_ERR_OR_NULL(ctl.file))
+	if (IS_ERR_OR_NULL(ctl.file)) {
+		ring_free();
 		return ctl.file ? PTR_ERR(ctl.file) : -ENOMEM;
+	}
 	timer_setup(&ctl.timer, ctl_tick, 0);
 	mod_timer(&ctl.timer, jiffies + CTL_TICK);
 	return 0;
@@ -332,4 +396,5 @@ void _stp_ctl_exit(void)
 	WRITE_ONCE(ctl.stopping, true);
 	_stp_timer_delete_sync(&ctl.timer);
 	debugfs_remove(ctl.file);
+	ring_free();
 }

@@ -50,8 +50,9 @@
 					 * with little free memory: relay.c);
 					 * stap -s MB overrides */
 #endif
-#ifndef STP_CTL_QUEUE
-#define STP_CTL_QUEUE 64	/* control messages queued for staprun */
+#ifndef STP_CTL_RING
+#define STP_CTL_RING 16384	/* bytes of control messages queued for
+				 * staprun (runtime/ctl.c), allocated at load */
 #endif
 
 /*

@@ -84,8 +84,8 @@ void _stp_timing_report(struct stp_context *c)
 
 /*
  * staprun -M (stap --monitor): the probe table so far, a MONITOR_TEXT
- * message a line, at most as many probe rows as the control queue
- * keeps room for.  Read while probes run, so a row may be a hit behind.
+ * message a line, at most 32 probe rows at the default STP_CTL_RING
+ * (rows of up to 256 bytes in half the control ring).  Read while probes run, so a row may be a hit behind.
  */
 void _stp_monitor_report(void)
 {
@@ -93,7 +93,7 @@ void _stp_monitor_report(void)
 
 	_stp_ctl_sendf(STP_CTL_MONITOR_TEXT, "%-5s %10s %12s  %s", "index",
 		       "hits", "avg cycles", "probe");
-	for (i = 0; i < stp_ntimed && timing_vars && rows < STP_CTL_QUEUE / 2; i++) {
+	for (i = 0; i < stp_ntimed && timing_vars && rows < STP_CTL_RING / 512; i++) {
 		const struct stp_stat *st = _stp_stat_get(timing_vars[i]);
 
 		if (!st->count)
