@@ -15,7 +15,6 @@
 #ifndef SCRIPT_PARAMS_H
 #define SCRIPT_PARAMS_H
 
-#include <linux/module.h>
 #include <linux/moduleparam.h>
 
 #ifndef MAXERRORS
