@@ -166,13 +166,27 @@ run_cli() {
 		name="cli/$(basename "$f" .sh)"
 		[ "$name" = cli/lib ] && continue	# sourced by the others
 		selected "$name" || continue
-		out=$(cd "$work" && STAP="$stap" TOP="$top" bash "$f" 2>&1); rc=$?
+		# Each test's CPU and wall seconds, for the group's line below.
+		{ time { out=$(cd "$work" && STAP="$stap" TOP="$top" bash "$f" 2>&1); rc=$?; }; } 2>"$work/t"
+		echo "$name $(tail -1 "$work/t")" >>"$work/cli-times"
 		case $rc in
 		0) ok "$name" ;;
 		77) skipped "$name" "$(tail -1 <<<"$out")" ;;
 		*) bad "$name" "$out" ;;
 		esac
 	done
+	group_time cli
+}
+
+# "== GROUP: N tests, U+S s CPU (user+sys), R s wall" and the slowest eight
+# (by CPU) from $work/GROUP-times (NAME USER SYS WALL a line): where make
+# check's time goes, in CI's log too.
+group_time() {
+	[ -s "$work/$1-times" ] || return 0
+	awk -v g="$1" '{ u += $2; s += $3; w += $4; n++ }
+		END { printf "== %s: %d tests, %.0f+%.0f s CPU (user+sys), %.0f s wall; slowest:", g, n, u, s, w }' "$work/$1-times"
+	sort -k5 -rn <(awk '{ print $0, $2 + $3 }' "$work/$1-times") | head -8 |
+		awk '{ printf " %s %.0f/%.0f", $1, $5, $4 } END { print " (CPU/wall s)" }'
 }
 
 # unit/NAME_test: programs make check builds; exit 0 passes, 77 skips.
@@ -456,13 +470,26 @@ run_fuzz() {
 [ -x "$stap" ] || { echo "stap is not built: run make"; echo "0 passed, 1 failed"; exit 1; }
 vm_select
 vm_build_all
-run_pass_group parseok 1 ok
-run_pass_group parseko 1 ko
-run_pass_group semok 2 ok
-run_pass_group semko 2 ko
+# timed LABEL COMMAND...: runs it in this shell, then "== LABEL: U+S s CPU
+# (user+sys), R s wall" (the CPU of what it waited for: not the builds).
+timed() {
+	local label=$1 t
+	shift
+	{ time "$@"; } 2>"$work/timed"
+	head -n -1 "$work/timed" >&2
+	read -r -a t < <(tail -1 "$work/timed")
+	echo "== $label: ${t[0]}+${t[1]} s CPU (user+sys), ${t[2]} s wall"
+}
+passes() {
+	run_pass_group parseok 1 ok
+	run_pass_group parseko 1 ko
+	run_pass_group semok 2 ok
+	run_pass_group semko 2 ko
+}
+timed "parse and sem groups" passes
 run_cli
-run_unit
-run_fuzz
+timed unit run_unit
+timed fuzz run_fuzz
 run_vm_group
 
 if [ -n "${KEEP:-}" ]; then echo "work directory kept: $work"; else rm -rf "$work"; fi
