@@ -421,26 +421,31 @@ void arena_free(struct arena *a)
 
 /* ---- files ---- */
 
-int read_file(const char *path, struct strbuf *out)
+int read_fd(int fd, struct strbuf *out)
 {
 	char buf[65536];
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return -errno;
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			n = -errno;
-			close(fd);
-			return (int)n;
+			return -errno;
 		}
 		sb_add(out, buf, (size_t)n);
 	}
-	close(fd);
 	return 0;
+}
+
+int read_file(const char *path, struct strbuf *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = read_fd(fd, out);
+	close(fd);
+	return ret;
 }
 
 static int write_all(int fd, const void *data, size_t len)

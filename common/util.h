@@ -106,6 +106,7 @@ char *arena_printf(struct arena *a, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void arena_free(struct arena *a);
 
 /* ---- files ---- */
+int read_fd(int fd, struct strbuf *out);	/* to its end; appends */
 int read_file(const char *path, struct strbuf *out);	/* appends */
 int write_file(const char *path, const void *data, size_t len);
 int copy_file(const char *from, const char *to);

@@ -85,7 +85,8 @@ void _stp_timing_report(struct stp_context *c)
 /*
  * staprun -M (stap --monitor): the probe table so far, a MONITOR_TEXT
  * message a line, at most 32 probe rows at the default STP_CTL_RING
- * (rows of up to 256 bytes in half the control ring).  Read while probes run, so a row may be a hit behind.
+ * (rows of up to 256 bytes in half the control ring).  Read while
+ * probes run, so a row may be a hit behind.
  */
 void _stp_monitor_report(void)
 {

@@ -82,11 +82,14 @@ static void load_hint(const char *name, int err)
 	}
 }
 
-/* init_module() for kernels without finit_module(). */
-static int load_from_memory(const char *path, const char *params)
+/*
+ * init_module() of FD's bytes, from its current offset: for kernels
+ * without finit_module(), and for a module that is not a regular file.
+ */
+static int load_from_memory(int fd, const char *params)
 {
 	struct strbuf image = STRBUF_INIT;
-	int ret = read_file(path, &image);
+	int ret = read_fd(fd, &image);
 
 	if (ret)
 		goto out;
@@ -166,33 +169,6 @@ out:
 	return ret;
 }
 
-/*
- * A module from a pipe or FIFO (staprun <(xzcat m.ko.xz)): finit_module()
- * takes only regular files, so its bytes go to init_module().
- */
-static int load_from_pipe(int fd, const char *params)
-{
-	struct strbuf image = STRBUF_INIT;
-	char buf[65536];
-	ssize_t n;
-	int ret = 0;
-
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			goto out;
-		}
-		sb_add(&image, buf, n);
-	}
-	if (syscall(SYS_init_module, image.buf, image.len, params) < 0)
-		ret = -errno;
-out:
-	sb_free(&image);
-	return ret;
-}
-
 int mod_load(const char *path, const char *name, const char *params)
 {
 	struct stat st;
@@ -204,12 +180,17 @@ int mod_load(const char *path, const char *name, const char *params)
 		util_err("module: cannot open %s: %s", path, strerror(-ret));
 		return ret;
 	}
+	/*
+	 * A module from a pipe or FIFO (staprun <(xzcat m.ko.xz)):
+	 * finit_module() takes only regular files, so its bytes go to
+	 * init_module().
+	 */
 	if (!fstat(fd, &st) && !S_ISREG(st.st_mode)) {
-		ret = load_from_pipe(fd, params);
+		ret = load_from_memory(fd, params);
 	} else if (syscall(SYS_finit_module, fd, params, 0) < 0) {
 		ret = -errno;
 		if (ret == -ENOSYS)
-			ret = load_from_memory(path, params);
+			ret = load_from_memory(fd, params);
 	}
 	if (ret) {
 		util_err("module: cannot load %s: %s", path, strerror(-ret));

@@ -328,16 +328,17 @@ static int copy_runtime(struct session *s, const char *builddir,
  */
 #define MODULE_CFLAGS " -g0"
 /* How the runtime objects are built and linked: see build_module(). */
-#define RT_LAYOUT "stp_rt.a members as module parts, the archive cached"
+#define RT_LAYOUT "stp_rt.a members as module parts, the archive cached instead of them"
 
 /*
  * The runtime's objects depend only on the kernel build, its detected
  * features, the runtime sources and those of the -D set that the runtime
  * reads (rtkey.c: -DMAXACTION=N, which only the script's code reads,
  * does not count), never on the script: they are compiled once per such
- * combination and kept in the cache.  A later build gets those linked
- * whole as rt/X.o with their .cmd and without rt/X.c, and the others as
- * the archive stp_rt.a made from them, without a rule: kbuild has none to
+ * combination and kept in the cache: those linked whole as objects, the
+ * others as the archive stp_rt.a.  A later build gets those linked whole
+ * as rt/X.o with their .cmd and without rt/X.c, and the archive, without
+ * a rule: kbuild has none to
  * remake either, so only the script's own C is compiled (through kbuild's
  * "%_shipped" copy, each object cost a shell and a copy more per module;
  * making the archive anew, an ar and 32 objects' copies and checks).
@@ -385,8 +386,8 @@ static int copy_built(const char *cache, const char *file, const char *dir)
 }
 
 /*
- * Use cached runtime objects if all are there: 1 if so, else 0.  The
- * ones linked whole become rt/X.o, the others come as the archive.
+ * Use the cached runtime if all of it is there: 1 if so, else 0.  The
+ * objects linked whole become rt/X.o, the others come as the archive.
  */
 static int use_cached_runtime(const char *cache, const char *builddir,
 			      struct vec *names)
@@ -398,10 +399,11 @@ static int use_cached_runtime(const char *cache, const char *builddir,
 	free(a);
 	free(acmd);
 	for (i = 0; ok && i < names->len; i++) {
-		char *o = xasprintf("%s/%s.o", cache, (char *)names->items[i]);
-		char *cmd = xasprintf("%s/.%s.o.cmd", cache, (char *)names->items[i]);
+		const char *n = names->items[i];
+		char *o = xasprintf("%s/%s.o", cache, n);
+		char *cmd = xasprintf("%s/.%s.o.cmd", cache, n);
 
-		ok = file_exists(o) && file_exists(cmd);
+		ok = !rt_linked_whole(n, strlen(n)) || (file_exists(o) && file_exists(cmd));
 		free(o);
 		free(cmd);
 	}
@@ -409,9 +411,14 @@ static int use_cached_runtime(const char *cache, const char *builddir,
 		return 0;
 	for (i = 0; i < names->len; i++) {
 		const char *n = names->items[i];
-		char *o = xasprintf("rt/%s.o", n), *c = xasprintf("%s/rt/%s.c", builddir, n);
-		int ret = rt_linked_whole(n, strlen(n)) ? copy_built(cache, o, builddir) : 0;
+		char *o, *c;
+		int ret;
 
+		if (!rt_linked_whole(n, strlen(n)))
+			continue;
+		o = xasprintf("rt/%s.o", n);
+		c = xasprintf("%s/rt/%s.c", builddir, n);
+		ret = copy_built(cache, o, builddir);
 		/* Without the .c, nothing makes the .o again. */
 		unlink(c);
 		free(o);
@@ -446,25 +453,29 @@ static int rtobj_lock(struct session *s, const char *cache)
 	return fd;
 }
 
-/* After a full build: keep its runtime objects and archive for the next one. */
+/* After a full build: keep what use_cached_runtime takes, for the next one. */
 static void save_runtime(const char *cache, const char *builddir, struct vec *names)
 {
 	char *tmp = xasprintf("%s.tmp%d", cache, (int)getpid());
+	char *rt = xasprintf("%s/rt", builddir);
 	int i, ret = mkdir_p(tmp, 0755);
 
 	if (!ret)
 		ret = copy_built(builddir, "stp_rt.a", tmp);
 	for (i = 0; !ret && i < names->len; i++) {
-		char *from = xasprintf("%s/rt", builddir);
-		char *o = xasprintf("%s.o", (char *)names->items[i]);
+		const char *n = names->items[i];
+		char *o;
 
-		ret = copy_built(from, o, tmp);
-		free(from);
+		if (!rt_linked_whole(n, strlen(n)))
+			continue;
+		o = xasprintf("%s.o", n);
+		ret = copy_built(rt, o, tmp);
 		free(o);
 	}
 	/* Two builds may race to fill the cache: the first rename wins. */
 	if (ret || rename(tmp, cache) < 0)
 		rm_rf(tmp);
+	free(rt);
 	free(tmp);
 }
 
@@ -640,30 +651,30 @@ int build_module(struct session *s)
 		fprintf(stderr, "Runtime objects: %s %s\n", cached ? "cached in" : "building for", cache);
 	sb_printf(&kb, "obj-m := %s.o\n%s-y := stp_script.o%s stp_rt.a\n",
 		  s->module_name, s->module_name, sb_str(&objs));
-	if (cached)
-		goto flags;
-	/*
-	 * The archive: kbuild lists it in the module's .mod file like an
-	 * object, and its ld -r takes only the members needed (GNU ld
-	 * rescans one archive until no member adds a definition).  ld needs
-	 * the archive's symbol index: no "S" (kbuild's own cmd_ar drops it).
-	 */
-	sb_printf(&kb, "stp_rt-objs :=%s\n"
-		  "quiet_cmd_stp_ar = AR      $@\n"
-		  "      cmd_stp_ar = rm -f $@; $(AR) cDPr $@ $(real-prereqs)\n"
-		  "$(obj)/stp_rt.a: $(addprefix $(obj)/,$(stp_rt-objs)) FORCE\n"
-		  "\t$(call if_changed,stp_ar)\n"
-		  "targets += stp_rt.a\n", sb_str(&lib));
-	/*
-	 * kbuild compiles an object as part of a module (-DMODULE, so that
-	 * THIS_MODULE is this module, and KBUILD_MODNAME) only if the
-	 * module's list names it; the archive's members are compiled as
-	 * that list's objects would be.
-	 */
-	sb_printf(&kb, "$(addprefix $(obj)/,$(stp_rt-objs)): part-of-module := y\n"
-		  "$(addprefix $(obj)/,$(stp_rt-objs)): modname := %s\n",
-		  s->module_name);
-flags:
+	if (!cached) {
+		/*
+		 * The archive: kbuild lists it in the module's .mod file
+		 * like an object, and its ld -r takes only the members
+		 * needed (GNU ld rescans one archive until no member adds a
+		 * definition).  ld needs the archive's symbol index: no "S"
+		 * (kbuild's own cmd_ar drops it).
+		 */
+		sb_printf(&kb, "stp_rt-objs :=%s\n"
+			  "quiet_cmd_stp_ar = AR      $@\n"
+			  "      cmd_stp_ar = rm -f $@; $(AR) cDPr $@ $(real-prereqs)\n"
+			  "$(obj)/stp_rt.a: $(addprefix $(obj)/,$(stp_rt-objs)) FORCE\n"
+			  "\t$(call if_changed,stp_ar)\n"
+			  "targets += stp_rt.a\n", sb_str(&lib));
+		/*
+		 * kbuild compiles an object as part of a module (-DMODULE,
+		 * so that THIS_MODULE is this module, and KBUILD_MODNAME)
+		 * only if the module's list names it; the archive's members
+		 * are compiled as that list's objects would be.
+		 */
+		sb_printf(&kb, "$(addprefix $(obj)/,$(stp_rt-objs)): part-of-module := y\n"
+			  "$(addprefix $(obj)/,$(stp_rt-objs)): modname := %s\n",
+			  s->module_name);
+	}
 	sb_puts(&kb, "ccflags-y := -I$(src)/rt -I$(src)" MODULE_CFLAGS);
 	defines(s, &kb);
 	sb_puts(&kb, "\n");
