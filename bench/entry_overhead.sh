@@ -20,6 +20,10 @@
 #   -DSTP_FENTRY_FULL_REGS, whose entry probes all take the ftrace_ops
 #   with full pt_regs (SAVE_REGS), as before the partial-regs ops
 #   (runtime/fentry.c): both in one boot give the before/after ratio;
+#   ours_noov, ours with -DSTP_NO_OVERLOAD (no overload check, so no
+#   get_cycles() pair per hit: under TCG each guest rdtsc takes a lock
+#   that QEMU shares between all vCPUs, cpu_get_ticks()); ours_irqoff,
+#   ours with -DINTERRUPTIBLE=0 (interrupts masked for each hit);
 #   BPFTRACE_PROBE=kfunc:__do_sys_getppid attaches bpftrace through its BPF
 #   trampoline (fentry) instead of a kprobe: the cheapest entry probe the
 #   issue names (BTF has no entry for the alias __x64_sys_getppid on 6.1).
@@ -92,9 +96,11 @@ probed() { grep -q getppid \$KL 2>/dev/null \|\| grep -q getppid $ef 2>/dev/null
     -e 's|elif ! grep -q getppid \$KL; then|elif ! probed; then|' \
     -e 's|^\(    ours)  *scr=.*bld=\$STAP\);;$|\1; [ $body = printf ] \&\& flags="$OURS_PRINTF_FLAGS";;|' \
     -e "s|^\(    [a-z]*)  *echo '\)kprobe:__x64_sys_getppid|\1${BPFTRACE_PROBE:-kprobe:__x64_sys_getppid}|" \
-    -e 's|for tool in ours ours_kprobe |for tool in ours ours_before ours_fullregs ours_kret ours_kprobe |' \
+    -e 's|for tool in ours ours_kprobe |for tool in ours ours_before ours_fullregs ours_noov ours_irqoff ours_kret ours_kprobe |' \
     -e 's|^    ours)  *scr=\(.*\)bld=\$STAP\(.*\);;$|&\
     ours_fullregs) scr=\1bld=$STAP\2; flags="$flags -DSTP_FENTRY_FULL_REGS";;\
+    ours_noov) scr=\1bld=$STAP\2; flags="$flags -DSTP_NO_OVERLOAD";;\
+    ours_irqoff) scr=\1bld=$STAP\2; flags="$flags -DINTERRUPTIBLE=0";;\
     ours_kret) scr=\1bld=$STAP\2; flags="$flags -DSTP_NO_FPROBE";;\
     ours_before) scr=\1bld=$BEFORE/stap\2;;|' \
     -e 's|^\(    case \$tool in stap48\*) cmd\[\$name\]="\$S48RUN \$T/\$m.ko";;\) |\1 ours_before) cmd[$name]="$BEFORE_RUN $T/$m.ko";; |' \
@@ -114,6 +120,8 @@ if [ "$n" -ne 3 ] || ! grep -q "grep getppid $ef; }" "$work/bench/overhead.sh" |
    ! grep -q 'OURS_PRINTF_FLAGS' "$work/bench/overhead.sh" ||
    [ "$(grep -c 'ours_fullregs' "$work/bench/overhead.sh")" -ne 2 ] ||
    [ "$(grep -c 'ours_kret' "$work/bench/overhead.sh")" -ne 2 ] ||
+   [ "$(grep -c 'ours_noov' "$work/bench/overhead.sh")" -ne 2 ] ||
+   [ "$(grep -c 'ours_irqoff' "$work/bench/overhead.sh")" -ne 2 ] ||
    [ "$(grep -c 'ours_before\|BEFORE_RUN' "$work/bench/overhead.sh")" -ne 4 ]; then
 	echo "entry_overhead: $overhead changed: cannot adapt its readiness check" >&2
 	exit 1

@@ -228,7 +228,7 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 {
 	struct stp_cpu *sc;
 	struct stp_context *c;
-	unsigned long flags;
+	unsigned long flags = 0;
 	int ret = -1;
 	u64 start = 0;
 
@@ -236,16 +236,23 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 		return -1;
 
 	/*
-	 * Interrupts off for the whole hit, as in SystemTap: a probe in an
-	 * interrupt handler must never spin on a global's lock (or a map's
-	 * insert lock) that the interrupted probe on this CPU holds, and
-	 * per-CPU statistics rely on staying on this CPU.  This also
-	 * disables preemption.
+	 * Interrupts off for the whole hit (preemption with them): the
+	 * context, per-CPU statistics and counters and the print buffer are
+	 * this CPU's, and a probe hit in an interrupt waits for the handler
+	 * to end and then runs.  SystemTap's default (man stap,
+	 * INTERRUPTIBLE=1) leaves them on, so that hit finds the CPU busy
+	 * and is skipped: a timer.s() report or exit() landing in a busy
+	 * handler would be lost (cli/staprun_detach's procfs read cost a
+	 * timer.ms() hit that way).  -DINTERRUPTIBLE=1 still asks for that,
+	 * e.g. for handlers long enough to matter to interrupt latency.
 	 */
-	local_irq_save(flags);
+	if (_stp_params.irqs_off)
+		local_irq_save(flags);
+	else
+		preempt_disable_notrace();
 	sc = this_cpu_read(stp_cpus);
 	/*
-	 * An NMI, or a probe on a function the handler itself calls, may
+	 * An interrupt, an NMI, or a probe on a function the handler calls may
 	 * hit while this CPU already runs one; the inner hit is skipped
 	 * rather than clobbering the context.
 	 * cmpxchg_local is atomic against anything on this CPU.
@@ -297,7 +304,10 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	barrier();
 	WRITE_ONCE(sc->busy, 0);
 out:
-	local_irq_restore(flags);
+	if (_stp_params.irqs_off)
+		local_irq_restore(flags);
+	else
+		preempt_enable_notrace();
 	return ret;
 }
 

@@ -486,7 +486,7 @@ int _stp_map_stat_add(struct stp_map *m, const union stp_key *k, int64_t v)
 
 	if (!e)
 		return -E2BIG;
-	/* Probe context: interrupts are off, so this CPU cannot change. */
+	/* Probe context: preemption is off, so this CPU cannot change. */
 	_stp_stat_accumulate(pcpu_stat(m, smp_processor_id(), e->idx),
 			     &m->hist, v);
 	return 0;

@@ -6,7 +6,7 @@
  *
  *  - Opening a file for reading runs its .read probes, in table order,
  *    into a buffer of that open's own (maxsize bytes, allocated before
- *    the probes run with interrupts off); reads copy from it.
+ *    the probes run); reads copy from it.
  *  - Each write(2) runs the .write probes with the bytes written as
  *    $value (at most one page a call, as SystemTap).
  *  - /proc/systemtap is shared by every module and never removed: a

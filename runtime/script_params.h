@@ -38,6 +38,13 @@
 #ifndef STP_OVERLOAD_THRESHOLD
 #define STP_OVERLOAD_THRESHOLD 500000000LL
 #endif
+/*
+ * -DINTERRUPTIBLE=1 (SystemTap's default) leaves interrupts on during
+ * a handler; ours masks them unless asked (runtime/context.c says why).
+ */
+#ifndef INTERRUPTIBLE
+#define INTERRUPTIBLE 0
+#endif
 #ifndef MAXTRYLOCK
 #define MAXTRYLOCK 1000		/* waits for a global's lock before a skip */
 #endif
@@ -73,6 +80,9 @@ const struct stp_params _stp_params = {
 	.maxmapentries = MAXMAPENTRIES,
 #ifndef STP_NO_OVERLOAD
 	.overload = true,
+#endif
+#if !INTERRUPTIBLE
+	.irqs_off = true,
 #endif
 #ifdef STP_TIMING
 	.timing_add = _stp_timing_add,

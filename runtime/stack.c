@@ -64,7 +64,7 @@ int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max)
 	return n;
 }
 
-/* One hit at a time per CPU (interrupts are off): no stack buffers. */
+/* One hit at a time per CPU (context.c): no stack buffers. */
 
 /*
  * One address as SystemTap prints it: " 0x... : symbol+0xoff/0xsize [mod]"

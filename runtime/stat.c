@@ -232,7 +232,7 @@ void _stp_stat_free(struct stp_stat_var *sv)
 
 void _stp_stat_add(struct stp_stat_var *sv, int64_t v)
 {
-	/* Probe context: interrupts are off, so this CPU cannot change. */
+	/* Probe context: preemption is off, so this CPU cannot change. */
 	_stp_stat_accumulate(sv->pcpu[smp_processor_id()], &sv->hist, v);
 }
 

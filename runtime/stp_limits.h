@@ -72,6 +72,7 @@ struct stp_params {
 	u32 minstackspace;
 	u32 maxmapentries;
 	bool overload;		/* the overload check is on */
+	bool irqs_off;		/* handlers mask interrupts: !INTERRUPTIBLE */
 	/* stap -t, --monitor: runtime/timing.c, else NULL */
 	void (*timing_add)(const struct stp_probe *p, u64 cycles);
 	void (*monitor_report)(void);

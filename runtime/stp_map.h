@@ -186,7 +186,7 @@ static __always_inline void _stp_unlock_req(const struct stp_lock_req *r)
 {
 	if (r->pcpu && r->write)
 		_stp_unlock_all_cpus(r->pcpu);
-	else if (r->pcpu)	/* interrupts are off: still the CPU that took it */
+	else if (r->pcpu)	/* preemption is off: still the CPU that took it */
 		raw_spin_unlock(this_cpu_ptr(r->pcpu));
 	else if (r->write)
 		write_unlock(r->lock);
@@ -198,7 +198,7 @@ static __always_inline void _stp_unlock_req(const struct stp_lock_req *r)
  * Take every lock in reqs (sorted by the translator, so no deadlock),
  * waiting for each at most MAXTRYLOCK x TRYLOCKDELAY us.  On failure
  * release what was taken, count a skipped probe and return false: the
- * hit does not run.  Called with interrupts off (probe context).
+ * hit does not run.  Called with preemption off (probe context).
  * Inline, so that a probe's own constant table folds into a trylock per
  * lock; only a lock that is not free at once goes out of line to wait.
  */

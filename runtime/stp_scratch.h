@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The runtime's per-CPU scratch buffers (stack.c, ustack.c, sym.c,
- * usym.c, tapset_mem.c), used with interrupts off during a hit.  They live
+ * usym.c, tapset_mem.c), used by one hit at a time (context.c).  They live
  * in the session's per-CPU context, kvzalloc'ed at load (context.c), not
  * in static DEFINE_PER_CPU data: that comes from the kernel's reserve
  * shared by every module (PERCPU_MODULE_RESERVE, 8 KB on x86-64), and

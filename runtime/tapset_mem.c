@@ -435,7 +435,7 @@ int64_t _stp_user_num(uint64_t addr, size_t size, bool is_signed)
 
 /*
  * tokenize() goes on where the previous call on this CPU stopped.  A
- * probe hit runs with interrupts off, so nothing else on the CPU touches
+ * hit runs alone on its CPU (context.c), so nothing else there touches
  * the state in between.
  */
 void _stp_tokenize(char *dst, const char *input, const char *delim)

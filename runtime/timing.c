@@ -49,7 +49,7 @@ void _stp_timing_exit(void)
 	timing_vars = NULL;
 }
 
-/* Probe context, interrupts off: this CPU's copy only. */
+/* Probe context, preemption off: this CPU's copy only. */
 void _stp_timing_add(const struct stp_probe *p, u64 cycles)
 {
 	if (p->timed && timing_vars)

@@ -114,7 +114,7 @@ int _stp_ustack_pcs(struct stp_context *c, unsigned long *pcs, int max)
 	return ustack_walk(&start, pcs, max);
 }
 
-/* One walk at a time per CPU (interrupts are off): no stack buffers. */
+/* One walk at a time per CPU (one hit at a time): no stack buffers. */
 
 void _stp_ubacktrace_hex(struct stp_context *c, char *dst, int count, bool trailing)
 {

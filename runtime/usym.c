@@ -31,7 +31,7 @@ static int usym_n;
 static bool usym_started;	/* the per-CPU irq_works are ready */
 
 /*
- * Probe handlers run with interrupts off, possibly under the scheduler's
+ * A handler may run with interrupts off, under the scheduler's
  * locks: releasing the mmap lock there could wake a waiting writer and
  * take a run-queue lock we hold.  So the release is deferred to an
  * irq_work, which runs once interrupts are back on (as BPF's stack maps
