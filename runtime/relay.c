@@ -24,16 +24,22 @@
  * asks trace_ioctl which bytes are readable, and which it is done with.
  *
  * The stamps are local_clock(), the clock ftrace and perf stamp their
- * per-CPU buffers with: a read of this CPU's TSC where there is one.
- * CLOCK_MONOTONIC (ktime_get_mono_fast_ns()) reads the clocksource, and
- * where that is an HPET (VMs without a usable TSC, bench/'s TCG guests)
- * every read is a device access the CPUs queue for: two CPUs printing
- * paid 4.3 times the write cost of one (bench/printf_scaling.sh).
- * local_clock() only rises on its CPU; where the scheduler clock is
- * unstable, two CPUs' may disagree by up to a tick, so the reader's
- * horizon for a CPU's buffer is cpu_clock(cpu) (relay_now), which pulls
- * that CPU's clock up to the reader's: every later stamp there is at or
- * after it, and the reader need not wait out a tick of skew.
+ * per-CPU buffers with: a read of this CPU's TSC.  CLOCK_MONOTONIC
+ * (ktime_get_mono_fast_ns()) reads the clocksource, and where that is
+ * an HPET (bench/'s TCG guests) every read is a device access the CPUs
+ * queue for: two CPUs printing paid 4.3 times the write cost of one
+ * (bench/printf_scaling.sh).  But local_clock() agrees across CPUs only
+ * where the kernel trusts the TSC: with an unstable scheduler clock two
+ * CPUs' may differ by up to a tick, and a line printed on one CPU after
+ * another's (a pipe's reader after its writer) could be merged before
+ * it (run/print_cpus failed once in the TCG guests, whose CPU model has
+ * no constant TSC).  So the stamps are local_clock() only on bare metal
+ * whose TSC the kernel trusted when the module loaded (in a guest the
+ * scheduler clock may be the hypervisor's, whatever the TSC), and
+ * CLOCK_MONOTONIC elsewhere: as cheap where the clocksource is the TSC
+ * or kvm-clock, slower on an HPET, in order everywhere.  The reader's
+ * horizon for a CPU's buffer (relay_now) is the same clock: cpu_clock(cpu),
+ * at or before every later stamp there, or CLOCK_MONOTONIC now.
  */
 #include <linux/debugfs.h>
 #include <linux/err.h>
@@ -45,11 +51,31 @@
 #include <linux/relay.h>
 #include <linux/sched/clock.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/mutex.h>
 #include "stp_internal.h"
 #include "stp_ctl.h"
+#ifdef STAPCONF_CHECK_TSC_UNSTABLE
+#include <asm/cpufeature.h>
+#include <asm/tsc.h>
+#endif
+
+static bool stamp_local __read_mostly;
+
+static __always_inline u64 relay_stamp(void)
+{
+	return stamp_local ? local_clock() : ktime_get_mono_fast_ns();
+}
+
+static void choose_stamp_clock(void)
+{
+#ifdef STAPCONF_CHECK_TSC_UNSTABLE
+	stamp_local = !check_tsc_unstable() &&
+		      !boot_cpu_has(X86_FEATURE_HYPERVISOR);
+#endif
+}
 
 /* stap -F: a full buffer overwrites its oldest sub-buffer (script_params.h). */
 extern bool _stp_overwrite;
@@ -216,14 +242,14 @@ static int ranges_locked(struct rchan_buf *buf, struct relay_cpu *rc,
 
 /*
  * For the reader: a time at or before the stamp of every record that
- * buf's CPU writes from now on.  Where the scheduler clock is unstable,
- * cpu_clock() of another CPU also raises that CPU's clock to at least
- * what it returns, so this holds from whichever CPU the reader runs on;
- * where it is stable, the CPUs' TSCs agree to within their sync check.
+ * buf's CPU writes from now on.  cpu_clock() of another CPU also raises
+ * that CPU's clock to at least what it returns, should the scheduler
+ * clock turn unstable, so this holds from whichever CPU the reader runs
+ * on; CLOCK_MONOTONIC is one clock for all.
  */
 static u64 relay_now(const struct rchan_buf *buf)
 {
-	return cpu_clock(buf->cpu);
+	return stamp_local ? cpu_clock(buf->cpu) : ktime_get_mono_fast_ns();
 }
 
 static long trace_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
@@ -375,6 +401,7 @@ int _stp_relay_init(void)
 	total = (size_t)_stp_bufsize << 20;
 	subbuf = max_t(size_t, total / STP_RELAY_SUBBUFS, PAGE_SIZE);
 
+	choose_stamp_clock();
 	for_each_possible_cpu(cpu) {
 		raw_spin_lock_init(&per_cpu_ptr(&relay_cpus, cpu)->lock);
 		per_cpu_ptr(&relay_cpus, cpu)->read_bytes = 0;
@@ -444,8 +471,8 @@ void _stp_relay_write(const void *data, size_t len)
 		local_irq_restore(flags);
 		return;
 	}
-	/* Stamped under the lock: see staprun/relay.c. NMI-safe clock. */
-	ts = local_clock();
+	/* Stamped under the lock: see staprun/relay.c. NMI-safe clocks. */
+	ts = relay_stamp();
 	while (len) {
 		size_t n = min(len, max);
 		struct stp_relay_rec *r =
@@ -484,7 +511,7 @@ void _stp_relay_switch_file(void)
 	}
 	r = relay_reserve(chan, sizeof(*r));
 	if (r) {
-		r->ts = local_clock();
+		r->ts = relay_stamp();
 		r->len = 0;
 		r->flags = STP_RELAY_SWITCH_FILE;
 	} else {

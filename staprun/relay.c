@@ -3,8 +3,9 @@
  * Reading the module's per-CPU data files (trace0..traceN) back into one
  * stream, in the order the writes happened.
  *
- * Each record carries the time (the kernel's local_clock()) at which its
- * CPU's writer held that buffer's lock (runtime/relay.c).  Within a file
+ * Each record carries the time (the kernel's local_clock() where the TSC
+ * is stable, else CLOCK_MONOTONIC: runtime/relay.c) at which its CPU's
+ * writer held that buffer's lock.  Within a file
  * the stamps rise.  Across files we need a horizon: a time H such that
  * no record stamped at or before H can still arrive.  For each file the
  * kernel gives a time "now" from its CPU's clock, read before (or, with
@@ -12,9 +13,8 @@
  * stamped at now or later.  H is the earliest of the files' nows, less
  * a margin for the CPUs' clocks (see the margin), so after one pass over
  * all files every record stamped up to H is in hand, and printing those
- * in stamp order is exact.  Later ones wait for the next pass.  The
- * CPUs' local_clock()s need not agree (they may be a tick apart where
- * the scheduler clock is unstable): each file's now is its own CPU's.
+ * in stamp order is exact.  Later ones wait for the next pass.  Each
+ * file's now is its own CPU's clock.
  *
  * The module's trace files are not read() but mapped: the kernel's
  * ioctl (STP_RELAY_IOC_RANGES, runtime/relay.c) says which bytes of the
