@@ -10,6 +10,8 @@
 #include <linux/kernel.h>	/* va_list, __printf */
 #include <linux/timer.h>
 #include "stp_runtime.h"
+#include "stp_kprobe.h"
+#include "stp_timer.h"
 #include "stp_ctl.h"
 #include "stp_scratch.h"
 #include "stap_kfeatures.h"	/* generated: STAPCONF_* from kfeatures/ */

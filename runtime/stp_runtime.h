@@ -288,101 +288,14 @@ struct stp_pcpu_param {
 extern const struct kernel_param_ops _stp_param_s64_ops;
 extern const struct kernel_param_ops _stp_param_pcpu_s64_ops;
 
-/* ---- timers: timer.* probes (runtime/timer.c) ---- */
-
-#include <linux/hrtimer.h>
-#include <linux/timer.h>
-
-/* How a timer probe fires; translator/probes/timer.c emits these names. */
-enum stp_timer_kind {
-	STP_TIMER_JIFFIES,	/* timer.jiffies(N): timer_list, period in jiffies */
-	STP_TIMER_HRTIMER,	/* timer.s/ms/us/ns/hz(N): hrtimer, period in ns */
-	STP_TIMER_PROFILE,	/* timer.profile: every CPU at HZ, period unused */
-};
-
 /*
- * One timer probe point.  The generated code fills the first four fields
- * of a static table; the rest belongs to the runtime and starts zeroed.
+ * ---- timer probes: stp_timer.h; kprobes (kprobe.*, kernel.function,
+ * module(...).function, kernel.statement): stp_kprobe.h.  Each is included
+ * only where its probes are: <linux/kprobes.h> (ftrace.h, sched.h, fs.h
+ * behind it) was four fifths of this header's compile time.
  */
-struct stp_timer {
-	const struct stp_probe *probe;
-	u8 kind;		/* enum stp_timer_kind */
-	u64 period;		/* jiffies or ns, by kind */
-	u64 randomize;		/* each period gets a random [-randomize, +randomize] */
-	/* runtime-private */
-	bool armed;		/* started and not yet stopped */
-	bool stopping;		/* callbacks must not re-arm */
-	unsigned long due;	/* STP_TIMER_JIFFIES: jiffies of the next hit */
-	union {
-		struct timer_list list;	/* STP_TIMER_JIFFIES */
-		struct hrtimer hr;	/* STP_TIMER_HRTIMER */
-	} t;
-};
 
-/*
- * Process context, from stp_session_start/stp_session_stop.  Start arms
- * every timer and cannot fail.  Stop disarms them and returns only when
- * no callback runs any more; it is idempotent and safe on a table that
- * was never (or only partly) started.
- */
-void _stp_timers_start(struct stp_timer *timers, size_t n);
-void _stp_timers_stop(struct stp_timer *timers, size_t n);
-
-/* ---- kprobes: kprobe.* probes (runtime/kprobe.c) ---- */
-
-#include <linux/kprobes.h>
-
-/* struct stp_kprobe flags; translator/probes/kprobe.c emits these names. */
-#define STP_KPROBE_RETURN	0x1	/* .return: a kretprobe or the fprobe */
-#define STP_KPROBE_OPTIONAL	0x2	/* "?": skipped silently if refused */
-#define STP_KPROBE_WILDCARD	0x4	/* a wildcard's match: refused is a warning */
-#define STP_KPROBE_FENTRY	0x8	/* a function's entry: may use its ftrace site */
-
-/*
- * One kprobe or kretprobe.  The generated code fills the fields above
- * "runtime-private" in a static table, one entry per probed function;
- * the entries of one probe point (a wildcard's matches) are adjacent
- * and share .group.
- */
-struct stp_kprobe {
-	const struct stp_probe *probe;
-	const char *symbol;	/* "name" or "module:name"; NULL: use addr */
-	unsigned long addr;	/* kprobe.statement(ADDR).absolute */
-	unsigned long offset;	/* from symbol: kernel.function's probe address */
-	/*
-	 * The kernel's symbol + offset at link time, and _printk's: registered
-	 * by address (moved by the KASLR offset) when link_ref is set.
-	 */
-	u64 link, link_ref;
-	u64 ftrace;		/* the entry's fentry call at link time, or 0 */
-	int maxactive;		/* .return: .maxactive(N), or -1 for KRETACTIVE */
-	u32 group;		/* the probe point it came from */
-	u8 flags;		/* STP_KPROBE_* */
-	/* .return reading @entry values: fills c->entry_slots[0..nslots) at entry */
-	void (*entry)(struct stp_context *c);
-	u16 nslots;
-	/* runtime-private */
-	bool registered;	/* a kprobe (disabled while on_ftrace is pending) */
-	bool on_ftrace;		/* hit through the table's ftrace_ops or fprobe instead */
-	struct stp_fentry *fentry;	/* kps[0] only: that ftrace_ops (fentry.c) */
-	struct stp_fexit *fexit;	/* kps[0] only: the .return rows' fprobe (fexit.c) */
-	union {
-		struct kprobe kp;
-		struct kretprobe rp;
-	} u;
-};
-
-/*
- * Process context, from stp_session_start/stp_session_stop.  Start
- * registers every entry.  One the kernel refuses is skipped silently
- * if optional, with a warning if a wildcard matched it (unless none of
- * its point's matches registers); otherwise start reports the error,
- * unregisters what it registered and returns the kernel's -errno.
- * Stop unregisters in batches and returns only when no handler runs
- * any more; it is idempotent and safe after a partial start.
- */
-int _stp_kprobes_start(struct stp_kprobe *kps, size_t n);
-void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n);
+/* ---- uprobes: process(...) probes (runtime/uprobe.c) ---- */
 
 /*
  * One argument of an SDT marker (process("X").mark("NAME")), decoded by

@@ -110,6 +110,27 @@ void _stp_set_func_arg(struct stp_context *c, int n, int64_t v, size_t size);
 /* The address the probe hit: regs' ip, less the int3 a kprobe emulates. */
 unsigned long _stp_probe_addr(struct stp_context *c);
 void _stp_print_regs(struct stp_context *c, struct pt_regs *regs);
+/*
+ * The current task's ids and names, out of line so that a script's C
+ * needs neither <linux/sched.h> nor <linux/cred.h> (a third of a
+ * second of every module's compile): pid() and friends in the init
+ * namespaces, uid() and friends in the initial user namespace, as
+ * SystemTap's.  execname() and pexecname() copy comm into dst.
+ */
+int64_t _stp_pid(void);
+int64_t _stp_tid(void);
+int64_t _stp_ppid(void);
+int64_t _stp_pgrp(void);
+int64_t _stp_sid(void);
+int64_t _stp_uid(void);
+int64_t _stp_euid(void);
+int64_t _stp_gid(void);
+int64_t _stp_egid(void);
+int64_t _stp_cpu(void);
+void _stp_execname(char *dst);
+void _stp_pexecname(char *dst);
+/* uaddr(): the user-space address the current task was at, or 0. */
+unsigned long _stp_uaddr(struct stp_context *c);
 /* The current task's command line, arguments joined by delim. */
 void _stp_cmdline(struct stp_context *c, char *dst, int first, int last,
 		  const char *delim);

@@ -2,15 +2,110 @@
 /*
  * Context functions that need more than a line of embedded C: registers
  * by name, function arguments by the x86-64 calling convention,
- * print_regs() and the current task's command line.
+ * print_regs(), the current task's command line, and pid(), uid(),
+ * execname() and the like (see stp_tapset.h).
  */
+#include <linux/cred.h>
 #include <linux/kernel.h>
 #include <linux/mm_types.h>
+#include <linux/pid.h>
 #include <linux/ptrace.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/uidgid.h>
 #include "stp_tapset.h"
+
+int64_t _stp_pid(void)
+{
+	return current->tgid;
+}
+
+int64_t _stp_tid(void)
+{
+	return current->pid;
+}
+
+int64_t _stp_ppid(void)
+{
+	int64_t ppid;
+
+	rcu_read_lock();
+	ppid = rcu_dereference(current->real_parent)->tgid;
+	rcu_read_unlock();
+	return ppid;
+}
+
+int64_t _stp_pgrp(void)
+{
+	return task_pgrp_nr_ns(current, &init_pid_ns);
+}
+
+int64_t _stp_sid(void)
+{
+	return task_session_nr_ns(current, &init_pid_ns);
+}
+
+int64_t _stp_uid(void)
+{
+	return from_kuid_munged(&init_user_ns, current_uid());
+}
+
+int64_t _stp_euid(void)
+{
+	return from_kuid_munged(&init_user_ns, current_euid());
+}
+
+int64_t _stp_gid(void)
+{
+	return from_kgid_munged(&init_user_ns, current_gid());
+}
+
+int64_t _stp_egid(void)
+{
+	return from_kgid_munged(&init_user_ns, current_egid());
+}
+
+int64_t _stp_cpu(void)
+{
+	return raw_smp_processor_id();
+}
+
+/* A concurrent prctl(PR_SET_NAME) may change comm: copy it once. */
+static void copy_comm(char *dst, const char *comm)
+{
+	char buf[TASK_COMM_LEN];
+
+	memcpy(buf, comm, sizeof(buf));
+	buf[sizeof(buf) - 1] = '\0';
+	strscpy(dst, buf, MAXSTRINGLEN);
+}
+
+void _stp_execname(char *dst)
+{
+	copy_comm(dst, current->comm);
+}
+
+void _stp_pexecname(char *dst)
+{
+	rcu_read_lock();
+	copy_comm(dst, rcu_dereference(current->real_parent)->comm);
+	rcu_read_unlock();
+}
+
+unsigned long _stp_uaddr(struct stp_context *c)
+{
+	struct pt_regs *regs = c->regs;
+
+	if (regs && user_mode(regs))
+		return instruction_pointer(regs);
+	if (current->mm && !(current->flags & PF_KTHREAD))
+		return instruction_pointer(task_pt_regs(current));
+	return 0;
+}
 
 #ifdef CONFIG_X86_64
 /* Register names SystemTap accepts, and where pt_regs keeps them. */

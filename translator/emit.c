@@ -1246,6 +1246,9 @@ static void emit_toplevel_embedded(struct session *s, struct strbuf *c)
 	const struct node *e;
 	int i;
 
+	/* Guru C may use what scripts' C no longer includes (stp_guru.h). */
+	if (s->guru)
+		sb_puts(c, "#include \"stp_guru.h\"\n");
 	for (e = s->user.embedded; e; e = e->next) {
 		if (!s->guru) {
 			diag_error(s, &e->loc, "embedded C is only allowed in guru mode");

@@ -624,6 +624,7 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 	if (pf_ksym_addr(s->release, "_printk", &printk) != 1)
 		printk = 0;
 	sb_puts(c, "/* kernel.function probes: runtime/kprobe.c registers them. */\n"
+		"#include \"stp_kprobe.h\"\n"
 		"static struct stp_kprobe stp_dwarf_kprobes[] = {\n");
 	for (i = 0; i < probes->len; i++) {
 		struct resolved_probe *rp = probes->items[i];

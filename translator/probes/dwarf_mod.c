@@ -613,6 +613,7 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 	int i, group = 0;
 
 	sb_puts(c, "/* module(...) probes: runtime/kprobe.c registers them. */\n"
+		"#include \"stp_kprobe.h\"\n"
 		"static struct stp_kprobe stp_dwmod_kprobes[] = {\n");
 	for (i = 0; i < probes->len; i++) {
 		struct resolved_probe *rp = probes->items[i];

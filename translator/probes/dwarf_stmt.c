@@ -952,6 +952,7 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 
 	(void)s;
 	sb_puts(c, "/* kernel.statement probes: runtime/kprobe.c registers them. */\n"
+		"#include \"stp_kprobe.h\"\n"
 		"static struct stp_kprobe stp_stmt_kprobes[] = {\n");
 	for (i = 0; i < probes->len; i++) {
 		struct resolved_probe *rp = probes->items[i];

@@ -306,6 +306,7 @@ static void emit_decls(struct session *s, struct strbuf *c, struct vec *probes)
 
 	(void)s;
 	sb_puts(c, "/* Timer probes: runtime/timer.c arms and disarms them. */\n"
+		"#include \"stp_timer.h\"\n"
 		"static struct stp_timer stp_timers[] = {\n");
 	for (i = 0; i < probes->len; i++) {
 		struct resolved_probe *rp = probes->items[i];
