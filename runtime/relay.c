@@ -23,12 +23,12 @@
  * staprun does not copy at all: it maps the buffers (relay's mmap) and
  * asks trace_ioctl which bytes are readable, and which it is done with.
  *
- * The stamps are local_clock(), the clock ftrace and perf stamp their
- * per-CPU buffers with: a read of this CPU's TSC.  CLOCK_MONOTONIC
- * (ktime_get_mono_fast_ns()) reads the clocksource, and where that is
- * an HPET (bench/'s TCG guests) every read is a device access the CPUs
- * queue for: two CPUs printing paid 4.3 times the write cost of one
- * (bench/printf_scaling.sh).  But local_clock() agrees across CPUs only
+ * Which clock stamps them: local_clock(), the clock ftrace and perf
+ * stamp their per-CPU buffers with, is a read of this CPU's TSC;
+ * CLOCK_MONOTONIC (ktime_get_mono_fast_ns()) reads the clocksource, and
+ * where that is an HPET (bench/'s TCG guests) every read is a device
+ * access the CPUs queue for: two CPUs printing paid 4.3 times the write
+ * cost of one (bench/printf_scaling.sh).  But local_clock() agrees across CPUs only
  * where the kernel trusts the TSC: with an unstable scheduler clock two
  * CPUs' may differ by up to a tick, and a line printed on one CPU after
  * another's (a pipe's reader after its writer) could be merged before
