@@ -28,8 +28,9 @@
  * CLOCK_MONOTONIC (ktime_get_mono_fast_ns()) reads the clocksource, and
  * where that is an HPET (bench/'s TCG guests) every read is a device
  * access the CPUs queue for: two CPUs printing paid 4.3 times the write
- * cost of one (bench/printf_scaling.sh).  But local_clock() agrees across CPUs only
- * where the kernel trusts the TSC: with an unstable scheduler clock two
+ * cost of one (bench/printf_scaling.sh).  But local_clock() agrees
+ * across CPUs only where the kernel trusts the TSC: with an unstable
+ * scheduler clock two
  * CPUs' may differ by up to a tick, and a line printed on one CPU after
  * another's (a pipe's reader after its writer) could be merged before
  * it (run/print_cpus failed once in the TCG guests, whose CPU model has
