@@ -30,11 +30,10 @@
  * access the CPUs queue for: two CPUs printing paid 4.3 times the write
  * cost of one (bench/printf_scaling.sh).  But local_clock() agrees
  * across CPUs only where the kernel trusts the TSC: with an unstable
- * scheduler clock two
- * CPUs' may differ by up to a tick, and a line printed on one CPU after
- * another's (a pipe's reader after its writer) could be merged before
- * it (run/print_cpus failed once in the TCG guests, whose CPU model has
- * no constant TSC).  So the stamps are local_clock() only on bare metal
+ * scheduler clock two CPUs' may differ by up to a tick, and a line
+ * printed on one CPU after another's (a pipe's reader after its
+ * writer) could be merged before it (run/print_cpus failed once in the
+ * TCG guests, whose CPU model has no constant TSC).  So the stamps are local_clock() only on bare metal
  * whose TSC the kernel trusted when the module loaded (in a guest the
  * scheduler clock may be the hypervisor's, whatever the TSC), and
  * CLOCK_MONOTONIC elsewhere: as cheap where the clocksource is the TSC
