@@ -28,18 +28,19 @@
  * CLOCK_MONOTONIC (ktime_get_mono_fast_ns()) reads the clocksource, and
  * where that is an HPET (bench/'s TCG guests) every read is a device
  * access the CPUs queue for: two CPUs printing paid 4.3 times the write
- * cost of one (bench/printf_scaling.sh).  But local_clock() agrees
- * across CPUs only where the kernel trusts the TSC: with an unstable
- * scheduler clock two CPUs' may differ by up to a tick, and a line
- * printed on one CPU after another's (a pipe's reader after its
- * writer) could be merged before it (run/print_cpus failed once in the
- * TCG guests, whose CPU model has no constant TSC).  So the stamps are local_clock() only on bare metal
- * whose TSC the kernel trusted when the module loaded (in a guest the
- * scheduler clock may be the hypervisor's, whatever the TSC), and
- * CLOCK_MONOTONIC elsewhere: as cheap where the clocksource is the TSC
- * or kvm-clock, slower on an HPET, in order everywhere.  The reader's
- * horizon for a CPU's buffer (relay_now) is the same clock: cpu_clock(cpu),
- * at or before every later stamp there, or CLOCK_MONOTONIC now.
+ * cost of one (bench/printf_scaling.sh).  But local_clock() agrees across
+ * CPUs only where the kernel trusts the TSC: with an unstable scheduler
+ * clock two CPUs' may differ by up to a tick, and a line printed on one
+ * CPU after another's (a pipe's reader after its writer) could be merged
+ * before it (run/print_cpus failed once in the TCG guests, whose CPU
+ * model has no constant TSC).  So the stamps are local_clock() only on
+ * bare metal whose TSC the kernel trusted when the module loaded (in a
+ * guest the scheduler clock may be the hypervisor's, whatever the TSC),
+ * and CLOCK_MONOTONIC elsewhere: as cheap where the clocksource is the
+ * TSC or kvm-clock, slower on an HPET, in order everywhere.  The reader's
+ * horizon for a CPU's buffer (relay_now) is the same clock:
+ * cpu_clock(cpu), at or before every later stamp there, or
+ * CLOCK_MONOTONIC now.
  */
 #include <linux/debugfs.h>
 #include <linux/err.h>
