@@ -176,22 +176,61 @@ static unsigned long stack_free(void)
 }
 
 /*
- * Charge this CPU the cycles of the hit that started at @start, in the
- * current interval of STP_OVERLOAD_INTERVAL cycles (a new one begins
- * once that many have passed).  As soon as the interval's sum exceeds
+ * Overload accounting needs each hit's cycles, but get_cycles() is not
+ * free (under TCG each rdtsc takes a lock QEMU shares between all
+ * vCPUs).  So once a probe's hits on a CPU are short, only about one
+ * in OVL_SAMPLE of its consecutive hits there is timed, at random gaps
+ * (no pattern in its hits is always missed or always timed), and the
+ * untimed ones are charged at its last short figure.  A timed hit of
+ * OVL_SHORT cycles or more counts once, as measured, and makes timing
+ * exact until a hit is short again: a probe whose hits are long is
+ * timed exactly, and a stall that lands in a timed hit (a preempted
+ * vCPU) is not multiplied by the gap.  The price: a rare long hit
+ * among short ones is charged as short when it falls in a gap.  Any
+ * other probe's hit is timed.  Many short hits that add up to an
+ * overload are still caught (cli/overload_short).
+ */
+#define OVL_SAMPLE 8
+#define OVL_SHORT 20000
+
+static u32 ovl_next_gap(struct stp_cpu *sc)
+{
+	u32 x = sc->ovl_rnd ?: 0x9e3779b9 ^ smp_processor_id();
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	sc->ovl_rnd = x;
+	return x % (2 * OVL_SAMPLE - 1);	/* 0 .. 2(S-1): mean S-1 */
+}
+
+/*
+ * Charge this CPU the cycles of @p's hit that started at @start, and
+ * the untimed hits before it, in the current interval of
+ * STP_OVERLOAD_INTERVAL cycles (a new one begins once that many have
+ * passed).  As soon as the interval's sum exceeds
  * STP_OVERLOAD_THRESHOLD the session stops with SystemTap's error: its
  * figure is the sum, just past the threshold, as SystemTap 4.8 reports.
  * Both CPUs may get there at once; one error is reported.
  */
-static void overload_charge(struct stp_cpu *sc, u64 start)
+static void overload_charge(struct stp_cpu *sc, const struct stp_probe *p, u64 start)
 {
-	u64 now = get_cycles();
+	u64 now = get_cycles(), d = now - start;
 
 	if (!sc->ovl_start || now - sc->ovl_start >= _stp_params.overload_interval) {
 		sc->ovl_start = start;
 		sc->ovl_cycles = 0;
 	}
-	sc->ovl_cycles += now - start;
+	sc->ovl_cycles += d + (u64)sc->ovl_untimed * sc->ovl_est;
+	sc->ovl_untimed = 0;
+	if (d < OVL_SHORT) {
+		sc->ovl_probe = p;
+		sc->ovl_est = d;
+		sc->ovl_gap = ovl_next_gap(sc);
+	} else {
+		sc->ovl_probe = NULL;
+		sc->ovl_gap = 0;
+	}
 	if (sc->ovl_cycles <= _stp_params.overload_threshold || atomic_xchg(&overload_hit, 1))
 		return;
 	_stp_ctl_sendf(STP_CTL_ERROR,
@@ -229,6 +268,7 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	struct stp_cpu *sc;
 	struct stp_context *c;
 	unsigned long flags = 0;
+	bool ovl_timed = false;
 	int ret = -1;
 	u64 start = 0;
 
@@ -267,7 +307,17 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 		_stp_count_skip();
 		goto out;
 	}
-	if (_stp_params.overload || p->timed)
+	/* Begin, end and error probes are not charged, as in SystemTap 4.8
+	 * (run/sigint_begin: a begin probe that runs for a second). */
+	if (_stp_params.overload && p->state == STP_SESSION_RUNNING) {
+		if (sc->ovl_gap && p == sc->ovl_probe) {
+			sc->ovl_gap--;
+			sc->ovl_untimed++;
+		} else {
+			ovl_timed = true;
+		}
+	}
+	if (ovl_timed || p->timed)
 		start = get_cycles();
 
 	c = &sc->c;
@@ -297,10 +347,8 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	else
 		ret = 0;
 	_stp_print_flush(sc);
-	/* Begin, end and error probes are not charged, as in SystemTap 4.8
-	 * (run/sigint_begin: a begin probe that runs for a second). */
-	if (_stp_params.overload && p->state == STP_SESSION_RUNNING)
-		overload_charge(sc, start);
+	if (ovl_timed)
+		overload_charge(sc, p, start);
 	barrier();
 	WRITE_ONCE(sc->busy, 0);
 out:

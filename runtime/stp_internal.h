@@ -40,6 +40,11 @@ struct stp_cpu {
 	/* Overload accounting (context.c): this interval's start, cycles spent. */
 	u64 ovl_start;
 	u64 ovl_cycles;
+	const struct stp_probe *ovl_probe;	/* the one sampled, if any */
+	u32 ovl_est;			/* its last (short) timed hit's cycles */
+	u32 ovl_untimed;		/* its untimed hits since then */
+	u32 ovl_gap;			/* its hits to leave untimed before the next */
+	u32 ovl_rnd;			/* xorshift state for the gaps */
 	size_t print_len;		/* bytes used in print_buf */
 	char print_buf[STP_PRINT_BUFSIZE];
 	struct stp_scratch scratch;	/* stp_scratch.h */
