@@ -73,6 +73,15 @@ vm_smoke_dir() {
 		"$TOP/testsuite/unit/vm_smoke.c" "$TOP/translator/vm.c" "$TOP/common/util.c" ||
 		fail "cannot build vm_smoke"
 }
+# vm_smoke_build R NAME SCRIPT [STAP-OPTION...]: in a vm_smoke_dir, build
+# SCRIPT for kernel R into R/NAME.ko (and make o-R for vm_smoke's -o).
+vm_smoke_build() {
+	local r=$1 name=$2 script=$3
+	shift 3
+	mkdir -p "$r" "o-$r" &&
+		(cd "$r" && "$STAP" -p4 "$@" -r "$r" -m "$name" -e "$script" >/dev/null) ||
+		fail "$r: cannot build $name"
+}
 # vm_smoke_job R WANT_OUT [--err WANT_ERR] ARG...: in a vm_smoke_dir, run
 # ./drive in a VM of kernel R with ./vm_smoke ARG... (output in o-R, its
 # log in log-R), then check the job's stdout, and its stderr with --err.

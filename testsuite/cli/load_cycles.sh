@@ -67,9 +67,7 @@ probe timer.ms(10) { if (n >= 10 && r >= 10) { println("hits"); delete a; exit()
 field() { set -- "$1" $2; n=$1; shift; while [ $# -gt 1 ]; do [ "$1" = "$n:" ] && { echo "$2"; return; }; shift; done; echo 0; }
 for r in ${KERNELS:-$(build_kernels)}; do
 	[ -e "/boot/vmlinuz-$r" ] || continue
-	mkdir -p "$r" "o-$r" &&
-		(cd "$r" && "$STAP" -p4 -r "$r" -m stp_cycles -e "$script" >/dev/null) ||
-		fail "$r: cannot build the module"
+	vm_smoke_build "$r" stp_cycles "$script"
 	./vm_smoke -1 -t 900 -o "o-$r" -f "$sr" -f "$wl" \
 		-r "$r" -s ./drive job="$r/stp_cycles.ko" >"log-$r" 2>&1 ||
 		fail "$r: the VM run failed: $(cat "log-$r")"

@@ -42,9 +42,7 @@ err_re='^ERROR: probe overhead \([0-9]+ cycles\) exceeded threshold \(500000000 
 WARNING: Number of errors: 1, skipped probes: 0$'
 for r in ${KERNELS:-$(build_kernels)}; do
 	[ -e "/boot/vmlinuz-$r" ] || continue
-	mkdir -p "$r" "o-$r" &&
-		(cd "$r" && "$STAP" -p4 -r "$r" -m stp_ovs -e "$script" >/dev/null) ||
-		fail "$r: cannot build the module"
+	vm_smoke_build "$r" stp_ovs "$script"
 	./vm_smoke -1 -t 300 -o "o-$r" -f "$sr" -f "$wl" \
 		-r "$r" -s ./drive job="$r/stp_ovs.ko" >"log-$r" 2>&1 ||
 		fail "$r: the VM run failed: $(cat "log-$r")"
