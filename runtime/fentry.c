@@ -180,10 +180,9 @@ bool _stp_fentry_add_ip(struct stp_fentry *fe, struct stp_kprobe *k, unsigned lo
 	return true;
 }
 
-bool _stp_fentry_add(struct stp_fentry *fe, struct stp_kprobe *k)
+bool _stp_fentry_add(struct stp_fentry *fe, struct stp_kprobe *k, struct kprobe *kp)
 {
-	return kprobe_ftrace(&k->u.kp) &&
-	       _stp_fentry_add_ip(fe, k, (unsigned long)k->u.kp.addr);
+	return kprobe_ftrace(kp) && _stp_fentry_add_ip(fe, k, (unsigned long)kp->addr);
 }
 
 /*

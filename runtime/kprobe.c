@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * kprobe probes: the table translator/probes/kprobe.c emits (struct
- * stp_kprobe, stp_runtime.h) is registered at session start and
+ * stp_kprobe, stp_kprobe.h) is registered at session start and
  * unregistered at session stop, before end probes run.
  *
+ *  - Start allocates the table's runtime state (struct stp_kprobe_tab):
+ *    each row's struct kprobe or kretprobe, which the kernel hands the
+ *    handlers, with a pointer back to the row.  It is not in the row
+ *    itself so that the script's C needs no <linux/kprobes.h>.  Stop
+ *    frees it once no handler runs.
  *  - Entries name a symbol ("vfs_read", "ext4:ext4_sync_fs") and an
  *    offset into it, which the kernel resolves at registration, or give
  *    an absolute address.
@@ -55,6 +60,29 @@
 #define KP_LAP(t, what, n) do { } while (0)
 #endif
 
+/* A row's registration: the kernel's kprobe, its handlers' way back to the row. */
+struct stp_kprobe_rt {
+	struct stp_kprobe *k;	/* the row */
+	bool registered;	/* a kprobe (disabled while on_ftrace is pending) */
+	bool on_ftrace;		/* hit through the table's ftrace_ops or fprobe instead */
+	union {
+		struct kprobe kp;
+		struct kretprobe rp;
+	} u;
+};
+
+/* A table's: rows[i] is kps[i]'s, which points to it (kps[i].rt) while started. */
+struct stp_kprobe_tab {
+	struct stp_fentry *fentry;	/* the ftrace_ops (fentry.c) */
+	struct stp_fexit *fexit;	/* the .return rows' fprobe (fexit.c) */
+	struct stp_kprobe_rt rows[];
+};
+
+static struct stp_kprobe_tab *tab_of(const struct stp_kprobe *kps, size_t n)
+{
+	return n && kps[0].rt ? container_of(kps[0].rt, struct stp_kprobe_tab, rows[0]) : NULL;
+}
+
 /* ---- kernel API drift (see kfeatures/) ---- */
 #ifdef STAPCONF_GET_KRETPROBE
 #define _stp_get_kretprobe(ri) get_kretprobe(ri)
@@ -65,9 +93,9 @@
 
 static int kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct stp_kprobe *k = container_of(kp, struct stp_kprobe, u.kp);
+	struct stp_kprobe_rt *r = container_of(kp, struct stp_kprobe_rt, u.kp);
 
-	_stp_run_probe(k->probe, regs);
+	_stp_run_probe(r->k->probe, regs);
 	return 0;
 }
 
@@ -78,7 +106,7 @@ static int kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	/* NULL: the kretprobe is being unregistered. */
 	if (rp) {
-		struct stp_kprobe *k = container_of(rp, struct stp_kprobe, u.rp);
+		const struct stp_kprobe *k = container_of(rp, struct stp_kprobe_rt, u.rp)->k;
 		struct stp_hit h = {
 			.entry_slots = k->nslots ? (int64_t *)ri->data : NULL,
 			.ret_from = (unsigned long)rp->kp.addr,
@@ -98,12 +126,12 @@ static int kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = _stp_get_kretprobe(ri);
-	struct stp_kprobe *k;
+	const struct stp_kprobe *k;
 	struct stp_hit h;
 
 	if (!rp)
 		return 1;
-	k = container_of(rp, struct stp_kprobe, u.rp);
+	k = container_of(rp, struct stp_kprobe_rt, u.rp)->k;
 	h = (struct stp_hit){ .entry_slots = (int64_t *)ri->data, .fn = k->entry };
 	memset(ri->data, 0, k->nslots * sizeof(int64_t));
 	return _stp_run_probe_hit(k->probe, regs, &h) ? 1 : 0;
@@ -205,36 +233,37 @@ static bool may_skip_kprobe(const struct stp_kprobe *k, const struct stp_kbl *kb
 	return kbl && !_stp_kbl_has(kbl, k->symbol);
 }
 
-static int register_one(struct stp_kprobe *k, struct stp_fentry *fe, struct stp_fexit *fx,
+static int register_one(struct stp_kprobe_rt *r, struct stp_fentry *fe, struct stp_fexit *fx,
 			const struct stp_kbl *kbl, bool noopt)
 {
+	struct stp_kprobe *k = r->k;
 	int rc;
 
-	memset(&k->u, 0, sizeof(k->u));
+	memset(&r->u, 0, sizeof(r->u));
 	/* A known ftrace site: straight onto the ops, no kprobe. */
 	if (fe && k->ftrace && k->link_ref && (k->flags & STP_KPROBE_FENTRY) &&
 	    !(k->flags & STP_KPROBE_RETURN) && may_skip_kprobe(k, kbl)) {
 		unsigned long ip = runtime_addr(k, k->ftrace);
 
-		k->u.kp.addr = (kprobe_opcode_t *)ip;
-		k->on_ftrace = _stp_fentry_add_ip(fe, k, ip);
-		if (k->on_ftrace) {
-			k->registered = false;
+		r->u.kp.addr = (kprobe_opcode_t *)ip;
+		r->on_ftrace = _stp_fentry_add_ip(fe, k, ip);
+		if (r->on_ftrace) {
+			r->registered = false;
 			return 0;
 		}
-		memset(&k->u, 0, sizeof(k->u));
+		memset(&r->u, 0, sizeof(r->u));
 	}
 	/* Likewise a .return onto the fprobe, which fexit.c registers later. */
 	if (fx && fexit_row(k) && may_skip_kprobe(k, kbl)) {
-		k->on_ftrace = _stp_fexit_add(fx, k, runtime_addr(k, k->ftrace));
-		if (k->on_ftrace) {
-			k->registered = false;
+		r->on_ftrace = _stp_fexit_add(fx, k, runtime_addr(k, k->ftrace));
+		if (r->on_ftrace) {
+			r->registered = false;
 			return 0;
 		}
 	}
 	if (k->flags & STP_KPROBE_RETURN) {
 #ifdef CONFIG_KRETPROBES
-		struct kretprobe *rp = &k->u.rp;
+		struct kretprobe *rp = &r->u.rp;
 
 		set_where(&rp->kp, k);
 		rp->handler = kretprobe_ret;
@@ -248,7 +277,7 @@ static int register_one(struct stp_kprobe *k, struct stp_fentry *fe, struct stp_
 		rc = -EOPNOTSUPP;
 #endif
 	} else {
-		struct kprobe *kp = &k->u.kp;
+		struct kprobe *kp = &r->u.kp;
 		bool try_ftrace = fe && (k->flags & STP_KPROBE_FENTRY) && k->symbol &&
 				  !k->offset;
 
@@ -260,13 +289,13 @@ static int register_one(struct stp_kprobe *k, struct stp_fentry *fe, struct stp_
 			kp->flags = KPROBE_FLAG_DISABLED;
 		rc = register_kprobe(kp);
 		if (!rc && try_ftrace) {
-			k->on_ftrace = _stp_fentry_add(fe, k);
-			rc = k->on_ftrace ? 0 : enable_kprobe(kp);
+			r->on_ftrace = _stp_fentry_add(fe, k, kp);
+			rc = r->on_ftrace ? 0 : enable_kprobe(kp);
 			if (rc)
 				unregister_kprobe(kp);
 		}
 	}
-	k->registered = rc == 0;
+	r->registered = rc == 0;
 	return rc;
 }
 
@@ -305,9 +334,10 @@ static int switch_to_ftrace(struct stp_fentry *fe, bool noopt)
 	rc = _stp_fentry_arm(fe);
 	if (rc) {
 		for (i = 0; (k = _stp_fentry_row(fe, i)); i++) {
-			k->on_ftrace = false;
+			k->rt->on_ftrace = false;
 			/* A row taken by its ftrace site has no kprobe yet. */
-			rc = k->registered ? enable_kprobe(&k->u.kp) : register_one(k, NULL, NULL, NULL, noopt);
+			rc = k->rt->registered ? enable_kprobe(&k->rt->u.kp) :
+						 register_one(k->rt, NULL, NULL, NULL, noopt);
 			if (rc) {
 				report_failure(k, rc);
 				return rc;
@@ -324,10 +354,10 @@ static int switch_to_ftrace(struct stp_fentry *fe, bool noopt)
 		kb = kb ?: batch;
 	}
 	for (i = 0; (k = _stp_fentry_row(fe, i)); i++) {
-		if (!k->registered)
+		if (!k->rt->registered)
 			continue;
-		kb[nk++] = &k->u.kp;
-		k->registered = false;
+		kb[nk++] = &k->rt->u.kp;
+		k->rt->registered = false;
 		if (nk == max)
 			flush_kprobes(kb, &nk);
 	}
@@ -350,8 +380,8 @@ static int switch_to_fexit(struct stp_fexit *fx, bool noopt)
 	if (!_stp_fexit_arm(fx))
 		return 0;
 	for (i = 0; (k = _stp_fexit_row(fx, i)); i++) {
-		k->on_ftrace = false;
-		rc = register_one(k, NULL, NULL, NULL, noopt);
+		k->rt->on_ftrace = false;
+		rc = register_one(k->rt, NULL, NULL, NULL, noopt);
 		if (rc) {
 			report_failure(k, rc);
 			return rc;
@@ -360,8 +390,30 @@ static int switch_to_fexit(struct stp_fexit *fx, bool noopt)
 	return 0;
 }
 
+/* The table's runtime state, or NULL (reported) if there is no memory for it. */
+static struct stp_kprobe_tab *tab_alloc(struct stp_kprobe *kps, size_t n)
+{
+	struct stp_kprobe_tab *tab;
+	size_t i, size = struct_size(tab, rows, n);
+
+	tab = kvzalloc(size, GFP_KERNEL);
+	if (!tab) {
+		_stp_ctl_sendf(STP_CTL_ERROR, "cannot register %zu kprobes (the first for "
+			       "%s at %s): out of memory for their state (%zu bytes)",
+			       n, kps[0].probe->pp, kps[0].probe->loc, size);
+		return NULL;
+	}
+	_stp_alloc_note(size);
+	for (i = 0; i < n; i++) {
+		tab->rows[i].k = &kps[i];
+		kps[i].rt = &tab->rows[i];
+	}
+	return tab;
+}
+
 int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 {
+	struct stp_kprobe_tab *tab;
 	struct stp_fentry *fe = NULL;
 	struct stp_fexit *fx = NULL;
 	struct stp_kbl *kbl = NULL;
@@ -383,13 +435,18 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 	size_t kp_count[2] = { 0, 0 };
 #endif
 
+	if (!n)
+		return 0;
+	tab = tab_of(kps, n) ?: tab_alloc(kps, n);
+	if (!tab)
+		return -ENOMEM;
 	/* Without it (no memory, no kernel support) every row is a kprobe. */
-	if (nfentry && !kps[0].fentry)
-		fe = kps[0].fentry = _stp_fentry_alloc(nfentry);
+	if (nfentry && !tab->fentry)
+		fe = tab->fentry = _stp_fentry_alloc(nfentry);
 /* -DSTP_NO_FPROBE: every .return a kretprobe, for bench/entry_overhead.sh. */
 #ifndef STP_NO_FPROBE
-	if (nfexit && !kps[0].fexit)
-		fx = kps[0].fexit = _stp_fexit_alloc(nfexit);
+	if (nfexit && !tab->fexit)
+		fx = tab->fexit = _stp_fexit_alloc(nfexit);
 #endif
 
 	if (nknown && (fe || fx))
@@ -405,7 +462,7 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 			struct stp_kprobe *k = &kps[i];
 
 			cond_resched();
-			if (k->registered) {
+			if (k->rt->registered) {
 				nok++;
 				continue;
 			}
@@ -413,12 +470,12 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 			{
 				u64 t1 = ktime_get_ns();
 
-				rc = register_one(k, fe, fx, kbl, noopt);
-				kp_ns[k->on_ftrace] += ktime_get_ns() - t1;
-				kp_count[k->on_ftrace]++;
+				rc = register_one(k->rt, fe, fx, kbl, noopt);
+				kp_ns[k->rt->on_ftrace] += ktime_get_ns() - t1;
+				kp_count[k->rt->on_ftrace]++;
 			}
 #else
-			rc = register_one(k, fe, fx, kbl, noopt);
+			rc = register_one(k->rt, fe, fx, kbl, noopt);
 #endif
 			if (!rc) {
 				nok++;
@@ -486,10 +543,8 @@ static void account_fexit(struct stp_fexit *fx)
 	unsigned long missed;
 	unsigned int i;
 
-	for (i = 0; (r = _stp_fexit_row(fx, i)); i++) {
-		r->on_ftrace = false;
+	for (i = 0; (r = _stp_fexit_row(fx, i)); i++)
 		others |= r->probe != k->probe;
-	}
 	missed = _stp_fexit_free(fx);
 	if (!missed)
 		return;
@@ -500,13 +555,14 @@ static void account_fexit(struct stp_fexit *fx)
 	atomic_add((int)min_t(unsigned long, missed, INT_MAX), &_stp_skip_count);
 }
 
-/* Count the hits the kernel missed on @k as skipped; warn about returns. */
-static void account_missed(const struct stp_kprobe *k)
+/* Count the hits the kernel missed on @r as skipped; warn about returns. */
+static void account_missed(const struct stp_kprobe_rt *r)
 {
+	const struct stp_kprobe *k = r->k;
 	unsigned long missed;
 
 	if (k->flags & STP_KPROBE_RETURN) {
-		missed = k->u.rp.nmissed;
+		missed = r->u.rp.nmissed;
 		if (missed) {
 			char what[KSYM_NAME_LEN + 32];
 
@@ -515,9 +571,9 @@ static void account_missed(const struct stp_kprobe *k)
 				  ".maxactive(N) or -DKRETACTIVE=N",
 				  k->probe->pp, k->probe->loc, missed, what);
 		}
-		missed += k->u.rp.kp.nmissed;
+		missed += r->u.rp.kp.nmissed;
 	} else {
-		missed = k->u.kp.nmissed;
+		missed = r->u.kp.nmissed;
 	}
 	if (missed)
 		atomic_add((int)min_t(unsigned long, missed, INT_MAX), &_stp_skip_count);
@@ -525,12 +581,16 @@ static void account_missed(const struct stp_kprobe *k)
 
 void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
 {
+	struct stp_kprobe_tab *tab = tab_of(kps, n);
 	struct kprobe *kb_stack[STP_KPROBE_BATCH], **kb = kb_stack;
 	struct kretprobe *rb_stack[STP_KPROBE_BATCH], **rb = rb_stack;
 	int nk = 0, nr = 0, kmax = STP_KPROBE_BATCH, rmax = STP_KPROBE_BATCH;
 	size_t i;
 	KP_T0(t);
 
+	/* Never started, or stopped already. */
+	if (!tab)
+		return;
 	/*
 	 * One grace period for all when there is memory for the lists: with
 	 * thousands of probes, a batch of 32 a grace period took minutes.
@@ -548,27 +608,25 @@ void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
 			rb = rb_stack;
 	}
 
-	if (n && kps[0].fentry) {
-		_stp_fentry_free(kps[0].fentry);
-		kps[0].fentry = NULL;
-		for (i = 0; i < n; i++)
-			kps[i].on_ftrace = false;
+	if (tab->fentry) {
+		_stp_fentry_free(tab->fentry);
+		tab->fentry = NULL;
 		KP_LAP(t, "ftrace_ops unregistered", n);
 	}
-	if (n && kps[0].fexit) {
-		account_fexit(kps[0].fexit);
-		kps[0].fexit = NULL;
+	if (tab->fexit) {
+		account_fexit(tab->fexit);
+		tab->fexit = NULL;
 		KP_LAP(t, "fprobe unregistered", n);
 	}
 	for (i = 0; i < n; i++) {
-		struct stp_kprobe *k = &kps[i];
+		struct stp_kprobe_rt *r = &tab->rows[i];
 
-		if (!k->registered)
+		if (!r->registered)
 			continue;
-		if (k->flags & STP_KPROBE_RETURN)
-			rb[nr++] = &k->u.rp;
+		if (r->k->flags & STP_KPROBE_RETURN)
+			rb[nr++] = &r->u.rp;
 		else
-			kb[nk++] = &k->u.kp;
+			kb[nk++] = &r->u.kp;
 		if (nk == kmax)
 			flush_kprobes(kb, &nk);
 		if (nr == rmax) {
@@ -584,11 +642,11 @@ void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
 		kvfree(kb);
 	if (rb != rb_stack)
 		kvfree(rb);
-	/* No handler runs any more: the counts are final. */
+	/* No handler runs any more: the counts are final, the state can go. */
 	for (i = 0; i < n; i++) {
-		if (!kps[i].registered)
-			continue;
-		account_missed(&kps[i]);
-		kps[i].registered = false;
+		if (tab->rows[i].registered)
+			account_missed(&tab->rows[i]);
+		kps[i].rt = NULL;
 	}
+	kvfree(tab);
 }

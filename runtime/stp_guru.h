@@ -4,13 +4,15 @@
  * including it: every header a script's C got before the kprobe and
  * timer rows and the context functions' headers left stp_runtime.h and
  * tapsets/context.stp (current, task_struct, THIS_MODULE, S_ISDIR, the
- * probe tables' types).  Only -g scripts pay for these; the translator
- * includes this before their first embedded C.
+ * probe tables' types; struct kprobe, since stp_kprobe.h went without
+ * it).  Only -g scripts pay for these; the translator includes this
+ * before their first embedded C.
  */
 #ifndef STP_GURU_H
 #define STP_GURU_H
 
 #include <linux/cred.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/ptrace.h>

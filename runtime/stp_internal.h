@@ -96,10 +96,11 @@ void _stp_kbl_free(struct stp_kbl *b);
  * kernel feature the table has no ftrace_ops and every row is a kprobe.
  */
 struct stp_fentry;
+struct kprobe;
 #ifdef STAPCONF_FTRACE_REGS_OPS
 struct stp_fentry *_stp_fentry_alloc(unsigned int cap);
-/* Take row @k, whose kprobe is registered disabled, if on an ftrace site. */
-bool _stp_fentry_add(struct stp_fentry *fe, struct stp_kprobe *k);
+/* Take row @k, whose kprobe @kp is registered disabled, if on an ftrace site. */
+bool _stp_fentry_add(struct stp_fentry *fe, struct stp_kprobe *k, struct kprobe *kp);
 /* Take row @k, which has no kprobe, at ftrace site @ip. */
 bool _stp_fentry_add_ip(struct stp_fentry *fe, struct stp_kprobe *k, unsigned long ip);
 /* Filter on the rows taken and register the ops; 0 or -errno. */
@@ -110,7 +111,8 @@ struct stp_kprobe *_stp_fentry_row(struct stp_fentry *fe, unsigned int i);
 void _stp_fentry_free(struct stp_fentry *fe);
 #else
 static inline struct stp_fentry *_stp_fentry_alloc(unsigned int cap) { return NULL; }
-static inline bool _stp_fentry_add(struct stp_fentry *fe, struct stp_kprobe *k)
+static inline bool _stp_fentry_add(struct stp_fentry *fe, struct stp_kprobe *k,
+				   struct kprobe *kp)
 {
 	return false;
 }

@@ -2,16 +2,15 @@
 /*
  * kprobes (runtime/kprobe.c, fentry.c, fexit.c): the rows the generated
  * code of kprobe.*, kernel.function, module(...).function and
- * kernel.statement probes fills.  Apart from stp_runtime.h because
- * <linux/kprobes.h> (ftrace.h, sched.h and fs.h behind it) was four
- * fifths of that header's compile time, paid by every script: those
- * families' code and the runtime (stp_internal.h) include this.
+ * kernel.statement probes fills.  Apart from stp_runtime.h, and without
+ * <linux/kprobes.h>: that header (ftrace.h, sched.h and fs.h behind it)
+ * was more than half of such a script's compile, so the kernel's struct
+ * kprobe / kretprobe of each row lives in runtime/kprobe.c's own storage.
  */
 #ifndef STP_KPROBE_H
 #define STP_KPROBE_H
 
 #include "stp_runtime.h"
-#include <linux/kprobes.h>
 
 /* struct stp_kprobe flags; translator/probes/kprobe.c emits these names. */
 #define STP_KPROBE_RETURN	0x1	/* .return: a kretprobe or the fprobe */
@@ -42,15 +41,8 @@ struct stp_kprobe {
 	/* .return reading @entry values: fills c->entry_slots[0..nslots) at entry */
 	void (*entry)(struct stp_context *c);
 	u16 nslots;
-	/* runtime-private */
-	bool registered;	/* a kprobe (disabled while on_ftrace is pending) */
-	bool on_ftrace;		/* hit through the table's ftrace_ops or fprobe instead */
-	struct stp_fentry *fentry;	/* kps[0] only: that ftrace_ops (fentry.c) */
-	struct stp_fexit *fexit;	/* kps[0] only: the .return rows' fprobe (fexit.c) */
-	union {
-		struct kprobe kp;
-		struct kretprobe rp;
-	} u;
+	/* runtime-private: its registration while started (runtime/kprobe.c) */
+	struct stp_kprobe_rt *rt;
 };
 
 /*
@@ -60,7 +52,9 @@ struct stp_kprobe {
  * its point's matches registers); otherwise start reports the error,
  * unregisters what it registered and returns the kernel's -errno.
  * Stop unregisters in batches and returns only when no handler runs
- * any more; it is idempotent and safe after a partial start.
+ * any more; it is idempotent and safe after a partial start.  Start
+ * allocates the rows' runtime state (-ENOMEM, reported, if it cannot);
+ * stop frees it.
  */
 int _stp_kprobes_start(struct stp_kprobe *kps, size_t n);
 void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n);

@@ -291,8 +291,9 @@ extern const struct kernel_param_ops _stp_param_pcpu_s64_ops;
 /*
  * ---- timer probes: stp_timer.h; kprobes (kprobe.*, kernel.function,
  * module(...).function, kernel.statement): stp_kprobe.h.  Each is included
- * only where its probes are: <linux/kprobes.h> (ftrace.h, sched.h, fs.h
- * behind it) was four fifths of this header's compile time.
+ * only where its probes are.  <linux/kprobes.h> (ftrace.h, sched.h, fs.h
+ * behind it), once four fifths of this header's compile time, is in
+ * neither: runtime/kprobe.c keeps the rows' struct kprobe.
  */
 
 /* ---- uprobes: process(...) probes (runtime/uprobe.c) ---- */
