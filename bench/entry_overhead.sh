@@ -21,7 +21,8 @@
 #   with full pt_regs (SAVE_REGS), as before the partial-regs ops
 #   (runtime/fentry.c): both in one boot give the before/after ratio;
 #   ours_noov, ours with -DSTP_NO_OVERLOAD (no overload check, so no
-#   get_cycles() pair per hit: under TCG each guest rdtsc takes a lock
+#   get_cycles() pair at all; ours times about one hit in eight of a hot
+#   probe, runtime/context.c: under TCG each guest rdtsc takes a lock
 #   that QEMU shares between all vCPUs, cpu_get_ticks()); ours_irqoff,
 #   ours with -DINTERRUPTIBLE=0 (interrupts masked for each hit);
 #   BPFTRACE_PROBE=kfunc:__do_sys_getppid attaches bpftrace through its BPF
