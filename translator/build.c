@@ -123,13 +123,14 @@ static int run_kbuild(struct session *s, const char *kdir, const char *dir,
 {
 	char *mflag = xasprintf("M=%s", dir);
 	char *cflag = xasprintf("-C%s", kdir);
+	char *nm = kbuild_nm(kdir);
 	char *argv[] = { "make", cflag, mflag, "-j2", keep_going ? "-k" : "-s",
-			 "modules", kbuild_nm(kdir), NULL };
+			 "modules", nm, NULL };
 	int ret;
 
-	if (s->verbose >= 2) {
-		fprintf(stderr, "Running make %s %s -j2 modules\n", cflag, mflag);
-	}
+	if (s->verbose >= 2)
+		fprintf(stderr, "Running make %s %s -j2 modules%s%s%s\n", cflag, mflag,
+			nm ? " '" : "", nm ? nm : "", nm ? "'" : "");
 	ret = run_cmd(argv, NULL, out, timeout_s);
 	free(mflag);
 	free(cflag);
