@@ -8,8 +8,9 @@
 # exit statuses and arguments, a WARN_ON() reported as a kernel problem,
 # an oops stopping the run or costing only its own job (the rest run in a
 # new boot), an int3 oops like the emulator's text-patching race rerun
-# and excused, and a hung job hitting the timeout without leaving QEMU
-# behind.  Takes about 60 s per kernel.
+# and excused, a job past the job limit stopped with what the vCPUs did,
+# and a hung job hitting the timeout without leaving QEMU behind.  Takes
+# about 60 s per kernel, and 30 s more for the job limit on the first.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +24,7 @@ cd "$work"
 export TMPDIR=$work	# so a QEMU left behind would show $work in pgrep -f
 gcc -O2 -g -Wall -Wextra -D_GNU_SOURCE -I "$top/common" -I "$top/translator" \
 	-o vm_smoke "$top/testsuite/unit/vm_smoke.c" "$top/translator/vm.c" \
-	"$top/common/util.c"
+	"$top/translator/vm_cpus.c" "$top/common/util.c" -lelf
 
 # The fake staprun acts on the job's module file name.
 cat >staprun <<'EOF'
@@ -139,6 +140,22 @@ args: -x a b'c /jobs/hello/hello.ko" ] && ok "$r: arguments" || bad "$r: argumen
 		grep -q -e '---- emulator problem ----' "o-$r/log" &&
 		grep -q 'int3: 0000' "o-$r/log" && ! grep -q -e '---- kernel problem' "o-$r/log" &&
 		ok "$r: the emulator's int3 race: job rerun, excused" || bad "$r: int3 rerun: $(cat "o-$r/log")"
+
+	# A job still running past the job limit (-j) is stopped with the
+	# guest, the vCPUs' RIPs named (both idle here: halted in the kernel's
+	# safe_halt), rerun once in a new boot, then given up for the jobs
+	# after it.  The flow is the host's, so one kernel is enough.
+	if [ "$r" = "${releases[0]}" ]; then
+		./vm_smoke -R 2 -j 5 -r "$r" -s ./staprun hang=hang.ko after=nonl.ko >"o-$r/log" 2>&1 && rc=0 || rc=$?
+		[ $rc = 3 ] && grep -q '^job hang: status -1, .*, crashed, hung$' "o-$r/log" &&
+			grep -q '^job after: status 0, stdout 3 bytes' "o-$r/log" &&
+			grep -q 'job hang hung the guest: running it again in a new boot' "o-$r/log" &&
+			[ "$(grep -c '^stap-vm: job hang still running after 5 s' "o-$r/log")" -ge 2 ] &&
+			grep -q '^  CPU#1 RIP [0-9a-f]\{16\} [a-z_]*safe_halt+0x[0-9a-f]*, halted$' "o-$r/log" &&
+			! pgrep -f "qemu-system-x86_64.*$work" >/dev/null &&
+			ok "$r: job limit: vCPUs named, rerun, the next job in a new boot" ||
+			bad "$r: job limit: $(cat "o-$r/log")"
+	fi
 
 	# 30 s: enough for the guest to boot and start the job even on a loaded
 	# machine (TCG boots in about 7 s idle), so the timeout hits the job.

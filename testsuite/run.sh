@@ -416,6 +416,8 @@ run_vm_group() {
 			if [ -f "$base.build-failed" ]; then bad "$t" "build failed: $(cat "$base.build-err")"; continue; fi
 			if [ -f "$base.crashed" ]; then bad "$t" "the guest kernel died during this test (the tests after it ran in a new boot):
 $(head -40 "$vdir/kernel-problem")"; continue; fi
+			if [ -f "$base.hung" ]; then bad "$t" "this test was still running after the VM runner's limit, in two boots (the tests after it ran in a new boot):
+$(head -40 "$vdir/kernel-problem")"; continue; fi
 			if [ "$vmrc" != 0 ] || [ ! -f "$base.rc" ]; then bad "$t" "VM run failed (stap exit status $vmrc): $(cat "$vdir/vm-err")"; continue; fi
 			local want_rc=0; [ -f "${f%.stp}.rc" ] && want_rc=$(cat "${f%.stp}.rc")
 			local got_rc; got_rc=$(cat "$base.rc")

@@ -666,7 +666,8 @@ static const char **batch_job_insmod(const char *dir, const char *name)
  * DIR/NAME.spawn, the extra files in DIR/NAME.files and DIR/NAME.stdin as
  * its stdin, if those exist.  Writes DIR/NAME.out, NAME.err and NAME.rc,
  * NAME.crashed if the guest kernel died during it (the jobs after it then
- * run in a new boot), DIR/kernel-problem if the kernel complained, and
+ * run in a new boot), NAME.hung if it was still running after
+ * job_timeout_s twice (likewise), DIR/kernel-problem if the kernel complained, and
  * DIR/emulator-problem for a death vm.c takes for the emulator's.
  * Returns 0 if the VM ran.
  */
@@ -679,6 +680,12 @@ int run_vm_batch(struct session *s, const char *dir)
 		.verbose = s->verbose >= 2,
 		/* A kernel that dies in one test costs that test, not the batch. */
 		.reboots = 3,
+		/*
+		 * A test that hangs the guest costs that test too, not the
+		 * whole batch's timeout.  The slowest run/ test ends in about
+		 * 20 s under TCG.
+		 */
+		.job_timeout_s = 240,
 	};
 	struct vm_result res = { 0 };
 	struct vec names = VEC_INIT, files = VEC_INIT;
@@ -743,7 +750,7 @@ int run_vm_batch(struct session *s, const char *dir)
 		write_file(p, rc, strlen(rc));
 		free(p);
 		if (jobs[i].crashed) {
-			p = xasprintf("%s.crashed", base);
+			p = xasprintf("%s.%s", base, jobs[i].hung ? "hung" : "crashed");
 			write_file(p, "", 0);
 			free(p);
 		}
@@ -751,7 +758,7 @@ int run_vm_batch(struct session *s, const char *dir)
 	}
 	if (res.kernel_problem || res.timed_out) {
 		char *p = xasprintf("%s/kernel-problem", dir);
-		const char *what = res.timed_out ? "VM timed out\n" : res.problem;
+		const char *what = res.problem ? res.problem : res.timed_out ? "VM timed out\n" : NULL;
 
 		write_file(p, what ? what : "kernel problem\n", strlen(what ? what : "kernel problem\n"));
 		free(p);

@@ -487,6 +487,9 @@ static void init_script(struct strbuf *sb, const char *nonce,
 		"	[ -s /run/job.pid ] && kill -INT $(cat /run/job.pid)\n"
 		"done </dev/ttyS3 3>&- 4>&- 5>&- &\n"
 		"reader=$!\n"
+		/* Where KASLR put the kernel, to name a hung vCPU's RIP. */
+		"set -- $(grep -m1 ' _stext$' /proc/kallsyms)\n"
+		"echo \"KTEXT $1\" >&5\n"
 		"echo BOOTED >&5\n"
 		"job() {\n"
 		"	n=$1; shift\n"
@@ -829,6 +832,11 @@ struct vm {
 	long t_panic;		/* when the console said "Kernel panic" */
 	const char *dmesg;	/* in ch[CH_CTL], ends at vm->end */
 	const char *running;	/* the job that started but never ended */
+	/* the job watchdog (cfg->job_timeout_s) */
+	size_t scanned;		/* bytes of ch[CH_OUT] looked at for markers */
+	long t_job;		/* when the running job started, 0: none runs */
+	uint64_t guest_stext;	/* the guest's _stext, from /init */
+	char *cpus;		/* the vCPUs' state when the watchdog fired */
 };
 
 /*
@@ -1025,7 +1033,7 @@ out:
 static int vm_start(struct vm *vm)
 {
 	const struct vm_config *cfg = vm->cfg;
-	char *argv[40], mem[16], cpus[16], *serial[CH_MAX];
+	char *argv[40], mem[16], cpus[16], *serial[CH_MAX], *monitor;
 	int i, n = 0, ret = 0;
 
 	/*
@@ -1050,6 +1058,10 @@ static int vm_start(struct vm *vm)
 		serial[i] = i == CH_CTL
 			? xasprintf("pipe:%s/control", vm->dir)
 			: xasprintf("file:%s/%s", vm->dir, chan_file[i]);
+	/* A unix socket's path has room for 107 bytes. */
+	monitor = strlen(vm->dir) < 96
+		? xasprintf("unix:%s/monitor,server=on,wait=off", vm->dir)
+		: xstrdup("none");
 	argv[n++] = vm->qemu;
 	argv[n++] = "-accel";
 	/*
@@ -1065,8 +1077,9 @@ static int vm_start(struct vm *vm)
 	argv[n++] = "-nographic";
 	argv[n++] = "-nodefaults";	/* no VGA, NIC, floppy: faster boot */
 	argv[n++] = "-no-reboot";
+	/* The human monitor, for the vCPUs' state if a job hangs. */
 	argv[n++] = "-monitor";
-	argv[n++] = "none";
+	argv[n++] = monitor;
 	argv[n++] = "-m";
 	argv[n++] = mem;
 	argv[n++] = "-smp";
@@ -1126,6 +1139,7 @@ static int vm_start(struct vm *vm)
 	}
 	for (i = 0; i < CH_MAX; i++)
 		free(serial[i]);
+	free(monitor);
 	return ret;
 }
 
@@ -1134,6 +1148,42 @@ static void vm_kill(struct vm *vm)
 	kill(-vm->pid, SIGKILL);
 	waitpid(vm->pid, &vm->status, 0);
 	vm->exited = 1;
+}
+
+/*
+ * For the job watchdog: when the running job started (its start marker on
+ * stdout), 0 once it ended; and the guest's _stext, which /init reports.
+ */
+static void vm_watch_jobs(struct vm *vm)
+{
+	struct strbuf *out = &vm->ch[CH_OUT].data;
+	const char *ctl = vm->ch[CH_CTL].data.buf, *k;
+	char start[32];
+	size_t slen = (size_t)snprintf(start, sizeof(start), "\001S:%s:", vm->nonce);
+	size_t elen = strlen(vm->end);
+
+	if (!vm->guest_stext && ctl && (k = strstr(ctl, "KTEXT ")))
+		vm->guest_stext = strtoull(k + 6, NULL, 16);
+	while (out->buf) {
+		const char *b = out->buf + vm->scanned;
+		size_t left = out->len - vm->scanned;
+		const char *s = memfind(b, left, start), *e = memfind(b, left, vm->end);
+
+		if (!s && !e)
+			break;
+		if (s && (!e || s < e)) {
+			vm->t_job = vm_now_ms();
+			vm->scanned = (size_t)(s - out->buf) + slen;
+		} else {
+			vm->t_job = 0;
+			vm->scanned = (size_t)(e - out->buf) + elen;
+		}
+	}
+	/* A marker may be cut at the end: look at its start again. */
+	if (elen < slen)
+		elen = slen;
+	if (out->len > vm->scanned + elen)
+		vm->scanned = out->len - elen;
 }
 
 /* Everything that arrived on the serial ports; streams the one job. */
@@ -1155,6 +1205,17 @@ static void vm_poll(struct vm *vm)
 		chan_stream(&vm->ch[CH_OUT], stdout, vm->start, vm->end);
 		chan_stream(&vm->ch[CH_ERR], stderr, vm->start, vm->end);
 	}
+	vm_watch_jobs(vm);
+}
+
+/* Past a time limit: what the vCPUs are doing, then end QEMU. */
+static void vm_hung(struct vm *vm)
+{
+	char *sock = xasprintf("%s/monitor", vm->dir);
+
+	vm->cpus = vm_cpu_state(sock, vm->cfg->release, vm->guest_stext, 2);
+	free(sock);
+	vm_kill(vm);
 }
 
 /* Until QEMU exits, the timeout, or a signal. */
@@ -1188,7 +1249,13 @@ static void vm_wait(struct vm *vm)
 		}
 		if (vm_now_ms() >= deadline) {
 			vm->res->timed_out = 1;
-			vm_kill(vm);
+			vm_hung(vm);
+			break;
+		}
+		if (vm->cfg->job_timeout_s && vm->t_job &&
+		    vm_now_ms() - vm->t_job >= vm->cfg->job_timeout_s * 1000L) {
+			vm->res->hung = 1;
+			vm_hung(vm);
 			break;
 		}
 		/*
@@ -1262,6 +1329,17 @@ static void vm_collect(struct vm *vm)
 	} else {
 		res->problem = find_problems(res->console);
 	}
+	if (res->hung) {
+		struct strbuf sb = STRBUF_INIT;
+
+		sb_printf(&sb, "stap-vm: job %s still running after %d s: the guest was stopped\n%s",
+			  vm->running ? vm->running : "(none)", vm->cfg->job_timeout_s,
+			  vm->cpus ? vm->cpus : "");
+		if (res->problem)
+			sb_puts(&sb, res->problem);
+		free(res->problem);
+		res->problem = sb_steal(&sb);
+	}
 	res->kernel_problem = res->problem != NULL;
 }
 
@@ -1274,6 +1352,10 @@ static int vm_verdict(struct vm *vm)
 	if (vm->killed) {
 		util_err("vm: interrupted");
 		ret = -EINTR;
+	} else if (res->hung) {
+		util_err("vm: job %s still running after %d s: stopped the guest",
+			 vm->running ? vm->running : "(none)", vm->cfg->job_timeout_s);
+		ret = -EIO;
 	} else if (res->timed_out) {
 		if (vm->running)
 			util_err("vm: timed out after %d s in job %s",
@@ -1298,6 +1380,8 @@ static int vm_verdict(struct vm *vm)
 	/* On failure the caller only sees ret: show what the kernel said. */
 	if (ret && res->problem)
 		fprintf(stderr, "%s", res->problem);
+	else if (ret && vm->cpus)
+		fprintf(stderr, "%s", vm->cpus);
 	return ret;
 }
 
@@ -1371,6 +1455,7 @@ out:
 	else if (vm.dir)
 		rm_rf(vm.dir);
 	free(vm.dir);
+	free(vm.cpus);
 	free(vm.initrd);
 	free(vm.kernel);
 	free(vm.busybox);
@@ -1477,10 +1562,16 @@ int vm_run(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 				"past an ftrace call site (the emulator's text-patching race?): "
 				"running the job again in a new boot\n", jobs[j].name);
 			rerun = reran = first = j;
+		} else if (j != reran && res->hung) {
+			fprintf(stderr, "vm: job %s hung the guest: running it again in a "
+				"new boot\n", jobs[j].name);
+			rerun = reran = first = j;
 		} else {
-			fprintf(stderr, "vm: the guest kernel died in job %s: booting "
-				"again for the jobs after it\n", jobs[j].name);
+			fprintf(stderr, "vm: the guest kernel %s in job %s: booting "
+				"again for the jobs after it\n",
+				res->hung ? "hung" : "died", jobs[j].name);
 			jobs[j].crashed = 1;
+			jobs[j].hung = res->hung;
 			first = j + 1;
 		}
 		forget_jobs(jobs, first, njobs);

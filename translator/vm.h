@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 struct vec;
 
@@ -45,6 +46,7 @@ struct vm_job {
 	size_t err_len;
 	int status;		/* staprun exit status; -1 if it never finished */
 	int crashed;		/* the guest kernel died during this job */
+	int hung;		/* it ran past job_timeout_s, in two boots */
 };
 
 struct vm_config {
@@ -68,6 +70,13 @@ struct vm_config {
 	 * not fail a whole batch; 0: stop at the first crash.
 	 */
 	int reboots;
+	/*
+	 * A job still running after this many seconds has hung the guest
+	 * (or itself): the vCPUs' state goes to the kernel problem, and with
+	 * reboots it is handled as a death, its rerun included; 0: no limit
+	 * but timeout_s.
+	 */
+	int job_timeout_s;
 };
 
 struct vm_result {
@@ -77,6 +86,7 @@ struct vm_result {
 	char *problem;		/* the offending kernel log lines, or NULL */
 	char *console;		/* whole serial console log (caller frees) */
 	int running_job;	/* index of the job the guest died in, or -1 */
+	int hung;		/* killed in a job past cfg->job_timeout_s */
 	/*
 	 * Kernel failures taken for the emulator's, not ours, because the
 	 * job they stopped then passed in a new boot (vm.c says which), or
@@ -101,6 +111,15 @@ int vm_run(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 	   struct vm_result *res);
 
 void vm_result_free(struct vm_result *res);
+
+/*
+ * The registers of a running QEMU's vCPUs, from its human monitor on the
+ * unix socket @sock, @samples times 0.2 s apart, each RIP named from
+ * /usr/lib/debug/boot/vmlinux-@release when the guest's _stext (from its
+ * /proc/kallsyms) is known; malloc'ed text, one line a vCPU (vm_cpus.c).
+ */
+char *vm_cpu_state(const char *sock, const char *release, uint64_t guest_stext,
+		   int samples);
 
 /* Does a kernel problem look like the emulator's int3 race (vm.c)? */
 bool vm_problem_is_tcg_int3(const char *problem);

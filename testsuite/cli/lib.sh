@@ -70,7 +70,7 @@ vm_smoke_dir() {
 	trap '[ -n "$KEEP" ] || rm -rf "$work"' EXIT
 	cd "$work" || exit 1
 	gcc -O2 -D_GNU_SOURCE -I "$TOP/common" -I "$TOP/translator" -o vm_smoke \
-		"$TOP/testsuite/unit/vm_smoke.c" "$TOP/translator/vm.c" "$TOP/common/util.c" ||
+		"$TOP/testsuite/unit/vm_smoke.c" "$TOP/translator/vm.c" "$TOP/translator/vm_cpus.c" "$TOP/common/util.c" -lelf ||
 		fail "cannot build vm_smoke"
 }
 # vm_smoke_build R NAME SCRIPT [STAP-OPTION...]: in a vm_smoke_dir, build

@@ -2,14 +2,15 @@
 /*
  * Drive vm_run() by hand, without the translator:
  *
- *   vm_smoke [-v] [-S] [-1] [-R N] [-t SECS] [-c CPUS] [-o DIR] [-f FILE]... -r RELEASE -s STAPRUN \
+ *   vm_smoke [-v] [-S] [-1] [-R N] [-t SECS] [-j SECS] [-c CPUS] [-o DIR] [-f FILE]... -r RELEASE -s STAPRUN \
  *            NAME=MODULE[,ARG...] ...
  *
  * Prints each job's status and output sizes, the kernel problem if any,
  * and with -o DIR writes DIR/NAME.out and DIR/NAME.err for byte-exact
  * comparison.  -S streams the single job's output; -1 runs all vCPUs on
  * one host thread (vm.c); -R N boots again, at most N times, for the
- * jobs after one the guest kernel died in.  Exit status: 0 if the
+ * jobs after one the guest kernel died in; -j SECS stops a job (and the
+ * guest) still running after SECS.  Exit status: 0 if the
  * VM ran, 2 if vm_run() failed, 3 on a kernel problem.
  */
 #include "util.h"
@@ -23,7 +24,7 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: vm_smoke [-v] [-S] [-1] [-R N] [-t SECS] [-c CPUS] [-o DIR] [-f FILE]... -r RELEASE -s STAPRUN NAME=MODULE[,ARG...]...\n");
+	fprintf(stderr, "usage: vm_smoke [-v] [-S] [-1] [-R N] [-t SECS] [-j SECS] [-c CPUS] [-o DIR] [-f FILE]... -r RELEASE -s STAPRUN NAME=MODULE[,ARG...]...\n");
 	exit(1);
 }
 
@@ -38,13 +39,14 @@ int main(int argc, char **argv)
 	int c, i, njobs, ret;
 
 	util_progname = "vm_smoke";
-	while ((c = getopt(argc, argv, "vS1R:t:c:o:r:s:f:")) != -1) {
+	while ((c = getopt(argc, argv, "vS1R:t:j:c:o:r:s:f:")) != -1) {
 		switch (c) {
 		case 'v': cfg.verbose = 1; break;
 		case 'S': cfg.stream = 1; break;
 		case '1': cfg.tcg_single = 1; break;
 		case 'R': cfg.reboots = atoi(optarg); break;
 		case 't': cfg.timeout_s = atoi(optarg); break;
+		case 'j': cfg.job_timeout_s = atoi(optarg); break;
 		case 'c': cfg.cpus = atoi(optarg); break;
 		case 'o': outdir = optarg; break;
 		case 'r': cfg.release = optarg; break;
@@ -90,9 +92,10 @@ int main(int argc, char **argv)
 	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
 	       res.booted, res.timed_out, res.kernel_problem);
 	for (i = 0; i < njobs; i++) {
-		printf("job %s: status %d, stdout %zu bytes, stderr %zu bytes%s\n",
+		printf("job %s: status %d, stdout %zu bytes, stderr %zu bytes%s%s\n",
 		       jobs[i].name, jobs[i].status, jobs[i].out_len,
-		       jobs[i].err_len, jobs[i].crashed ? ", crashed" : "");
+		       jobs[i].err_len, jobs[i].crashed ? ", crashed" : "",
+		       jobs[i].hung ? ", hung" : "");
 		if (outdir) {
 			char *p = xasprintf("%s/%s.out", outdir, jobs[i].name);
 

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What a hung guest's vCPUs are doing (vm.c): their registers from
+ * QEMU's human monitor, with each RIP named from the kernel's debuginfo.
+ *
+ * A guest that stops making progress with its interrupts off leaves no
+ * message: TCG has no PMU for the hard-lockup detector, and the soft-
+ * lockup one needs a timer interrupt.  The vCPUs' RIPs, sampled twice,
+ * say whether it spins in a loop of ours, in a lock, or at a patched
+ * call site (the emulator's text-patching race, vm.c).
+ */
+#include "vm.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define MON_WAIT_MS 3000
+
+/* Read from @fd until @sb ends in QEMU's "(qemu) " prompt, or time out. */
+static int mon_until_prompt(int fd, struct strbuf *sb)
+{
+	static const char prompt[] = "(qemu) ";
+	size_t plen = sizeof(prompt) - 1;
+	char buf[4096];
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (sb->len >= plen && !memcmp(sb->buf + sb->len - plen, prompt, plen))
+			return 0;
+		if (poll(&p, 1, MON_WAIT_MS) <= 0)
+			return -ETIMEDOUT;
+		n = read(fd, buf, sizeof(buf));
+		if (n <= 0)
+			return n ? -errno : -EPIPE;
+		sb_add(sb, buf, (size_t)n);
+	}
+}
+
+/* The monitor's reply to @cmd (with its echo and prompt), or NULL. */
+static char *mon_command(const char *sock, const char *cmd)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct strbuf sb = STRBUF_INIT;
+	int fd;
+
+	if (strlen(sock) >= sizeof(sa.sun_path))
+		return NULL;
+	strcpy(sa.sun_path, sock);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return NULL;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    mon_until_prompt(fd, &sb) < 0)	/* the banner */
+		goto fail;
+	sb_reset(&sb);
+	if (write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) ||
+	    write(fd, "\n", 1) != 1 || mon_until_prompt(fd, &sb) < 0)
+		goto fail;
+	close(fd);
+	return sb_steal(&sb);
+fail:
+	close(fd);
+	sb_free(&sb);
+	return NULL;
+}
+
+/* ---- naming kernel addresses ---- */
+
+struct ksyms {
+	Elf *elf;
+	int fd;
+	Elf_Data *data;
+	size_t n, strndx;
+	uint64_t stext;		/* link-time _stext, 0 if not found */
+};
+
+static void ksyms_close(struct ksyms *k)
+{
+	if (k->elf)
+		elf_end(k->elf);
+	if (k->fd >= 0)
+		close(k->fd);
+}
+
+static int ksyms_open(struct ksyms *k, const char *release)
+{
+	char *path = xasprintf("/usr/lib/debug/boot/vmlinux-%s", release);
+	Elf_Scn *scn = NULL;
+
+	memset(k, 0, sizeof(*k));
+	elf_version(EV_CURRENT);
+	k->fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (k->fd < 0)
+		return -1;
+	k->elf = elf_begin(k->fd, ELF_C_READ_MMAP, NULL);
+	while (k->elf && (scn = elf_nextscn(k->elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
+			k->data = elf_getdata(scn, NULL);
+			k->n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+			k->strndx = sh.sh_link;
+			break;
+		}
+	}
+	for (size_t i = 0; k->data && i < k->n; i++) {
+		GElf_Sym s;
+		const char *name;
+
+		if (gelf_getsym(k->data, (int)i, &s) &&
+		    (name = elf_strptr(k->elf, k->strndx, s.st_name)) &&
+		    !strcmp(name, "_stext")) {
+			k->stext = s.st_value;
+			break;
+		}
+	}
+	if (k->stext)
+		return 0;
+	ksyms_close(k);
+	return -1;
+}
+
+/* "name+0xoff" of the link-time address @a, or NULL past every symbol. */
+static char *ksyms_name(struct ksyms *k, uint64_t a)
+{
+	const char *best = NULL;
+	uint64_t at = 0, size = 0;
+
+	for (size_t i = 0; i < k->n; i++) {
+		GElf_Sym s;
+		const char *name;
+
+		if (!gelf_getsym(k->data, (int)i, &s) ||
+		    GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_value > a ||
+		    s.st_value < at || !(name = elf_strptr(k->elf, k->strndx, s.st_name)))
+			continue;
+		best = name;
+		at = s.st_value;
+		size = s.st_size;
+	}
+	if (!best || (size && a >= at + size))
+		return NULL;
+	return xasprintf("%s+0x%" PRIx64, best, a - at);
+}
+
+/*
+ * One line per vCPU from "info registers -a": its RIP, named when it is
+ * in the kernel image (@slide: the guest's _stext minus the link-time
+ * one), its privilege level and whether it halted.
+ */
+static void cpu_lines(struct strbuf *out, const char *regs, struct ksyms *k,
+		      int64_t slide)
+{
+	const char *p = regs;
+
+	while ((p = strstr(p, "CPU#"))) {
+		int cpu = atoi(p + 4);
+		const char *next = strstr(p + 4, "CPU#"), *rip = strstr(p, "RIP=");
+		const char *cpl = strstr(p, "CPL="), *hlt = strstr(p, "HLT=");
+		uint64_t a;
+		char *name = NULL;
+
+		p += 4;
+		if (!rip || (next && rip > next))
+			continue;
+		a = strtoull(rip + 4, NULL, 16);
+		if (k && cpl && atoi(cpl + 4) == 0)
+			name = ksyms_name(k, a - (uint64_t)slide);
+		sb_printf(out, "  CPU#%d RIP %016" PRIx64 " %s%s\n", cpu, a,
+			  name ? name : cpl && atoi(cpl + 4) == 3 ? "(user space)"
+				     : "(not in the kernel image)",
+			  hlt && atoi(hlt + 4) ? ", halted" : "");
+		free(name);
+	}
+}
+
+char *vm_cpu_state(const char *sock, const char *release, uint64_t guest_stext,
+		   int samples)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct ksyms k;
+	int have_syms = guest_stext && ksyms_open(&k, release) == 0;
+
+	for (int i = 0; i < samples; i++) {
+		char *regs;
+
+		if (i)
+			usleep(200 * 1000);
+		regs = mon_command(sock, "info registers -a");
+		if (!regs) {
+			sb_puts(&out, "  (QEMU's monitor did not answer)\n");
+			break;
+		}
+		sb_printf(&out, "the vCPUs, sample %d of %d:\n", i + 1, samples);
+		cpu_lines(&out, regs, have_syms ? &k : NULL,
+			  have_syms ? (int64_t)(guest_stext - k.stext) : 0);
+		free(regs);
+	}
+	if (guest_stext && !have_syms)
+		sb_printf(&out, "  (no /usr/lib/debug/boot/vmlinux-%s to name addresses)\n",
+			  release);
+	if (have_syms)
+		ksyms_close(&k);
+	return sb_steal(&out);
+}
