@@ -9,7 +9,7 @@
  * which halves their size and lets entries be found by number for the
  * per-CPU statistics.
  *
- * Concurrency.  Callers hold the global's rwlock: for writing around
+ * Concurrency.  Callers hold the global's lock (stp_rwlock_t): for writing around
  * everything except _stp_map_stat_add, which runs under the read lock on
  * many CPUs at once.  For statistics maps, therefore, lookups are
  * lock-free (entries are published with a release store and only

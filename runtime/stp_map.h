@@ -165,8 +165,39 @@ const struct stp_stat *_stp_map_entry_stat(const struct stp_map_entry *e);
  * statistic) takes its own CPU's lock, so CPUs never share a cache line
  * for it; reading, sorting or deleting takes every CPU's lock.
  */
+/*
+ * A global's reader-writer lock: > 0 readers, -1 a writer, 0 free.  Probes
+ * only ever try it (waiting is _stp_lock_globals_wait's loop), so it is
+ * a counter, not rwlock_t: on PREEMPT_RT that is an rt_mutex whose
+ * read_unlock, racing a writer's trylock, turns interrupts on to wake
+ * the writer (in a probe inside __schedule, with the runqueue lock held)
+ * and whose every lock and unlock also toggles migration and RCU.
+ */
+typedef struct {
+	atomic_t cnt;
+} stp_rwlock_t;
+#define STP_RWLOCK(name) stp_rwlock_t name = { ATOMIC_INIT(0) }
+
+static __always_inline bool _stp_read_trylock(stp_rwlock_t *l)
+{
+	int c = atomic_read(&l->cnt);
+
+	do {
+		if (c < 0)
+			return false;
+	} while (!atomic_try_cmpxchg_acquire(&l->cnt, &c, c + 1));
+	return true;
+}
+
+static __always_inline bool _stp_write_trylock(stp_rwlock_t *l)
+{
+	int free = 0;
+
+	return atomic_try_cmpxchg_acquire(&l->cnt, &free, -1);
+}
+
 struct stp_lock_req {
-	rwlock_t *lock;		/* DEFINE_RWLOCK in the script, or NULL */
+	stp_rwlock_t *lock;	/* STP_RWLOCK in the script, or NULL */
 	raw_spinlock_t __percpu *pcpu;	/* DEFINE_PER_CPU, when lock is NULL */
 	bool write;
 };
@@ -179,7 +210,7 @@ static __always_inline bool _stp_trylock_req(const struct stp_lock_req *r)
 	if (r->pcpu)
 		return r->write ? _stp_trylock_all_cpus(r->pcpu) :
 			raw_spin_trylock(this_cpu_ptr(r->pcpu));
-	return r->write ? write_trylock(r->lock) : read_trylock(r->lock);
+	return r->write ? _stp_write_trylock(r->lock) : _stp_read_trylock(r->lock);
 }
 
 static __always_inline void _stp_unlock_req(const struct stp_lock_req *r)
@@ -189,9 +220,9 @@ static __always_inline void _stp_unlock_req(const struct stp_lock_req *r)
 	else if (r->pcpu)	/* preemption is off: still the CPU that took it */
 		raw_spin_unlock(this_cpu_ptr(r->pcpu));
 	else if (r->write)
-		write_unlock(r->lock);
+		atomic_set_release(&r->lock->cnt, 0);
 	else
-		read_unlock(r->lock);
+		atomic_dec_return_release(&r->lock->cnt);
 }
 
 /*

@@ -425,7 +425,7 @@ void emit_global_decls(struct session *s, struct strbuf *c)
 			sb_printf(c, "static DEFINE_PER_CPU(raw_spinlock_t, gl_%s) = "
 				  "__RAW_SPIN_LOCK_INITIALIZER(gl_%s);\n", g->cname, g->cname);
 		else
-			sb_printf(c, "static DEFINE_RWLOCK(gl_%s);\n", g->cname);
+			sb_printf(c, "static STP_RWLOCK(gl_%s);\n", g->cname);
 		if (is_map(g)) {
 			sb_printf(c, "static struct stp_map *g_%s;\n", g->cname);
 			sb_printf(c, "static const struct stp_map_desc gd_%s = {\n"
