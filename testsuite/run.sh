@@ -447,7 +447,7 @@ $(head -20 "$base.err")"; continue
 		local bt vt; read -r -a bt < <(tail -1 "$dir/build-time"); read -r -a vt < <(tail -1 "$dir/vm-time")
 		echo "== $r: builds ${bt[0]:-?}+${bt[1]:-?} s CPU (user+sys), ${bt[2]:-?} s wall; VM ${vt[0]:-?}+${vt[1]:-?} s CPU, ${vt[2]:-?} s wall"
 		if [ -f "$vdir/emulator-problem" ]; then
-			echo "note: on $r the guest kernel died of an int3 just past an ftrace call site, the emulator's text-patching race (translator/vm.c); the test it stopped passed in a new boot:"
+			echo "note: on $r the guest kernel died of an int3 just past an ftrace call site, or hung with a vCPU looping on one: the emulator's text-patching race (translator/vm.c); the test it stopped passed in a new boot:"
 			head -30 "$vdir/emulator-problem" | sed 's/^/note:   /'
 		fi
 		if [ -f "$vdir/kernel-problem" ]; then

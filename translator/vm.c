@@ -1512,6 +1512,39 @@ bool vm_problem_is_tcg_int3(const char *problem)
 	return !strncmp(rip, "+0x5/", 5) || !strncmp(rip, "+0x1/", 5);
 }
 
+/*
+ * Is this hang (vm_cpu_state's lines in @problem) the other face of the
+ * same race: a vCPU that keeps executing a stale int3 whose byte the
+ * kernel already restored?  Each trap finds no int3 in memory, so the
+ * handler takes it for one removed meanwhile and returns to run the
+ * instruction again.  Its mark: a vCPU in the int3 handlers in every
+ * sample.
+ */
+bool vm_hang_is_tcg_int3(const char *problem)
+{
+	static const char *const in_int3[] = {
+		" asm_exc_int3+", " exc_int3+", " do_int3+", " do_int3_user+",
+		" poke_int3_handler+", " kprobe_int3_handler+", " get_kprobe+",
+	};
+	const char *p = problem, *next;
+	int samples = 0, hits = 0;
+
+	while (p && (p = strstr(p, "the vCPUs, sample "))) {
+		int hit = 0;
+
+		next = strstr(p + 1, "the vCPUs, sample ");
+		samples++;
+		for (size_t i = 0; i < ARRAY_SIZE(in_int3) && !hit; i++) {
+			const char *h = strstr(p, in_int3[i]);
+
+			hit = h && (!next || h < next);
+		}
+		hits += hit;
+		p = next;
+	}
+	return samples && hits == samples;
+}
+
 static void sb_add_boot(struct strbuf *sb, int boot, const char *text)
 {
 	if (!text)
@@ -1524,8 +1557,10 @@ static void sb_add_boot(struct strbuf *sb, int boot, const char *text)
 /*
  * With cfg->reboots, a guest kernel that dies during a job costs that job
  * only: the jobs after it run in a new boot.  A death that looks like the
- * emulator's (vm_problem_is_tcg_int3) reruns its own job once first; if
- * the rerun ends, that death goes to res->emulator_problem, not to
+ * emulator's (vm_problem_is_tcg_int3), and a job still running after
+ * cfg->job_timeout_s, rerun their own job once first.  If the rerun ends,
+ * a death like the emulator's, or a hang with its mark
+ * (vm_hang_is_tcg_int3), goes to res->emulator_problem, not to
  * res->problem.  Returns 0 once every job ended or died.
  */
 int vm_run(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
@@ -1534,7 +1569,7 @@ int vm_run(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 	struct strbuf problem = STRBUF_INIT, console = STRBUF_INIT;
 	struct strbuf emul = STRBUF_INIT;
 	int first = 0, boot = 0, ret, timed_out = 0;
-	int rerun = -1, rerun_at = 0, reran = -1;
+	int rerun = -1, rerun_at = 0, reran = -1, excuse = 0;
 
 	for (;; boot++) {
 		int j;
@@ -1542,7 +1577,7 @@ int vm_run(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 		ret = vm_boot(cfg, jobs + first, njobs - first, res);
 		sb_add_boot(&console, boot, res->console);
 		timed_out |= res->timed_out;
-		if (rerun >= 0 && jobs[rerun].status >= 0) {
+		if (rerun >= 0 && excuse && jobs[rerun].status >= 0) {
 			/* The rerun ended: the death before it was not its doing. */
 			sb_puts(&emul, sb_str(&problem) + rerun_at);
 			problem.len = (size_t)rerun_at;
@@ -1562,9 +1597,17 @@ int vm_run(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 				"past an ftrace call site (the emulator's text-patching race?): "
 				"running the job again in a new boot\n", jobs[j].name);
 			rerun = reran = first = j;
+			excuse = 1;
 		} else if (j != reran && res->hung) {
-			fprintf(stderr, "vm: job %s hung the guest: running it again in a "
-				"new boot\n", jobs[j].name);
+			/*
+			 * Rerun to know whether it hangs again, and so that one
+			 * hang costs no other job; only the emulator's is excused.
+			 */
+			excuse = vm_hang_is_tcg_int3(res->problem);
+			fprintf(stderr, "vm: job %s was still running after %d s%s: running "
+				"it again in a new boot\n", jobs[j].name, cfg->job_timeout_s,
+				excuse ? " with a vCPU looping on an int3 (the emulator's "
+					 "text-patching race?)" : "");
 			rerun = reran = first = j;
 		} else {
 			fprintf(stderr, "vm: the guest kernel %s in job %s: booting "

@@ -123,6 +123,8 @@ char *vm_cpu_state(const char *sock, const char *release, uint64_t guest_stext,
 
 /* Does a kernel problem look like the emulator's int3 race (vm.c)? */
 bool vm_problem_is_tcg_int3(const char *problem);
+/* Does a hang's problem (the vCPUs' state) look like the same race? */
+bool vm_hang_is_tcg_int3(const char *problem);
 
 /* Host-side helpers, also for callers that prepare cfg->files and jobs. */
 struct strbuf;

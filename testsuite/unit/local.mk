@@ -24,3 +24,10 @@ testsuite_unit_rtkey_test_SOURCES = testsuite/unit/rtkey_test.c \
 	translator/rtkey.c translator/rtkey.h common/util.c common/util.h
 testsuite_unit_rtkey_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/common \
 	-I$(srcdir)/translator -DRUNTIME_DIR='"$(abs_srcdir)/runtime"'
+
+check_PROGRAMS += testsuite/unit/vm_hang_test
+testsuite_unit_vm_hang_test_SOURCES = testsuite/unit/vm_hang_test.c \
+	translator/vm.c translator/vm_cpus.c translator/vm.h common/util.c common/util.h
+testsuite_unit_vm_hang_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/common \
+	-I$(srcdir)/translator
+testsuite_unit_vm_hang_test_LDADD = -lelf

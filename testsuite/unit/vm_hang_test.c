@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Which guest failures the VM runner takes for the emulator's
+ * text-patching race (translator/vm.c) and excuses after a rerun ends:
+ * an int3 oops just past an ftrace call site, and a hang with a vCPU in
+ * the int3 handlers in every sample.  Anything else stays a failure.
+ */
+#include "vm.h"
+
+#include <stdio.h>
+
+static int fails;
+
+static void check(const char *what, bool got, bool want)
+{
+	if (got != want) {
+		printf("FAIL %s: %d, want %d\n", what, got, want);
+		fails++;
+	}
+}
+
+#define HEAD "stap-vm: job t_x still running after 240 s: the guest was stopped\n"
+
+int main(void)
+{
+	check("int3 loop in both samples",
+	      vm_hang_is_tcg_int3(HEAD
+		"the vCPUs, sample 1 of 2:\n"
+		"  CPU#0 RIP ffffffff9a000010 exc_int3+0x10\n"
+		"  CPU#1 RIP ffffffff9a459feb native_safe_halt+0xb, halted\n"
+		"the vCPUs, sample 2 of 2:\n"
+		"  CPU#0 RIP ffffffff9a000110 kprobe_int3_handler+0x40\n"
+		"  CPU#1 RIP ffffffff9a459feb native_safe_halt+0xb, halted\n"), true);
+	check("int3 in one sample only",
+	      vm_hang_is_tcg_int3(HEAD
+		"the vCPUs, sample 1 of 2:\n"
+		"  CPU#0 RIP ffffffff9a000010 exc_int3+0x10\n"
+		"the vCPUs, sample 2 of 2:\n"
+		"  CPU#0 RIP ffffffff9a001234 native_queued_spin_lock_slowpath+0x64\n"), false);
+	check("a spinlock deadlock",
+	      vm_hang_is_tcg_int3(HEAD
+		"the vCPUs, sample 1 of 2:\n"
+		"  CPU#0 RIP ffffffff9a001234 native_queued_spin_lock_slowpath+0x64\n"
+		"  CPU#1 RIP ffffffff9a001234 native_queued_spin_lock_slowpath+0x60\n"
+		"the vCPUs, sample 2 of 2:\n"
+		"  CPU#0 RIP ffffffff9a001234 native_queued_spin_lock_slowpath+0x64\n"
+		"  CPU#1 RIP ffffffff9a001234 native_queued_spin_lock_slowpath+0x60\n"), false);
+	check("no samples (the monitor did not answer)",
+	      vm_hang_is_tcg_int3(HEAD "  (QEMU's monitor did not answer)\n"), false);
+	check("no problem", vm_hang_is_tcg_int3(NULL), false);
+	/* "exc_int3" inside a longer name is not the handler. */
+	check("a longer name",
+	      vm_hang_is_tcg_int3(HEAD
+		"the vCPUs, sample 1 of 1:\n"
+		"  CPU#0 RIP ffffffff9a000010 my_exc_int3+0x10\n"), false);
+
+	check("int3 oops past an IBT ftrace site",
+	      vm_problem_is_tcg_int3("int3: 0000 [#1] PREEMPT SMP NOPTI\n"
+				     "RIP: 0010:__do_sys_getppid+0x5/0x30\n"), true);
+	check("int3 oops elsewhere",
+	      vm_problem_is_tcg_int3("int3: 0000 [#1] PREEMPT SMP NOPTI\n"
+				     "RIP: 0010:__do_sys_getppid+0x9/0x30\n"), false);
+	check("a NULL dereference",
+	      vm_problem_is_tcg_int3("BUG: kernel NULL pointer dereference\n"
+				     "RIP: 0010:oops_init+0x5/0x10\n"), false);
+	if (!fails)
+		printf("vm_hang_test: all passed\n");
+	return fails ? 1 : 0;
+}
