@@ -460,18 +460,41 @@ $(head -20 "$base.err")"; continue
 }
 
 # The fuzz harnesses only rot when nothing builds them: build and replay.
+# Their verdict goes to $work/fuzz-verdict (ok, or skip/bad and why).
 run_fuzz() {
-	selected fuzz/replay || return
 	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' >"$work/fz.c"
 	if ! clang -fsanitize=fuzzer,address,undefined -o "$work/fz" "$work/fz.c" >/dev/null 2>&1; then
-		skipped fuzz/replay "clang with libFuzzer missing: apt-get install clang"
-		return
-	fi
-	if make -C "$top/fuzz" -j2 check >"$work/fuzz.log" 2>&1; then
-		ok fuzz/replay
+		printf 'skip\nclang with libFuzzer missing: apt-get install clang\n' >"$work/fuzz-verdict"
+	elif make -C "$top/fuzz" -j"$1" check >"$work/fuzz.log" 2>&1; then
+		echo ok >"$work/fuzz-verdict"
 	else
-		bad fuzz/replay "$(grep -E -A3 'error|ERROR|SUMMARY|round trip' "$work/fuzz.log" | head -30)"
+		{ echo bad; grep -E -A3 'error|ERROR|SUMMARY|round trip' "$work/fuzz.log" | head -30; } >"$work/fuzz-verdict"
 	fi
+}
+
+# With run/ tests selected, fuzz builds beside the VMs, one job at a time:
+# a VM leaves a core mostly idle, and fuzz then costs make check no wall
+# time of its own.  Alone, it runs at once, two jobs.
+fuzz_pid=
+fuzz_start() {
+	selected fuzz/replay || return 0
+	if [ ${#vm_tests[@]} -gt 0 ] && [ ${#vm_kernels[@]} -gt 0 ]; then
+		( { time run_fuzz 1; } 2>"$work/fuzz-time" ) & fuzz_pid=$!
+	else
+		{ time run_fuzz 2; } 2>"$work/fuzz-time"
+	fi
+}
+fuzz_report() {
+	selected fuzz/replay || return 0
+	[ -z "$fuzz_pid" ] || wait "$fuzz_pid"
+	local t v; read -r -a t < <(tail -1 "$work/fuzz-time")
+	echo "== fuzz: ${t[0]:-?}+${t[1]:-?} s CPU (user+sys), ${t[2]:-?} s wall${fuzz_pid:+ (beside the VMs)}"
+	v=$(head -1 "$work/fuzz-verdict" 2>/dev/null || echo bad)
+	case $v in
+	ok) ok fuzz/replay ;;
+	skip) skipped fuzz/replay "$(tail -n +2 "$work/fuzz-verdict")" ;;
+	*) bad fuzz/replay "$(tail -n +2 "$work/fuzz-verdict" 2>/dev/null || echo 'no verdict')" ;;
+	esac
 }
 
 [ -x "$stap" ] || { echo "stap is not built: run make"; echo "0 passed, 1 failed"; exit 1; }
@@ -496,8 +519,9 @@ passes() {
 timed "parse and sem groups" passes
 run_cli
 timed unit run_unit
-timed fuzz run_fuzz
+fuzz_start
 run_vm_group
+fuzz_report
 
 if [ -n "${KEEP:-}" ]; then echo "work directory kept: $work"; else rm -rf "$work"; fi
 if [ $fail -gt 0 ]; then echo "failed: ${failed_names[*]}"; fi
