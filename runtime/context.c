@@ -339,6 +339,17 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 		h->fn(c);
 	else
 		p->handler(c);
+#ifdef STP_CHECK_IRQS
+	/*
+	 * Something the handler called turned interrupts back on (as an
+	 * rt_mutex's slow path does on PREEMPT_RT): in a probe inside the
+	 * scheduler that can deadlock the CPU.  The test suite's builds ask
+	 * for this check, and its kernel-log check fails on the warning.
+	 */
+	if (_stp_params.irqs_off &&
+	    WARN_ONCE(!irqs_disabled(), "stap: probe %s turned interrupts on\n", p->pp))
+		local_irq_disable();
+#endif
 	if (unlikely(p->timed))
 		_stp_params.timing_add(p, get_cycles() - start);
 

@@ -234,8 +234,10 @@ build_one() {	# script release dir kmod [defer]
 	# while the host has the CPU's thread stopped, so a short begin probe
 	# may seem to take more than STP_OVERLOAD_THRESHOLD cycles.  A test
 	# whose NAME.args has --default-limits (a word for this runner only)
-	# keeps the defaults.
-	local f=$1 r=$2 dir=$3 name words=() args=() lockwait=(-DMAXTRYLOCK=100000 -DSTP_NO_OVERLOAD) i
+	# keeps the defaults.  -DSTP_CHECK_IRQS: a handler that turns
+	# interrupts back on warns (runtime/context.c), which fails the
+	# kernel-log check; in the same set, so it costs no runtime build.
+	local f=$1 r=$2 dir=$3 name words=() args=() lockwait=(-DMAXTRYLOCK=100000 -DSTP_NO_OVERLOAD -DSTP_CHECK_IRQS) i
 	name=$(basename "$f" .stp)
 	[ -f "${f%.stp}.args" ] && eval "words=($(expand_args "$f" "$4"))"
 	# Pass-5 options (-c -x -s -S -o -G) are not part of the module: stap --vm-batch hands
