@@ -1213,7 +1213,7 @@ static void vm_hung(struct vm *vm)
 {
 	char *sock = xasprintf("%s/monitor", vm->dir);
 
-	vm->cpus = vm_cpu_state(sock, vm->cfg->release, vm->guest_stext, 2);
+	vm->cpus = vm_cpu_state(sock, vm->cfg->release, vm->guest_stext, 5);
 	free(sock);
 	vm_kill(vm);
 }
@@ -1510,39 +1510,6 @@ bool vm_problem_is_tcg_int3(const char *problem)
 		return false;
 	rip = strchrnul(rip, '+');
 	return !strncmp(rip, "+0x5/", 5) || !strncmp(rip, "+0x1/", 5);
-}
-
-/*
- * Is this hang (vm_cpu_state's lines in @problem) the other face of the
- * same race: a vCPU that keeps executing a stale int3 whose byte the
- * kernel already restored?  Each trap finds no int3 in memory, so the
- * handler takes it for one removed meanwhile and returns to run the
- * instruction again.  Its mark: a vCPU in the int3 handlers in every
- * sample.
- */
-bool vm_hang_is_tcg_int3(const char *problem)
-{
-	static const char *const in_int3[] = {
-		" asm_exc_int3+", " exc_int3+", " do_int3+", " do_int3_user+",
-		" poke_int3_handler+", " kprobe_int3_handler+", " get_kprobe+",
-	};
-	const char *p = problem, *next;
-	int samples = 0, hits = 0;
-
-	while (p && (p = strstr(p, "the vCPUs, sample "))) {
-		int hit = 0;
-
-		next = strstr(p + 1, "the vCPUs, sample ");
-		samples++;
-		for (size_t i = 0; i < ARRAY_SIZE(in_int3) && !hit; i++) {
-			const char *h = strstr(p, in_int3[i]);
-
-			hit = h && (!next || h < next);
-		}
-		hits += hit;
-		p = next;
-	}
-	return samples && hits == samples;
 }
 
 static void sb_add_boot(struct strbuf *sb, int boot, const char *text)

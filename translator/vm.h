@@ -114,7 +114,7 @@ void vm_result_free(struct vm_result *res);
 
 /*
  * The registers of a running QEMU's vCPUs, from its human monitor on the
- * unix socket @sock, @samples times 0.2 s apart, each RIP named from
+ * unix socket @sock, @samples times 0.1 s apart, each RIP named from
  * /usr/lib/debug/boot/vmlinux-@release when the guest's _stext (from its
  * /proc/kallsyms) is known; malloc'ed text, one line a vCPU (vm_cpus.c).
  */
@@ -123,7 +123,7 @@ char *vm_cpu_state(const char *sock, const char *release, uint64_t guest_stext,
 
 /* Does a kernel problem look like the emulator's int3 race (vm.c)? */
 bool vm_problem_is_tcg_int3(const char *problem);
-/* Does a hang's problem (the vCPUs' state) look like the same race? */
+/* Does a hang's problem (the vCPUs' state) look like the same race (vm_cpus.c)? */
 bool vm_hang_is_tcg_int3(const char *problem);
 
 /* Host-side helpers, also for callers that prepare cfg->files and jobs. */

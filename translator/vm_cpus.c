@@ -138,18 +138,30 @@ static char *ksyms_name(struct ksyms *k, uint64_t a)
 {
 	const char *best = NULL;
 	uint64_t at = 0, size = 0;
+	bool func = false;
 
 	for (size_t i = 0; i < k->n; i++) {
 		GElf_Sym s;
 		const char *name;
+		int type;
 
-		if (!gelf_getsym(k->data, (int)i, &s) ||
-		    GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_value > a ||
-		    s.st_value < at || !(name = elf_strptr(k->elf, k->strndx, s.st_name)))
+		if (!gelf_getsym(k->data, (int)i, &s) || s.st_shndx == SHN_UNDEF ||
+		    s.st_value > a || s.st_value < at)
+			continue;
+		type = GELF_ST_TYPE(s.st_info);
+		/*
+		 * The entry code's symbols (asm_exc_int3) have no type; a
+		 * function wins over a label at its address (a section's
+		 * __*_start).
+		 */
+		if ((type != STT_FUNC && type != STT_NOTYPE) ||
+		    (s.st_value == at && func && type != STT_FUNC) ||
+		    !(name = elf_strptr(k->elf, k->strndx, s.st_name)))
 			continue;
 		best = name;
 		at = s.st_value;
 		size = s.st_size;
+		func = type == STT_FUNC;
 	}
 	if (!best || (size && a >= at + size))
 		return NULL;
@@ -198,7 +210,7 @@ char *vm_cpu_state(const char *sock, const char *release, uint64_t guest_stext,
 		char *regs;
 
 		if (i)
-			usleep(200 * 1000);
+			usleep(100 * 1000);
 		regs = mon_command(sock, "info registers -a");
 		if (!regs) {
 			sb_puts(&out, "  (QEMU's monitor did not answer)\n");
@@ -215,4 +227,75 @@ char *vm_cpu_state(const char *sock, const char *release, uint64_t guest_stext,
 	if (have_syms)
 		ksyms_close(&k);
 	return sb_steal(&out);
+}
+
+/*
+ * The int3 handlers' path, from the trap to the return: a vCPU looping on
+ * a stale int3 is somewhere in it or at the int3 itself.
+ */
+static bool in_int3_path(const char *name, size_t len)
+{
+	static const char *const fns[] = {
+		"asm_exc_int3", "exc_int3", "do_int3", "do_int3_user",
+		"poke_int3_handler", "kprobe_int3_handler", "get_kprobe",
+		"irqentry_nmi_enter", "irqentry_nmi_exit", "ct_nmi_enter",
+		"ct_nmi_exit", "error_entry", "error_return",
+	};
+	const char *plus = memchr(name, '+', len);
+	size_t n = plus ? (size_t)(plus - name) : len;
+
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (strlen(fns[i]) == n && !memcmp(fns[i], name, n))
+			return true;
+	return false;
+}
+
+#define MAX_CPUS 64
+
+/*
+ * Is this hang (vm_cpu_state's lines in @problem) the other face of the
+ * emulator's text-patching race (vm.c): a vCPU that keeps executing a
+ * stale int3 whose byte the kernel already restored?  Each trap finds no
+ * int3 in memory, so the handler takes it for one another CPU removed
+ * and returns to run the instruction again.  Its mark: a running vCPU
+ * seen only in the int3 handlers and at one other address (the int3's),
+ * in the handlers at least once.  A CPU spinning on a lock, or in a
+ * loop of ours, is not.
+ */
+bool vm_hang_is_tcg_int3(const char *problem)
+{
+	struct {
+		int int3, halted, sites;	/* sites: other RIPs, 2 = many */
+		uint64_t site;
+	} cpu[MAX_CPUS] = { 0 };
+	const char *p = problem ? strstr(problem, "the vCPUs, sample ") : NULL;
+
+	for (; p && *p; p = strchrnul(p, '\n'), p += !!*p) {
+		const char *eol = strchrnul(p, '\n'), *name;
+		char *end;
+		long c;
+		uint64_t rip;
+
+		if (strncmp(p, "  CPU#", 6))
+			continue;
+		c = strtol(p + 6, &end, 10);
+		if (c < 0 || c >= MAX_CPUS || strncmp(end, " RIP ", 5))
+			continue;
+		rip = strtoull(end + 5, &end, 16);
+		name = end + 1;
+		if (*end != ' ' || name >= eol)
+			continue;
+		if (memmem(name, (size_t)(eol - name), ", halted", 8))
+			cpu[c].halted = 1;
+		else if (in_int3_path(name, (size_t)(eol - name)))
+			cpu[c].int3++;
+		else if (!cpu[c].sites)
+			cpu[c].site = rip, cpu[c].sites = 1;
+		else if (cpu[c].site != rip)
+			cpu[c].sites = 2;
+	}
+	for (int i = 0; i < MAX_CPUS; i++)
+		if (cpu[i].int3 && !cpu[i].halted && cpu[i].sites < 2)
+			return true;
+	return false;
 }
