@@ -160,12 +160,6 @@ const struct stp_stat *_stp_map_entry_stat(const struct stp_map_entry *e);
 
 /* ---- global-variable locks ---- */
 /*
- * A global is guarded either by one rwlock or, for statistics, by one raw
- * spinlock per CPU: adding a sample (the only thing a hot probe does to a
- * statistic) takes its own CPU's lock, so CPUs never share a cache line
- * for it; reading, sorting or deleting takes every CPU's lock.
- */
-/*
  * A global's reader-writer lock: > 0 readers, -1 a writer, 0 free.  Probes
  * only ever try it (waiting is _stp_lock_globals_wait's loop), so it is
  * a counter, not rwlock_t: on PREEMPT_RT that is an rt_mutex whose
@@ -196,6 +190,12 @@ static __always_inline bool _stp_write_trylock(stp_rwlock_t *l)
 	return atomic_try_cmpxchg_acquire(&l->cnt, &free, -1);
 }
 
+/*
+ * A global is guarded either by one stp_rwlock_t or, for statistics, by
+ * one raw spinlock per CPU: adding a sample (the only thing a hot probe
+ * does to a statistic) takes its own CPU's lock, so CPUs never share a
+ * cache line for it; reading, sorting or deleting takes every CPU's lock.
+ */
 struct stp_lock_req {
 	stp_rwlock_t *lock;	/* STP_RWLOCK in the script, or NULL */
 	raw_spinlock_t __percpu *pcpu;	/* DEFINE_PER_CPU, when lock is NULL */

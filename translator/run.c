@@ -758,9 +758,10 @@ int run_vm_batch(struct session *s, const char *dir)
 	}
 	if (res.kernel_problem || res.timed_out) {
 		char *p = xasprintf("%s/kernel-problem", dir);
-		const char *what = res.problem ? res.problem : res.timed_out ? "VM timed out\n" : NULL;
+		const char *what = res.problem ? res.problem
+				 : res.timed_out ? "VM timed out\n" : "kernel problem\n";
 
-		write_file(p, what ? what : "kernel problem\n", strlen(what ? what : "kernel problem\n"));
+		write_file(p, what, strlen(what));
 		free(p);
 	}
 	if (res.emulator_problem) {

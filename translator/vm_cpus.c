@@ -5,9 +5,9 @@
  *
  * A guest that stops making progress with its interrupts off leaves no
  * message: TCG has no PMU for the hard-lockup detector, and the soft-
- * lockup one needs a timer interrupt.  The vCPUs' RIPs, sampled twice,
- * say whether it spins in a loop of ours, in a lock, or at a patched
- * call site (the emulator's text-patching race, vm.c).
+ * lockup one needs a timer interrupt.  The vCPUs' RIPs, sampled a few
+ * times, say whether it spins in a loop of ours, in a lock, or at a
+ * patched call site (the emulator's text-patching race, vm.c).
  */
 #include "vm.h"
 #include "util.h"
