@@ -121,6 +121,11 @@ void vm_result_free(struct vm_result *res);
 char *vm_cpu_state(const char *sock, const char *release, uint64_t guest_stext,
 		   int samples);
 
+/* Xen's ELF note type for a 32-bit PVH entry point (xen/elfnote.h). */
+#define VM_XEN_ELFNOTE_PHYS32_ENTRY 18
+/* Has the vmlinux at @path a PVH entry, so QEMU can boot it (vm_cpus.c)? */
+bool vm_vmlinux_bootable(const char *path);
+
 /* Does a kernel problem look like the emulator's int3 race (vm.c)? */
 bool vm_problem_is_tcg_int3(const char *problem);
 /* Does a hang's problem (the vCPUs' state) look like the same race (vm_cpus.c)? */

@@ -299,3 +299,43 @@ bool vm_hang_is_tcg_int3(const char *problem)
 			return true;
 	return false;
 }
+
+/*
+ * Can QEMU boot @path directly?  An uncompressed vmlinux is bootable when
+ * it has the PVH entry note (Xen's PHYS32_ENTRY, CONFIG_PVH), which QEMU
+ * looks for in an ELF kernel.
+ */
+bool vm_vmlinux_bootable(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	size_t n = 0;
+	bool found = false;
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_getphdrnum(elf, &n) == 0) {
+		for (size_t i = 0; i < n && !found; i++) {
+			GElf_Phdr ph;
+			Elf_Data *d;
+			GElf_Nhdr nh;
+			size_t off = 0, noff, doff;
+
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+				continue;
+			d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+			while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0)
+				if (nh.n_type == VM_XEN_ELFNOTE_PHYS32_ENTRY && nh.n_namesz == 4 &&
+				    !memcmp((char *)d->d_buf + noff, "Xen", 4)) {
+					found = true;
+					break;
+				}
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return found;
+}
