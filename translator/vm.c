@@ -857,7 +857,7 @@ static void on_signal(int sig)
  * places the kernel as on a real machine.  With STAP_VM_BOOT=vmlinux (the
  * test suite's many short boots), the debuginfo vmlinux through its PVH
  * entry instead, where it has one: no decompressor, so no KASLR, and no
- * XZ to unpack under TCG (half of a 6.1 boot's 6 s of CPU).
+ * XZ to unpack under TCG (4 s of a 6.1 boot's 7.5 s of CPU).
  */
 static char *boot_image(const struct vm_config *cfg)
 {

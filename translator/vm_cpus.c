@@ -8,6 +8,9 @@
  * lockup one needs a timer interrupt.  The vCPUs' RIPs, sampled a few
  * times, say whether it spins in a loop of ours, in a lock, or at a
  * patched call site (the emulator's text-patching race, vm.c).
+ *
+ * Also, from the same debuginfo vmlinux: whether QEMU can boot it
+ * directly (vm_vmlinux_bootable).
  */
 #include "vm.h"
 #include "util.h"
