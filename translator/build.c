@@ -133,10 +133,13 @@ static int run_kbuild(struct session *s, const char *kdir, const char *dir,
 			 "CONFIG_DEBUG_INFO_BTF_MODULES=", "modules", nm, NULL };
 	int ret;
 
-	if (s->verbose >= 2)
-		fprintf(stderr, "Running make %s %s -j2 CONFIG_DEBUG_INFO_BTF_MODULES= modules%s%s%s\n",
-			cflag, mflag,
-			nm ? " '" : "", nm ? nm : "", nm ? "'" : "");
+	if (s->verbose >= 2) {
+		/* argv itself, so the message cannot drift from what runs. */
+		fputs("Running", stderr);
+		for (int i = 0; argv[i]; i++)
+			fprintf(stderr, strchr(argv[i], ' ') ? " '%s'" : " %s", argv[i]);
+		fputc('\n', stderr);
+	}
 	ret = run_cmd(argv, NULL, out, timeout_s);
 	free(mflag);
 	free(cflag);

@@ -865,7 +865,7 @@ static char *boot_image(const struct vm_config *cfg)
 	char *elf;
 
 	if (how && !strcmp(how, "vmlinux")) {
-		elf = xasprintf("/usr/lib/debug/boot/vmlinux-%s", cfg->release);
+		elf = vm_debug_vmlinux(cfg->release);
 		if (vm_vmlinux_bootable(elf))
 			return elf;
 		if (cfg->verbose)

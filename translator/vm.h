@@ -121,8 +121,8 @@ void vm_result_free(struct vm_result *res);
 char *vm_cpu_state(const char *sock, const char *release, uint64_t guest_stext,
 		   int samples);
 
-/* Xen's ELF note type for a 32-bit PVH entry point (xen/elfnote.h). */
-#define VM_XEN_ELFNOTE_PHYS32_ENTRY 18
+/* The debuginfo vmlinux of @release, where bootstrap.sh puts it (malloc'ed). */
+char *vm_debug_vmlinux(const char *release);
 /* Has the vmlinux at @path a PVH entry, so QEMU can boot it (vm_cpus.c)? */
 bool vm_vmlinux_bootable(const char *path);
 

@@ -97,9 +97,14 @@ static void ksyms_close(struct ksyms *k)
 		close(k->fd);
 }
 
+char *vm_debug_vmlinux(const char *release)
+{
+	return xasprintf("/usr/lib/debug/boot/vmlinux-%s", release);
+}
+
 static int ksyms_open(struct ksyms *k, const char *release)
 {
-	char *path = xasprintf("/usr/lib/debug/boot/vmlinux-%s", release);
+	char *path = vm_debug_vmlinux(release);
 	Elf_Scn *scn = NULL;
 
 	memset(k, 0, sizeof(*k));
@@ -303,6 +308,9 @@ bool vm_hang_is_tcg_int3(const char *problem)
 	return false;
 }
 
+/* Xen's ELF note type for a 32-bit PVH entry point (xen/elfnote.h). */
+#define XEN_ELFNOTE_PHYS32_ENTRY 18
+
 /*
  * Can QEMU boot @path directly?  An uncompressed vmlinux is bootable when
  * it has the PVH entry note (Xen's PHYS32_ENTRY, CONFIG_PVH), which QEMU
@@ -330,7 +338,7 @@ bool vm_vmlinux_bootable(const char *path)
 				continue;
 			d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR);
 			while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0)
-				if (nh.n_type == VM_XEN_ELFNOTE_PHYS32_ENTRY && nh.n_namesz == 4 &&
+				if (nh.n_type == XEN_ELFNOTE_PHYS32_ENTRY && nh.n_namesz == 4 &&
 				    !memcmp((char *)d->d_buf + noff, "Xen", 4)) {
 					found = true;
 					break;
