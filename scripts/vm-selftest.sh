@@ -5,13 +5,13 @@
 # a fake staprun (a busybox shell script) and two tiny kbuild modules, on
 # every provisioned kernel or the releases given as arguments.  Checks
 # exact bytes on stdout/stderr (no final newline, 400 KB of binary),
-# exit statuses and arguments, a WARN_ON() reported as a kernel problem,
-# an oops stopping the run or costing only its own job (the rest run in a
-# new boot), an int3 oops like the emulator's text-patching race rerun
-# and excused, and on the first kernel only (the host's flow), a job past
-# the job limit stopped with what the vCPUs did, and a hung job hitting
-# the timeout without leaving QEMU behind.  Takes about 25 s per kernel,
-# and 75 s more on the first.
+# exit statuses and arguments, every CPU's delay loop, a WARN_ON()
+# reported as a kernel problem, an oops stopping the run or costing only
+# its own job (the rest run in a new boot), an int3 oops like the
+# emulator's text-patching race rerun and excused, and on the first
+# kernel only (the host's flow), a job past the job limit stopped with
+# what the vCPUs did, and a hung job hitting the timeout without leaving
+# QEMU behind.  Takes about 25 s per kernel, and 75 s more on the first.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,13 +41,14 @@ big.ko) cat "$m"; cat "$m" >&2; exit 0 ;;
 hang.ko) echo hanging; exec sleep 1000 ;;
 flakyhang.ko) [ -e /tmp/marked ] && exec sleep 1000; echo fine ;;
 mark.ko) touch /tmp/marked ;;
+cpus.ko) grep -E '^(bogomips|cpu MHz)' /proc/cpuinfo ;;
 flaky.ko) [ -e /tmp/marked ] && exec insmod "@WORK@/k-$(uname -r)/int3_vm.ko"; echo fine ;;
 *) exec insmod "$m" ;;
 esac
 EOF
 sed -i "s#@WORK@#$work#" staprun
 chmod +x staprun
-touch hello.ko nonl.ko hang.ko mark.ko flaky.ko flakyhang.ko
+touch hello.ko nonl.ko hang.ko mark.ko flaky.ko flakyhang.ko cpus.ko
 head -c 400000 /dev/urandom >big.ko
 cat >ok_vm.c <<'EOF'
 #include <linux/module.h>
@@ -104,7 +105,7 @@ for r in "${releases[@]}"; do
 
 	t0=$(date +%s.%N)
 	if ./vm_smoke -v -o "o-$r" -r "$r" -s ./staprun hello=hello.ko,-x,"a b'c" \
-		nonl=nonl.ko big=big.ko ok=$k/ok_vm.ko >"o-$r/log" 2>&1; then
+		nonl=nonl.ko big=big.ko ok=$k/ok_vm.ko cpus=cpus.ko >"o-$r/log" 2>&1; then
 		ok "$r: clean run ($(echo "$(date +%s.%N) - $t0" | bc | cut -c1-4) s)"
 	else
 		bad "$r: clean run: $(cat "o-$r/log")"
@@ -124,6 +125,16 @@ args: -x a b'c /jobs/hello/hello.ko" ] && ok "$r: arguments" || bad "$r: argumen
 	cmp -s big.ko "o-$r/big.out" && cmp -s big.ko "o-$r/big.err" &&
 		ok "$r: 400 KB binary output" || bad "$r: 400 KB binary output"
 	grep -q '^job ok: status 0,' "o-$r/log" && ok "$r: insmod" || bad "$r: insmod"
+	# The delay loop: every CPU has the boot CPU's loops_per_jiffy (vm.c
+	# presets it; the second CPU's own measurement varies with the
+	# host's load), and it is the TSC's: BogoMIPS twice the MHz.
+	awk -F': *' '/^cpu MHz/ { mhz[n++] = $2 } /^bogomips/ { bm[m++] = $2 }
+		END { if (n < 2 || m != n) exit 1
+		      for (i = 0; i < m; i++) {
+			if (bm[i] != bm[0]) exit 1
+			r = bm[i] / (2 * mhz[i]); if (r < 0.99 || r > 1.01) exit 1 } }' "o-$r/cpus.out" &&
+		ok "$r: delay loop the TSC's on every CPU" ||
+		bad "$r: delay loop: $(cat "o-$r/cpus.out")"
 
 	./vm_smoke -r "$r" -s ./staprun warn=$k/warn_vm.ko after=nonl.ko >"o-$r/log" 2>&1 && rc=0 || rc=$?
 	[ $rc = 3 ] && grep -q 'WARNING: CPU' "o-$r/log" && grep -q '^job after: status 0' "o-$r/log" &&

@@ -42,6 +42,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 #define VM_CACHE_VERSION "1"	/* bump when the base archive layout changes */
 #define VM_POLL_MS 30
@@ -1053,10 +1056,88 @@ out:
 	return ret;
 }
 
+/*
+ * The guest's udelay() and mdelay() wait in TSC ticks, loops_per_jiffy
+ * of them a jiffy.  The boot CPU derives that figure from its TSC
+ * calibration, but each other CPU measures its own against the timer
+ * interrupt, and under TCG on a busy host that vCPU loses time while it
+ * counts: its figure was seen at a third of the boot CPU's, and at a
+ * tenth its delays were too short for run/tapset_fn_guru (6.1-rt).  A
+ * TCG guest's TSC is the host's, so the host's rate over the kernel's HZ
+ * is the figure for every CPU, and lpj= presets it (which also skips
+ * the measuring).  0 if the rate or HZ cannot be known.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+/* A TSC reading and the monotonic time it was taken at (-1: none). */
+static int tsc_at(unsigned long long *tsc, double *ns)
+{
+	for (int i = 0; i < 20; i++) {
+		struct timespec a, b;
+		unsigned long long c;
+		double ta, tb;
+
+		clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+		c = __rdtsc();
+		clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+		ta = a.tv_sec * 1e9 + a.tv_nsec;
+		tb = b.tv_sec * 1e9 + b.tv_nsec;
+		/* Not preempted between the reads: within 0.1% of 20 ms. */
+		if (tb - ta < 20000) {
+			*tsc = c;
+			*ns = (ta + tb) / 2;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static double host_tsc_hz(void)
+{
+	static double hz = -1;
+	unsigned long long c0, c1;
+	double t0, t1;
+
+	if (hz >= 0)
+		return hz;
+	hz = 0;
+	if (tsc_at(&c0, &t0) == 0) {
+		usleep(20000);
+		if (tsc_at(&c1, &t1) == 0 && t1 > t0)
+			hz = (c1 - c0) * 1e9 / (t1 - t0);
+	}
+	return hz;
+}
+#else
+static double host_tsc_hz(void)
+{
+	return 0;
+}
+#endif
+
+static unsigned long guest_lpj(const char *release)
+{
+	struct strbuf cfg = STRBUF_INIT;
+	const char *p;
+	char *path;
+	long hz = 0;
+	double tsc = host_tsc_hz();
+
+	if (!release || tsc < 1e8 || tsc > 1e11)
+		return 0;
+	path = xasprintf("/boot/config-%s", release);
+	if (read_file(path, &cfg) == 0 && (p = strstr(sb_str(&cfg), "\nCONFIG_HZ=")))
+		hz = strtol(p + strlen("\nCONFIG_HZ="), NULL, 10);
+	sb_free(&cfg);
+	free(path);
+	return hz > 0 ? (unsigned long)(tsc / hz) : 0;
+}
+
 static int vm_start(struct vm *vm)
 {
 	const struct vm_config *cfg = vm->cfg;
-	char *argv[40], mem[16], cpus[16], *serial[CH_MAX], *monitor;
+	char *argv[40], mem[16], cpus[16], *serial[CH_MAX], *monitor, *append;
+	char lpj_arg[32] = "";
+	unsigned long lpj = guest_lpj(cfg->release);
 	int i, n = 0, ret = 0;
 
 	/*
@@ -1085,6 +1166,9 @@ static int vm_start(struct vm *vm)
 	monitor = strlen(vm->dir) < 96
 		? xasprintf("unix:%s/monitor,server=on,wait=off", vm->dir)
 		: xstrdup("none");
+	if (lpj)
+		snprintf(lpj_arg, sizeof(lpj_arg), " lpj=%lu", lpj);
+	append = xasprintf("console=ttyS0 quiet panic=-1 oops=panic noirqdebug%s", lpj_arg);
 	argv[n++] = vm->qemu;
 	argv[n++] = "-accel";
 	/*
@@ -1121,7 +1205,7 @@ static int vm_start(struct vm *vm)
 	 * (run/big_output on 6.1.0-56-rt-amd64).
 	 */
 	argv[n++] = "-append";
-	argv[n++] = "console=ttyS0 quiet panic=-1 oops=panic noirqdebug";
+	argv[n++] = append;
 	for (i = 0; i < CH_MAX; i++) {
 		argv[n++] = "-serial";
 		argv[n++] = serial[i];
@@ -1163,6 +1247,7 @@ static int vm_start(struct vm *vm)
 	for (i = 0; i < CH_MAX; i++)
 		free(serial[i]);
 	free(monitor);
+	free(append);
 	return ret;
 }
 
