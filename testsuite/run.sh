@@ -63,14 +63,15 @@
 #   that batch did not build is built again by a plain `stap -p4`, whose
 #   error the test reports.  The first kernel's modules build while the
 #   other groups run, each next kernel's while the VM runs the previous
-#   one's.  One VM boot a kernel runs its tests.  A line "== R: builds
-#   ... VM ..." gives each phase's CPU and wall seconds.
+#   one's.  One VM boot a kernel runs its tests, in two lanes: two
+#   kernels' VMs at once (run_vm_group).  A line "== R: builds ... VM
+#   ..." gives each phase's CPU and wall seconds.
 #
 # Environment: TESTS=glob (only matching test names), KERNELS="r1 r2"
 # (default: every provisioned kernel), KEEP=1 (keep the work directory),
 # KBUILD_BATCH=0 (one kbuild per run/ test, each kernel's builds after the
 # previous kernel's VM run: the runner before the batch, for
-# bench/check_time.sh).
+# bench/check_time.sh), VM_LANES=1 (one kernel's VM at a time).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 stap="$top/stap"
@@ -385,82 +386,134 @@ vm_build_all() {
 	) & vm_bpid=$!
 }
 
-run_vm_group() {
-	local r f name dir s k
-	for s in "${vm_skips[@]}"; do skipped "${s%%|*}" "${s#*|}"; done
-	[ ${#vm_tests[@]} -gt 0 ] || return
-	local tests=("${vm_tests[@]}")
-	for ((k = 0; k < ${#vm_kernels[@]}; k++)); do
-		r=${vm_kernels[k]}; dir="$work/vm-$r"
-		# The background builds of this kernel, unless they died first.
-		while [ -n "$vm_bpid" ] && [ ! -e "$dir/built" ] && kill -0 "$vm_bpid" 2>/dev/null; do
-			sleep 1
-		done
-		if [ ! -e "$dir/built" ]; then
-			mkdir -p "$dir"
-			echo "== building ${#tests[@]} modules for $r"
-			{ time build_kernel "$r" "$dir" $vm_kmod "${tests[@]}"; } 2>"$dir/build-time"
-		fi
-		# One VM boot a kernel, in DIR/vm/: two at once beside a build on
-		# two cores made timing-sensitive output tests fail (run/big_output),
-		# and the builds, not the VM, dominate.
-		local vdir=$dir/vm vmrc n
-		mkdir -p "$vdir"
-		for f in "${tests[@]}"; do mv "$dir/t_$(basename "$f" .stp)".* "$vdir/" 2>/dev/null; done
-		echo "== running them in a VM of $r"
-		n=$(ls "$vdir" | grep -c '\.ko$')
-		# A subshell: its time counts its own VM, not a build reaped meanwhile.
-		( time { "$stap" -r "$r" --vm-batch "$vdir" --vm-timeout=$((60 + 10 * n)) 2>"$vdir/vm-err"
-			 echo $? >"$vdir/vm-rc"; } ) 2>"$dir/vm-time"
-		vmrc=$(cat "$vdir/vm-rc" 2>/dev/null || echo 1)
-		for f in "${tests[@]}"; do
-			name=$(basename "$f" .stp)
-			local t="run/$name@$r" base="$vdir/t_$name"
-			if [ -f "$base.skip" ]; then skipped "$t" "$(cat "$base.skip")"; continue; fi
-			if uses "$f" KMOD && [ -s "$dir/kmod-err" ]; then bad "$t" "the test module did not build: $(head -20 "$dir/kmod-err")"; continue; fi
-			if [ -f "$base.build-failed" ]; then bad "$t" "build failed: $(cat "$base.build-err")"; continue; fi
-			if [ -f "$base.crashed" ]; then bad "$t" "the guest kernel died during this test (the tests after it ran in a new boot):
+# vm_run_kernel K: kernel K's modules (built in the background, or here
+# if those builds died or KBUILD_BATCH=0), run in one VM boot in
+# DIR/vm/; DIR/vm-done when it has ended.  Its own subshell's time is
+# its VM's, not a build reaped meanwhile.
+vm_run_kernel() {
+	local r=${vm_kernels[$1]} f n
+	local dir=$work/vm-$r vdir=$work/vm-$r/vm
+	while [ -n "$vm_bpid" ] && [ ! -e "$dir/built" ] && kill -0 "$vm_bpid" 2>/dev/null; do
+		sleep 1
+	done
+	if [ ! -e "$dir/built" ]; then
+		mkdir -p "$dir"
+		echo "== building ${#vm_tests[@]} modules for $r"
+		{ time build_kernel "$r" "$dir" $vm_kmod "${vm_tests[@]}"; } 2>"$dir/build-time"
+	fi
+	mkdir -p "$vdir"
+	for f in "${vm_tests[@]}"; do mv "$dir/t_$(basename "$f" .stp)".* "$vdir/" 2>/dev/null; done
+	echo "== running them in a VM of $r"
+	n=$(ls "$vdir" | grep -c '\.ko$')
+	touch "$work/vm-started"
+	( time { "$stap" -r "$r" --vm-batch "$vdir" --vm-timeout=$((60 + 10 * n)) 2>"$vdir/vm-err"
+		 echo $? >"$vdir/vm-rc"; } ) 2>"$dir/vm-time"
+	touch "$dir/vm-done"
+}
+
+# vm_report_kernel K: kernel K's verdicts, once its VM run has ended.
+vm_report_kernel() {
+	local r=${vm_kernels[$1]} f name vmrc
+	local dir=$work/vm-$r vdir=$work/vm-$r/vm
+	vmrc=$(cat "$vdir/vm-rc" 2>/dev/null || echo 1)
+	for f in "${vm_tests[@]}"; do
+		name=$(basename "$f" .stp)
+		local t="run/$name@$r" base="$vdir/t_$name"
+		if [ -f "$base.skip" ]; then skipped "$t" "$(cat "$base.skip")"; continue; fi
+		if uses "$f" KMOD && [ -s "$dir/kmod-err" ]; then bad "$t" "the test module did not build: $(head -20 "$dir/kmod-err")"; continue; fi
+		if [ -f "$base.build-failed" ]; then bad "$t" "build failed: $(cat "$base.build-err")"; continue; fi
+		if [ -f "$base.crashed" ]; then bad "$t" "the guest kernel died during this test (the tests after it ran in a new boot):
 $(head -40 "$vdir/kernel-problem")"; continue; fi
-			if [ -f "$base.hung" ]; then bad "$t" "this test was still running after the VM runner's limit, in two boots (the tests after it ran in a new boot):
+		if [ -f "$base.hung" ]; then bad "$t" "this test was still running after the VM runner's limit, in two boots (the tests after it ran in a new boot):
 $(head -40 "$vdir/kernel-problem")"; continue; fi
-			if [ "$vmrc" != 0 ] || [ ! -f "$base.rc" ]; then bad "$t" "VM run failed (stap exit status $vmrc): $(cat "$vdir/vm-err")"; continue; fi
-			local want_rc=0; [ -f "${f%.stp}.rc" ] && want_rc=$(cat "${f%.stp}.rc")
-			local got_rc; got_rc=$(cat "$base.rc")
-			expect_out "$f" >"$dir/expected-out"
-			if ! err_matches "$dir/expected-out" "$base.out"; then
-				bad "$t" "stdout differs:
+		if [ "$vmrc" != 0 ] || [ ! -f "$base.rc" ]; then bad "$t" "VM run failed (stap exit status $vmrc): $(cat "$vdir/vm-err")"; continue; fi
+		local want_rc=0; [ -f "${f%.stp}.rc" ] && want_rc=$(cat "${f%.stp}.rc")
+		local got_rc; got_rc=$(cat "$base.rc")
+		expect_out "$f" >"$dir/expected-out"
+		if ! err_matches "$dir/expected-out" "$base.out"; then
+			bad "$t" "stdout differs:
 $(diff <(expect_out "$f") "$base.out" | head -20)
 stderr: $(head -5 "$base.err")"; continue
-			fi
-			# stderr is always checked: NAME.err, or else nothing at all.
-			if [ "$want_rc" != 0 ] && [ ! -f "${f%.stp}.err" ]; then
-				bad "$t" "exit status $want_rc expected but no ${f%.stp}.err says why; stderr: $(head -5 "$base.err")"; continue
-			fi
-			if [ -f "${f%.stp}.err" ]; then
-				expect_file "${f%.stp}.err" "$f" >"$dir/expected-err"
-				if ! err_matches "$dir/expected-err" "$base.err"; then
-					bad "$t" "stderr differs:
+		fi
+		# stderr is always checked: NAME.err, or else nothing at all.
+		if [ "$want_rc" != 0 ] && [ ! -f "${f%.stp}.err" ]; then
+			bad "$t" "exit status $want_rc expected but no ${f%.stp}.err says why; stderr: $(head -5 "$base.err")"; continue
+		fi
+		if [ -f "${f%.stp}.err" ]; then
+			expect_file "${f%.stp}.err" "$f" >"$dir/expected-err"
+			if ! err_matches "$dir/expected-err" "$base.err"; then
+				bad "$t" "stderr differs:
 $(diff <(expect_file "${f%.stp}.err" "$f") "$base.err" | head -20)"; continue
-				fi
-			elif [ -s "$base.err" ]; then
-				bad "$t" "unexpected stderr (add ${f%.stp}.err if it is right):
-$(head -20 "$base.err")"; continue
 			fi
-			if [ "$got_rc" != "$want_rc" ]; then bad "$t" "exit status $got_rc, expected $want_rc; stderr: $(head -5 "$base.err")"; continue; fi
-			ok "$t"
-		done
-		local bt vt; read -r -a bt < <(tail -1 "$dir/build-time"); read -r -a vt < <(tail -1 "$dir/vm-time")
-		echo "== $r: builds ${bt[0]:-?}+${bt[1]:-?} s CPU (user+sys), ${bt[2]:-?} s wall; VM ${vt[0]:-?}+${vt[1]:-?} s CPU, ${vt[2]:-?} s wall"
-		if [ -f "$vdir/emulator-problem" ]; then
-			echo "note: on $r the guest kernel died of an int3 just past an ftrace call site, or hung with a vCPU looping on one: the emulator's text-patching race (translator/vm.c); the test it stopped passed in a new boot:"
-			head -30 "$vdir/emulator-problem" | sed 's/^/note:   /'
+		elif [ -s "$base.err" ]; then
+			bad "$t" "unexpected stderr (add ${f%.stp}.err if it is right):
+$(head -20 "$base.err")"; continue
 		fi
-		if [ -f "$vdir/kernel-problem" ]; then
-			bad "kernel-log@$r" "$(head -40 "$vdir/kernel-problem")"
-		elif [ "$vmrc" = 0 ]; then
-			ok "kernel-log@$r"
-		fi
+		if [ "$got_rc" != "$want_rc" ]; then bad "$t" "exit status $got_rc, expected $want_rc; stderr: $(head -5 "$base.err")"; continue; fi
+		ok "$t"
 	done
+	local bt vt; read -r -a bt < <(tail -1 "$dir/build-time"); read -r -a vt < <(tail -1 "$dir/vm-time")
+	echo "== $r: builds ${bt[0]:-?}+${bt[1]:-?} s CPU (user+sys), ${bt[2]:-?} s wall; VM ${vt[0]:-?}+${vt[1]:-?} s CPU, ${vt[2]:-?} s wall"
+	if [ -f "$vdir/emulator-problem" ]; then
+		echo "note: on $r the guest kernel died of an int3 just past an ftrace call site, or hung with a vCPU looping on one: the emulator's text-patching race (translator/vm.c); the test it stopped passed in a new boot:"
+		head -30 "$vdir/emulator-problem" | sed 's/^/note:   /'
+	fi
+	if [ -f "$vdir/kernel-problem" ]; then
+		bad "kernel-log@$r" "$(head -40 "$vdir/kernel-problem")"
+	elif [ "$vmrc" = 0 ]; then
+		ok "kernel-log@$r"
+	fi
+}
+
+# Two lanes of VMs: the even kernels' in one, as soon as each kernel's
+# modules are built; the odd kernels' and then fuzz in the other, once
+# every kernel's modules are built (two VMs beside a build on two cores
+# made timing-sensitive output tests fail: run/big_output) and 20 s
+# after the last VM started, so that two guests do not boot at once.
+# A VM leaves a core mostly idle (a test's timer, its workload): one
+# after another, the three kernels' VMs took 530 s with one core idle.
+# The verdicts come in kernel order.  VM_LANES=1: one lane, fuzz beside
+# it.
+vm_lane2() {
+	local k r
+	for r in "${vm_kernels[@]}"; do
+		while [ ! -e "$work/vm-$r/built" ] && kill -0 "$vm_bpid" 2>/dev/null; do sleep 1; done
+	done
+	while [ ! -e "$work/vm-started" ] ||
+	      [ $(($(date +%s) - $(stat -c %Y "$work/vm-started"))) -lt 20 ]; do
+		sleep 1
+	done
+	for ((k = 1; k < ${#vm_kernels[@]}; k += 2)); do vm_run_kernel $k; done
+	if [ -n "$vm_fuzz" ]; then { time run_fuzz 1; } 2>"$work/fuzz-time"; fi
+}
+
+vm_lanes() {
+	[ "${VM_LANES:-2}" = 2 ] && [ ${#vm_kernels[@]} -ge 2 ] && [ -n "$vm_bpid" ]
+}
+
+run_vm_group() {
+	local s k lane1 lane2=
+	for s in "${vm_skips[@]}"; do skipped "${s%%|*}" "${s#*|}"; done
+	[ ${#vm_tests[@]} -gt 0 ] || return
+	if vm_lanes; then
+		vm_lane2 & lane2=$!
+		[ -z "$vm_fuzz" ] || fuzz_pid=$lane2
+		( for ((k = 0; k < ${#vm_kernels[@]}; k += 2)); do vm_run_kernel $k; done ) & lane1=$!
+		for ((k = 0; k < ${#vm_kernels[@]}; k++)); do
+			while [ ! -e "$work/vm-${vm_kernels[k]}/vm-done" ] &&
+			      { kill -0 $lane1 || kill -0 $lane2; } 2>/dev/null; do
+				sleep 1
+			done
+			vm_report_kernel $k
+		done
+		wait $lane1
+		[ -n "$vm_fuzz" ] || wait $lane2
+	else
+		for ((k = 0; k < ${#vm_kernels[@]}; k++)); do
+			vm_run_kernel $k
+			vm_report_kernel $k
+		done
+	fi
 	[ -z "$vm_bpid" ] || { touch "$work/builds-reaped"; wait "$vm_bpid"; }
 }
 
@@ -477,14 +530,19 @@ run_fuzz() {
 	fi
 }
 
-# With run/ tests selected, fuzz builds beside the VMs, one job at a time:
-# a VM leaves a core mostly idle, and fuzz then costs make check no wall
-# time of its own.  Alone, it runs at once, two jobs.
-fuzz_pid=
+# With run/ tests selected, fuzz builds beside the VMs, one job at a time
+# (in the second lane, after its VMs): a VM leaves a core mostly idle,
+# and fuzz then costs make check no wall time of its own.  Alone, it
+# runs at once, two jobs.
+fuzz_pid= vm_fuzz=
 fuzz_start() {
 	selected fuzz/replay || return 0
 	if [ ${#vm_tests[@]} -gt 0 ] && [ ${#vm_kernels[@]} -gt 0 ]; then
-		( { time run_fuzz 1; } 2>"$work/fuzz-time" ) & fuzz_pid=$!
+		if vm_lanes; then
+			vm_fuzz=1	# in the second lane, after its VMs
+		else
+			( { time run_fuzz 1; } 2>"$work/fuzz-time" ) & fuzz_pid=$!
+		fi
 	else
 		{ time run_fuzz 2; } 2>"$work/fuzz-time"
 	fi
