@@ -5,7 +5,8 @@
 # (inlined) copy: SystemTap leaves it out, ours lists the parameters of
 # the abstract function, as it does for the kernel) and of
 # SDT markers; -p2 resolution; the errors for a missing file, a name that
-# matches nothing, and a marker argument that does not exist; and a
+# matches nothing, a line without code, and a marker argument that does
+# not exist; and a
 # stripped copy, whose functions come from the symbol table alone.
 . "$(dirname "$0")/lib.sh"
 
@@ -56,6 +57,13 @@ contains "<input>:1:15: error: cannot find '/nonexistent/prog'"
 expect_rc 1 "$STAP" -p2 -e "probe process(\"$uprog\").function(\"ad\") { }"
 contains "error: no function in $uprog matches 'ad'"
 contains "hint: did you mean 'add'?"
+# A line without code: the lines either side that have, as 4.8's "try
+# :105 or :107"; .nearest resolves it (run/uprobe_nearest).
+expect_rc 1 "$STAP" -p2 -e "probe process(\"$uprog\").statement(\"main@*:106\") { }"
+contains "error: no statement in $uprog matches 'main@*:106'"
+contains "hint: nearest lines with code: 105 and 107; or add .nearest"
+expect_rc 1 "$STAP" -p2 -e "probe process(\"$uprog\").statement(\"main@*:106\").nearest.return { }"
+contains "error: unexpected 'return' after .nearest"
 expect_rc 1 "$STAP" -p2 -e "probe process(\"$uprog\").mark(\"tick\") { print(\$arg5) }"
 contains "error: marker uprog:tick has 4 arguments: no \$arg5"
 expect_rc 1 "$STAP" -p2 -e 'probe process.function("main") { }'

@@ -3,7 +3,7 @@
  * User-space probes (stapprobes(3stap), USER-SPACE section):
  *
  *   process("PATH").function("PATTERN")[.call|.inline|.return]
- *   process("PATH").statement("FUNC@FILE:LINE"), .statement(ADDRESS)
+ *   process("PATH").statement("FUNC@FILE:LINE")[.nearest], .statement(ADDRESS)
  *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
  *   process("PATH").plt("NAME")[.return], .plt alone for .plt("*")
  *   process("PATH").library("LIB").function(...), .statement, .mark, .plt
@@ -82,6 +82,7 @@ struct up_point {
 	const char *provider;	/* .provider("P"): a glob; NULL: any */
 	const struct srcloc *ploc, *loc;
 	enum up_kind kind;
+	bool nearest;		/* .statement(...).nearest */
 };
 
 /* One marker argument, decoded. */
@@ -516,8 +517,13 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 		up->pattern = pf_string_arg(s, f, "statement(\"FUNC@FILE:LINE\")");
 		if (!up->pattern)
 			return -1;
-		if (f->next)
+		if (f->next && !strcmp(f->next->name, "nearest") && !f->next->arg) {
+			up->nearest = true;
+			if (f->next->next)
+				return pf_unexpected(s, f->next->next, ".nearest", NULL, 0);
+		} else if (f->next) {
 			return pf_unexpected(s, f->next, "process(...).statement(...)", NULL, 0);
+		}
 		if (!strchr(up->pattern, ':')) {
 			diag_error(s, &f->arg->loc, "statement needs a line: "
 				   "\"FUNC@FILE:LINE\", LINE a number, N-M or *");
@@ -554,6 +560,7 @@ struct up_walk {
 	struct vec *out;
 	int nskipped_inline, nbad;
 	char *bad_err;
+	struct vec near;	/* .nearest: the statements read, struct dw_stmt * */
 	/* file offsets probed so far (open addressing, 0: empty, offset + 1) */
 	uint64_t *seen;
 	size_t nseen, cap;
@@ -669,6 +676,89 @@ static int add_stmt(const struct dw_stmt *st, void *arg)
 	p->pc = st->pc;
 	p->entry_pc = st->entry_pc;
 	return 0;
+}
+
+/*
+ * .statement("FUNC@FILE:N").nearest: in each function where line N has
+ * no code, the closest line of the function's own file that has (the
+ * later on a tie), as kernel.statement does (probes/dwarf_stmt.c) and
+ * SystemTap 4.8 resolves it.  Each matching function's statements are
+ * read whole, then probed at the lines chosen.
+ */
+static const char *adup(struct arena *a, const char *str)
+{
+	return str ? arena_strdup(a, str) : NULL;
+}
+
+static int keep_stmt(const struct dw_stmt *st, void *arg)
+{
+	struct up_walk *w = arg;
+	struct arena *a = &w->s->arena;
+	struct dw_stmt *c = arena_alloc(a, sizeof(*c));
+
+	*c = *st;
+	c->func = adup(a, st->func);
+	c->decl_file = adup(a, st->decl_file);
+	c->file = adup(a, st->file);
+	c->symbol = adup(a, st->symbol);
+	c->section = adup(a, st->section);
+	vec_push(&w->near, c);
+	return 0;
+}
+
+static int stmt_cmp(const void *a, const void *b)
+{
+	const struct dw_stmt *x = *(const struct dw_stmt *const *)a;
+	const struct dw_stmt *y = *(const struct dw_stmt *const *)b;
+
+	if (x->die_off != y->die_off)
+		return x->die_off < y->die_off ? -1 : 1;
+	if (x->line != y->line)
+		return x->line - y->line;
+	return (x->pc > y->pc) - (x->pc < y->pc);
+}
+
+/* A line of the function's own file (not a header's inlined code). */
+static bool own_line(const struct dw_stmt *st)
+{
+	return st->file && st->decl_file && !strcmp(st->file, st->decl_file);
+}
+
+static int nearest_stmts(struct up_walk *w, const struct dw_pattern *pat)
+{
+	struct dw_pattern all = *pat;
+	struct dw_stmt **v;
+	int n, a, b, i;
+
+	all.line_lo = all.line_hi = 0;
+	n = dw_statements(w->mod, &all, keep_stmt, w);
+	v = (struct dw_stmt **)w->near.items;
+	if (n >= 0 && w->near.len)
+		qsort(v, (size_t)w->near.len, sizeof(*v), stmt_cmp);
+	for (a = 0; n >= 0 && a < w->near.len; a = b) {
+		int lo = pat->line_lo, hi = pat->line_hi, best = 0;
+		bool has = false;
+
+		for (b = a; b < w->near.len && v[b]->die_off == v[a]->die_off; b++)
+			has |= v[b]->line == lo;
+		if (lo && !has) {
+			for (i = a; i < b; i++) {
+				int d = abs(v[i]->line - lo), bd = abs(best - lo);
+
+				if (own_line(v[i]) && (!best || d < bd || (d == bd && v[i]->line > best)))
+					best = v[i]->line;
+			}
+			if (!best)
+				continue;	/* no line of its own file */
+			lo = hi = best;
+		}
+		for (i = a; i < b; i++)
+			if (!lo || (v[i]->line >= lo && v[i]->line <= hi &&
+				    (has || own_line(v[i]))))
+				if (add_stmt(v[i], w))
+					return n;
+	}
+	return n;
 }
 
 static int add_mark(const struct sdt_note *n, void *arg)
@@ -788,6 +878,48 @@ static void plt_hint(struct session *s, const char *path, const char *pattern)
 		close(fd);
 }
 
+/* The lines with code either side of a statement's line, as SystemTap 4.8
+ * suggests them ("try :105 or :107"). */
+struct near_lines {
+	int want, below, above;
+};
+
+static int near_line(const struct dw_stmt *st, void *arg)
+{
+	struct near_lines *nl = arg;
+
+	if (!own_line(st))
+		return 0;
+	if (st->line < nl->want && st->line > nl->below)
+		nl->below = st->line;
+	if (st->line > nl->want && (!nl->above || st->line < nl->above))
+		nl->above = st->line;
+	return 0;
+}
+
+static void near_hint(struct session *s, const struct up_walk *w)
+{
+	struct dw_pattern pat;
+	struct near_lines nl = { 0 };
+	char *err = NULL;
+
+	if (dw_parse_pattern(w->up->pattern, &pat, &err) < 0) {
+		free(err);
+		return;
+	}
+	nl.want = pat.line_lo;
+	pat.line_lo = pat.line_hi = 0;
+	if (nl.want && dw_statements(w->mod, &pat, near_line, &nl) > 0 && (nl.below || nl.above)) {
+		if (nl.below && nl.above)
+			diag_hint(s, "nearest lines with code: %d and %d; or add .nearest",
+				  nl.below, nl.above);
+		else
+			diag_hint(s, "nearest line with code: %d; or add .nearest",
+				  nl.below ? nl.below : nl.above);
+	}
+	dw_pattern_free(&pat);
+}
+
 /* Why nothing matched: an error at up->loc with a hint. */
 static void no_match(struct session *s, const struct up_walk *w)
 {
@@ -815,7 +947,9 @@ static void no_match(struct session *s, const struct up_walk *w)
 
 		if (!strpbrk(name, "*?[") && dw_list_functions(w->mod, &any, add_func_name, &names) > 0)
 			best = diag_closest(name, (const char *const *)names.items, names.len);
-		if (best)
+		if (best && up->kind == UP_STATEMENT && !strcmp(best, name))
+			near_hint(s, w);
+		else if (best)
 			diag_hint(s, "did you mean '%s'?", best);
 		else if (!dw_dwarf(w->mod))
 			diag_hint(s, "%s has no debuginfo: only its symbol table's functions can "
@@ -891,8 +1025,9 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 			free(err);
 			return -1;
 		}
-		n = up->kind == UP_STATEMENT ? dw_statements(w->mod, &pat, add_stmt, w)
-					     : dw_lookup_functions(w->mod, &pat, add_site, w);
+		n = up->kind != UP_STATEMENT ? dw_lookup_functions(w->mod, &pat, add_site, w) :
+		    up->nearest ? nearest_stmts(w, &pat) : dw_statements(w->mod, &pat, add_stmt, w);
+		w->near.len = 0;
 		dw_pattern_free(&pat);
 	}
 	if (n < 0 && w->out->len < UP_MAX_PROBES) {
@@ -932,6 +1067,7 @@ static int expand_process(struct session *s, struct resolved_probe *rp, struct v
 	}
 	free(w.bad_err);
 	free(w.seen);
+	vec_free(&w.near);
 	return n;
 }
 
@@ -1222,7 +1358,7 @@ const struct probe_family pf_uprobe = {
 	.name = "process",
 	.forms = (const char *const[]){
 		"process[(S|N)][.library(S)].{function(S)[.call|.inline|.return]|"
-		"statement(S)|mark(S)|provider(S).mark(S)|plt(S)[.return]}",
+		"statement(S)[.nearest]|mark(S)|provider(S).mark(S)|plt(S)[.return]}",
 		"process(S|N)[.library(S)].plt[.return]",
 		"process[(S|N)].statement(N)",
 		NULL },
