@@ -22,8 +22,30 @@
 #include <linux/smp.h>
 #include <linux/thread_info.h>
 #include <linux/uidgid.h>
+#include <linux/string.h>
+#include "stap_kfeatures.h"
 #include "stp_kprobe.h"
 #include "stp_timer.h"
 #include "stp_tapset.h"
+
+#ifndef STAPCONF_STRLCPY
+/*
+ * strlcpy() left the kernel in 6.8 for strscpy(), but scripts written
+ * for older kernels call it (the examples' ttyspy.stp): same contract,
+ * dst truncated and terminated, the length of src returned.
+ */
+static inline size_t strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+
+	if (size) {
+		size_t n = len < size ? len : size - 1;
+
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+	}
+	return len;
+}
+#endif
 
 #endif /* STP_GURU_H */
