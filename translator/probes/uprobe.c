@@ -724,6 +724,33 @@ static bool own_line(const struct dw_stmt *st)
 	return st->file && st->decl_file && !strcmp(st->file, st->decl_file);
 }
 
+/* The lines with code either side of a statement's line: SystemTap 4.8's
+ * hint ("try :105 or :107") and .nearest's choice between them. */
+struct near_lines {
+	int want, below, above;
+};
+
+static int near_line(const struct dw_stmt *st, void *arg)
+{
+	struct near_lines *nl = arg;
+
+	if (!own_line(st))
+		return 0;
+	if (st->line < nl->want && st->line > nl->below)
+		nl->below = st->line;
+	if (st->line > nl->want && (!nl->above || st->line < nl->above))
+		nl->above = st->line;
+	return 0;
+}
+
+/* .nearest's line: the closer of the two, the later on a tie (0: none). */
+static int near_pick(const struct near_lines *nl)
+{
+	if (!nl->below || (nl->above && nl->above - nl->want <= nl->want - nl->below))
+		return nl->above;
+	return nl->below;
+}
+
 static int nearest_stmts(struct up_walk *w, const struct dw_pattern *pat)
 {
 	struct dw_pattern all = *pat;
@@ -736,28 +763,28 @@ static int nearest_stmts(struct up_walk *w, const struct dw_pattern *pat)
 	if (n >= 0 && w->near.len)
 		qsort(v, (size_t)w->near.len, sizeof(*v), stmt_cmp);
 	for (a = 0; n >= 0 && a < w->near.len; a = b) {
-		int lo = pat->line_lo, hi = pat->line_hi, best = 0;
+		int lo = pat->line_lo, hi = pat->line_hi;
+		struct near_lines nl = { .want = lo };
 		bool has = false;
 
-		for (b = a; b < w->near.len && v[b]->die_off == v[a]->die_off; b++)
+		for (b = a; b < w->near.len && v[b]->die_off == v[a]->die_off; b++) {
 			has |= v[b]->line == lo;
+			near_line(v[b], &nl);
+		}
 		if (lo && !has) {
-			for (i = a; i < b; i++) {
-				int d = abs(v[i]->line - lo), bd = abs(best - lo);
-
-				if (own_line(v[i]) && (!best || d < bd || (d == bd && v[i]->line > best)))
-					best = v[i]->line;
-			}
-			if (!best)
+			lo = hi = near_pick(&nl);
+			if (!lo)
 				continue;	/* no line of its own file */
-			lo = hi = best;
 		}
 		for (i = a; i < b; i++)
 			if (!lo || (v[i]->line >= lo && v[i]->line <= hi &&
 				    (has || own_line(v[i]))))
 				if (add_stmt(v[i], w))
-					return n;
+					break;
+		if (i < b)
+			break;		/* full */
 	}
+	w->near.len = 0;
 	return n;
 }
 
@@ -876,25 +903,6 @@ static void plt_hint(struct session *s, const char *path, const char *pattern)
 		elf_end(elf);
 	if (fd >= 0)
 		close(fd);
-}
-
-/* The lines with code either side of a statement's line, as SystemTap 4.8
- * suggests them ("try :105 or :107"). */
-struct near_lines {
-	int want, below, above;
-};
-
-static int near_line(const struct dw_stmt *st, void *arg)
-{
-	struct near_lines *nl = arg;
-
-	if (!own_line(st))
-		return 0;
-	if (st->line < nl->want && st->line > nl->below)
-		nl->below = st->line;
-	if (st->line > nl->want && (!nl->above || st->line < nl->above))
-		nl->above = st->line;
-	return 0;
 }
 
 static void near_hint(struct session *s, const struct up_walk *w)
@@ -1027,7 +1035,6 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 		}
 		n = up->kind != UP_STATEMENT ? dw_lookup_functions(w->mod, &pat, add_site, w) :
 		    up->nearest ? nearest_stmts(w, &pat) : dw_statements(w->mod, &pat, add_stmt, w);
-		w->near.len = 0;
 		dw_pattern_free(&pat);
 	}
 	if (n < 0 && w->out->len < UP_MAX_PROBES) {
