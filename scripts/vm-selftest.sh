@@ -10,8 +10,9 @@
 # its own job (the rest run in a new boot), an int3 oops like the
 # emulator's text-patching race rerun and excused, and on the first
 # kernel only (the host's flow), a job past the job limit stopped with
-# what the vCPUs did, and a hung job hitting the timeout without leaving
-# QEMU behind.  Takes about 25 s per kernel, and 75 s more on the first.
+# what the vCPUs did, a boot that never starts init booted again (once),
+# and a hung job hitting the timeout without leaving QEMU behind.  Takes
+# about 25 s per kernel, and 110 s more on the first.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -185,6 +186,27 @@ args: -x a b'c /jobs/hello/hello.ko" ] && ok "$r: arguments" || bad "$r: argumen
 			! pgrep -f "qemu-system-x86_64.*$work" >/dev/null &&
 			ok "$r: job limit: vCPUs named, rerun, the next job in a new boot" ||
 			bad "$r: job limit: $(cat "o-$r/log")"
+
+		# A guest that never starts init (faked: its /init stops short,
+		# STAP_VM_FAKE_BOOT_HANGS) is stopped at the boot limit (-b),
+		# the vCPUs named (the debuginfo vmlinux: no KASLR slide), and
+		# booted once more, with only the overall limit (-t) then.
+		STAP_VM_FAKE_BOOT_HANGS=1 ./vm_smoke -b 8 -r "$r" -s ./staprun after=nonl.ko \
+			>"o-$r/log" 2>&1 && rc=0 || rc=$?
+		[ $rc = 0 ] && grep -q '^vm: the guest had not started init after 8 s: booting it again$' "o-$r/log" &&
+			grep -q '^job after: status 0, stdout 3 bytes' "o-$r/log" &&
+			grep -q -e '---- emulator problem ----' "o-$r/log" &&
+			grep -q '^  CPU#0 RIP [0-9a-f]\{16\} [a-z_]*safe_halt+0x[0-9a-f]*, halted$' "o-$r/log" &&
+			! grep -q -e '---- kernel problem' "o-$r/log" &&
+			ok "$r: a boot hung before init: stopped, booted again" ||
+			bad "$r: boot hang: $(cat "o-$r/log")"
+		STAP_VM_FAKE_BOOT_HANGS=2 ./vm_smoke -b 5 -t 20 -r "$r" -s ./staprun after=nonl.ko \
+			>"o-$r/log" 2>&1 && rc=0 || rc=$?
+		[ $rc = 2 ] && [ "$(grep -c 'booting it again' "o-$r/log")" = 1 ] &&
+			grep -q 'timed out after 20 s (the guest never started init)' "o-$r/log" &&
+			! pgrep -f "qemu-system-x86_64.*$work" >/dev/null &&
+			ok "$r: two boots hung: booted again once only" ||
+			bad "$r: two boot hangs: $(cat "o-$r/log")"
 
 		# 30 s: enough for the guest to boot and start the job even on a
 		# loaded machine (TCG boots in about 7 s idle), so the timeout

@@ -493,6 +493,8 @@ static void init_script(struct strbuf *sb, const char *nonce,
 		/* Where KASLR put the kernel, to name a hung vCPU's RIP. */
 		"set -- $(grep -m1 ' _stext$' /proc/kallsyms)\n"
 		"echo \"KTEXT $1\" >&5\n"
+		/* vm-selftest's boot that never reaches init (fake_boot_hang) */
+		"grep -qw stap_vm.hang_boot /proc/cmdline && exec sleep 100000\n"
 		"echo BOOTED >&5\n"
 		"job() {\n"
 		"	n=$1; shift\n"
@@ -839,6 +841,8 @@ struct vm {
 	size_t scanned;		/* bytes of ch[CH_OUT] looked at for markers */
 	long t_job;		/* when the running job started, 0: none runs */
 	uint64_t guest_stext;	/* the guest's _stext, from /init */
+	int no_kaslr;		/* booted the debuginfo vmlinux: not moved */
+	long boot_limit_ms;	/* cfg->boot_timeout_s, if before the deadline */
 	char *cpus;		/* the vCPUs' state when the watchdog fired */
 };
 
@@ -862,15 +866,17 @@ static void on_signal(int sig)
  * entry instead, where it has one: no decompressor, so no KASLR, and no
  * XZ to unpack under TCG (4 s of a 6.1 boot's 7.5 s of CPU).
  */
-static char *boot_image(const struct vm_config *cfg)
+static char *boot_image(const struct vm_config *cfg, int *no_kaslr)
 {
 	const char *how = getenv("STAP_VM_BOOT");
 	char *elf;
 
 	if (how && !strcmp(how, "vmlinux")) {
 		elf = vm_debug_vmlinux(cfg->release);
-		if (vm_vmlinux_bootable(elf))
+		if (vm_vmlinux_bootable(elf)) {
+			*no_kaslr = 1;
 			return elf;
+		}
 		if (cfg->verbose)
 			fprintf(stderr, "vm: %s has no PVH entry: booting the compressed image\n",
 				elf);
@@ -889,7 +895,7 @@ static int check_config(struct vm *vm)
 		util_err("vm: no kernel release given");
 		return -EINVAL;
 	}
-	vm->kernel = cfg->kernel ? xstrdup(cfg->kernel) : boot_image(cfg);
+	vm->kernel = cfg->kernel ? xstrdup(cfg->kernel) : boot_image(cfg, &vm->no_kaslr);
 	if (access(vm->kernel, F_OK) < 0) {
 		if (cfg->kernel)
 			util_err("vm: no kernel image %s", vm->kernel);
@@ -1114,6 +1120,19 @@ static double host_tsc_hz(void)
 }
 #endif
 
+/*
+ * For vm-selftest: STAP_VM_FAKE_BOOT_HANGS=N makes the first N boots of
+ * this process stop short of starting init (see init_script), as a
+ * guest kernel hung while booting would.
+ */
+static bool fake_boot_hang(void)
+{
+	static int boots;
+	const char *n = getenv("STAP_VM_FAKE_BOOT_HANGS");
+
+	return n && boots++ < atoi(n);
+}
+
 static unsigned long guest_lpj(const char *release)
 {
 	struct strbuf cfg = STRBUF_INIT;
@@ -1168,7 +1187,8 @@ static int vm_start(struct vm *vm)
 		: xstrdup("none");
 	if (lpj)
 		snprintf(lpj_arg, sizeof(lpj_arg), " lpj=%lu", lpj);
-	append = xasprintf("console=ttyS0 quiet panic=-1 oops=panic noirqdebug%s", lpj_arg);
+	append = xasprintf("console=ttyS0 quiet panic=-1 oops=panic noirqdebug%s%s", lpj_arg,
+			   fake_boot_hang() ? " stap_vm.hang_boot" : "");
 	argv[n++] = vm->qemu;
 	argv[n++] = "-accel";
 	/*
@@ -1320,8 +1340,10 @@ static void vm_poll(struct vm *vm)
 static void vm_hung(struct vm *vm)
 {
 	char *sock = xasprintf("%s/monitor", vm->dir);
+	uint64_t stext = vm->guest_stext ? vm->guest_stext
+			 : vm->no_kaslr ? VM_STEXT_LINK : 0;
 
-	vm->cpus = vm_cpu_state(sock, vm->cfg->release, vm->guest_stext, 5);
+	vm->cpus = vm_cpu_state(sock, vm->cfg->release, stext, 5);
 	free(sock);
 	vm_kill(vm);
 }
@@ -1357,6 +1379,12 @@ static void vm_wait(struct vm *vm)
 		}
 		if (vm_now_ms() >= deadline) {
 			vm->res->timed_out = 1;
+			vm_hung(vm);
+			break;
+		}
+		if (!vm->res->booted && vm->boot_limit_ms &&
+		    vm_now_ms() - vm->t0 >= vm->boot_limit_ms) {
+			vm->res->boot_hung = vm->res->timed_out = 1;
 			vm_hung(vm);
 			break;
 		}
@@ -1447,6 +1475,15 @@ static void vm_collect(struct vm *vm)
 			sb_puts(&sb, res->problem);
 		free(res->problem);
 		res->problem = sb_steal(&sb);
+	} else if (res->boot_hung) {
+		struct strbuf sb = STRBUF_INIT;
+
+		sb_printf(&sb, "stap-vm: the guest had not started init after %ld s: it was stopped\n%s",
+			  vm->boot_limit_ms / 1000, vm->cpus ? vm->cpus : "");
+		if (res->problem)
+			sb_puts(&sb, res->problem);
+		free(res->problem);
+		res->problem = sb_steal(&sb);
 	}
 	res->kernel_problem = res->problem != NULL;
 }
@@ -1529,6 +1566,14 @@ static int vm_run_once(const struct vm_config *cfg, struct vm_job *jobs, int njo
 			sigaction(vm_sigs[k], &sa, NULL);
 	}
 	ret = vm_start(&vm);
+	/* The boot to try again has only the overall limit. */
+	if (!last && cfg->boot_timeout_s >= 0) {
+		long limit = 1000L * (cfg->boot_timeout_s ? cfg->boot_timeout_s
+							  : VM_BOOT_LIMIT_S);
+
+		if (limit < 1000L * vm.timeout_s)
+			vm.boot_limit_ms = limit;
+	}
 	if (!ret) {
 		vm_wait(&vm);
 		vm_collect(&vm);
@@ -1541,6 +1586,18 @@ static int vm_run_once(const struct vm_config *cfg, struct vm_job *jobs, int njo
 		    res->kernel_problem) {
 			fprintf(stderr, "vm: the guest kernel failed while booting, before "
 				"any job; booting it again\n");
+			ret = -EAGAIN;
+		} else if (!last && !vm.killed && res->boot_hung) {
+			/*
+			 * Seen once (a 6.1 guest in CI): both vCPUs looping on
+			 * an int3 while the kernel switched a static key, the
+			 * emulator's race (vm_hang_is_tcg_int3) during boot.
+			 */
+			fprintf(stderr, "vm: the guest had not started init after %ld s%s: "
+				"booting it again\n", vm.boot_limit_ms / 1000,
+				vm_hang_is_tcg_int3(res->problem)
+				? ", a vCPU looping on an int3 (the emulator's text-patching race?)"
+				: "");
 			ret = -EAGAIN;
 		} else {
 			ret = vm_verdict(&vm);
@@ -1593,9 +1650,17 @@ static int vm_boot(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 	int ret = vm_run_once(cfg, jobs, njobs, res, 0);
 
 	if (ret == -EAGAIN) {
+		/* Before any job: the kernel's or the emulator's, not ours. */
+		char *first = res->problem;
+
+		res->problem = NULL;
 		vm_result_free(res);
 		forget_jobs(jobs, 0, njobs);
 		ret = vm_run_once(cfg, jobs, njobs, res, 1);
+		if (first && !res->boot_hung && res->booted)
+			res->emulator_problem = xasprintf("(a boot that failed before init, "
+							  "then booted again)\n%s", first);
+		free(first);
 	}
 	return ret;
 }
@@ -1651,6 +1716,8 @@ int vm_run(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 
 		ret = vm_boot(cfg, jobs + first, njobs - first, res);
 		sb_add_boot(&console, boot, res->console);
+		if (res->emulator_problem)
+			sb_puts(&emul, res->emulator_problem);
 		timed_out |= res->timed_out;
 		if (rerun >= 0 && excuse && jobs[rerun].status >= 0) {
 			/* The rerun ended: the death before it was not its doing. */
@@ -1699,8 +1766,7 @@ int vm_run(const struct vm_config *cfg, struct vm_job *jobs, int njobs,
 			break;
 		}
 	}
-	free(res->problem);
-	free(res->console);
+	vm_result_free(res);
 	res->problem = problem.len ? sb_steal(&problem) : NULL;
 	res->console = sb_steal(&console);
 	res->emulator_problem = emul.len ? sb_steal(&emul) : NULL;

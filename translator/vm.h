@@ -77,7 +77,18 @@ struct vm_config {
 	 * but timeout_s.
 	 */
 	int job_timeout_s;
+	/*
+	 * The guest not running its init this many seconds after QEMU
+	 * started has hung while booting (no job has run, so nothing of
+	 * ours is to blame): it is stopped, the vCPUs' state recorded,
+	 * and booted once more, with timeout_s alone as its limit.
+	 * 0: VM_BOOT_LIMIT_S; -1: none.
+	 */
+	int boot_timeout_s;
 };
+
+/* A boot takes 3-8 s under TCG, some 30 s on a loaded host. */
+#define VM_BOOT_LIMIT_S 60
 
 struct vm_result {
 	int booted;		/* the guest's init started */
@@ -87,6 +98,7 @@ struct vm_result {
 	char *console;		/* whole serial console log (caller frees) */
 	int running_job;	/* index of the job the guest died in, or -1 */
 	int hung;		/* killed in a job past cfg->job_timeout_s */
+	int boot_hung;		/* killed before init, past cfg->boot_timeout_s */
 	/*
 	 * Kernel failures taken for the emulator's, not ours, because the
 	 * job they stopped then passed in a new boot (vm.c says which), or
@@ -116,8 +128,10 @@ void vm_result_free(struct vm_result *res);
  * The registers of a running QEMU's vCPUs, from its human monitor on the
  * unix socket @sock, @samples times 0.1 s apart, each RIP named from
  * /usr/lib/debug/boot/vmlinux-@release when the guest's _stext (from its
- * /proc/kallsyms) is known; malloc'ed text, one line a vCPU (vm_cpus.c).
+ * /proc/kallsyms) is known, or is VM_STEXT_LINK (a kernel not moved by
+ * KASLR); malloc'ed text, one line a vCPU (vm_cpus.c).
  */
+#define VM_STEXT_LINK UINT64_MAX
 char *vm_cpu_state(const char *sock, const char *release, uint64_t guest_stext,
 		   int samples);
 

@@ -226,7 +226,8 @@ char *vm_cpu_state(const char *sock, const char *release, uint64_t guest_stext,
 		}
 		sb_printf(&out, "the vCPUs, sample %d of %d:\n", i + 1, samples);
 		cpu_lines(&out, regs, have_syms ? &k : NULL,
-			  have_syms ? (int64_t)(guest_stext - k.stext) : 0);
+			  have_syms && guest_stext != VM_STEXT_LINK
+				? (int64_t)(guest_stext - k.stext) : 0);
 		free(regs);
 	}
 	if (guest_stext && !have_syms)

@@ -2,7 +2,7 @@
 /*
  * Drive vm_run() by hand, without the translator:
  *
- *   vm_smoke [-v] [-S] [-1] [-R N] [-t SECS] [-j SECS] [-c CPUS] [-o DIR] [-f FILE]... -r RELEASE -s STAPRUN \
+ *   vm_smoke [-v] [-S] [-1] [-R N] [-t SECS] [-j SECS] [-b SECS] [-c CPUS] [-o DIR] [-f FILE]... -r RELEASE -s STAPRUN \
  *            NAME=MODULE[,ARG...] ...
  *
  * Prints each job's status and output sizes, the kernel problem if any,
@@ -10,7 +10,8 @@
  * comparison.  -S streams the single job's output; -1 runs all vCPUs on
  * one host thread (vm.c); -R N boots again, at most N times, for the
  * jobs after one the guest kernel died in; -j SECS stops a job (and the
- * guest) still running after SECS.  Exit status: 0 if the
+ * guest) still running after SECS; -b SECS: the first boot's limit for
+ * starting init (-1: none).  Exit status: 0 if the
  * VM ran, 2 if vm_run() failed, 3 on a kernel problem.
  */
 #include "util.h"
@@ -24,7 +25,7 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: vm_smoke [-v] [-S] [-1] [-R N] [-t SECS] [-j SECS] [-c CPUS] [-o DIR] [-f FILE]... -r RELEASE -s STAPRUN NAME=MODULE[,ARG...]...\n");
+	fprintf(stderr, "usage: vm_smoke [-v] [-S] [-1] [-R N] [-t SECS] [-j SECS] [-b SECS] [-c CPUS] [-o DIR] [-f FILE]... -r RELEASE -s STAPRUN NAME=MODULE[,ARG...]...\n");
 	exit(1);
 }
 
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
 	int c, i, njobs, ret;
 
 	util_progname = "vm_smoke";
-	while ((c = getopt(argc, argv, "vS1R:t:j:c:o:r:s:f:")) != -1) {
+	while ((c = getopt(argc, argv, "vS1R:t:j:b:c:o:r:s:f:")) != -1) {
 		switch (c) {
 		case 'v': cfg.verbose = 1; break;
 		case 'S': cfg.stream = 1; break;
@@ -47,6 +48,7 @@ int main(int argc, char **argv)
 		case 'R': cfg.reboots = atoi(optarg); break;
 		case 't': cfg.timeout_s = atoi(optarg); break;
 		case 'j': cfg.job_timeout_s = atoi(optarg); break;
+		case 'b': cfg.boot_timeout_s = atoi(optarg); break;
 		case 'c': cfg.cpus = atoi(optarg); break;
 		case 'o': outdir = optarg; break;
 		case 'r': cfg.release = optarg; break;
