@@ -1250,11 +1250,6 @@ static void emit_toplevel_embedded(struct session *s, struct strbuf *c)
 	if (s->guru)
 		sb_puts(c, "#include \"stp_guru.h\"\n");
 	for (e = s->user.embedded; e; e = e->next) {
-		if (!s->guru) {
-			diag_error(s, &e->loc, "embedded C is only allowed in guru mode");
-			diag_hint(s, "run stap with -g if you trust this code");
-			continue;
-		}
 		sb_printf(c, "#line %d \"%s\"\n%s\n", e->loc.line, e->loc.file->name, e->str);
 	}
 	for (i = 0; i < s->tapset_files.len; i++) {

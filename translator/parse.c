@@ -122,6 +122,19 @@ static struct token *advance(struct parser *p)
 	return t;
 }
 
+/*
+ * Embedded C runs unchecked in the kernel: only tapsets and guru mode may
+ * have it.  Said while parsing (pass 1, as SystemTap does), and parsing
+ * goes on to find the script's other errors.
+ */
+static void embedded_allowed(struct parser *p, const struct token *t)
+{
+	if (p->s->guru || t->loc.file->is_tapset)
+		return;
+	diag_error(p->s, &t->loc, "embedded C is only allowed in guru mode");
+	diag_hint(p->s, "run stap with -g if you trust this code");
+}
+
 static struct node *new_node(struct parser *p, enum node_kind kind,
 			     const struct token *t)
 {
@@ -433,6 +446,7 @@ static struct node *primary(struct parser *p)
 		return at_expr(p);
 	case TK_EMBEDDED:
 		/* A C expression (guru mode), long unless it says string. */
+		embedded_allowed(p, t);
 		n = new_node(p, ND_EMBEDDED, advance(p));
 		n->str = t->str;
 		n->type = strstr(t->str, "/* string */") ? TY_STRING : TY_LONG;
@@ -1350,6 +1364,7 @@ static void function_decl(struct parser *p, struct token *kw, bool priv)
 	if (!FAIL(p) && p->tok->kind == TK_EMBEDDED) {
 		struct token *t = advance(p);
 
+		embedded_allowed(p, t);
 		fn->body = new_node(p, ND_EMBEDDED, t);
 		fn->body->str = t->str;
 		embedded_pragmas(p, fn, t);
@@ -1444,6 +1459,7 @@ int parse_file(struct session *s, struct srcfile *f, struct program *out)
 			struct node *n = new_node(&p, ND_EMBEDDED, p.tok);
 			struct node **np = &out->embedded;
 
+			embedded_allowed(&p, p.tok);
 			n->str = advance(&p)->str;
 			while (*np)
 				np = &(*np)->next;

@@ -1237,11 +1237,7 @@ static enum type expr(struct sem *S, struct node *n)
 		return n->type = TY_LONG;
 	case ND_STR:
 		return n->type = TY_STRING;
-	case ND_EMBEDDED:	/* typed by the parser */
-		if (S->final && !S->s->guru && !n->loc.file->is_tapset) {
-			diag_error(S->s, &n->loc, "embedded C is only allowed in guru mode");
-			diag_hint(S->s, "run stap with -g if you trust this code");
-		}
+	case ND_EMBEDDED:	/* typed (and allowed) by the parser */
 		return n->type;
 	case ND_ARG:
 	case ND_ARGC:
@@ -1600,11 +1596,6 @@ static void add_funcs(struct sem *S, struct program *prog)
 			diag_error(S->s, &f->loc,
 				   "function '%s' has the name of a built-in function", f->name);
 			continue;
-		}
-		if (f->body->kind == ND_EMBEDDED && !S->s->guru && !f->file->is_tapset) {
-			diag_error(S->s, &f->body->loc,
-				   "embedded C is only allowed in guru mode");
-			diag_hint(S->s, "run stap with -g if you trust this code");
 		}
 		for (p = f->params; p; p = p->next) {
 			if (find_in(&f->locals, p->name)) {
