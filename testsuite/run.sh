@@ -129,7 +129,7 @@ $(diff "${f%.stp}.p1" <(printf '%s\n' "$out") | head -20)"
 				fi
 				# ... and must be a fixed point.
 				printf '%s\n' "$out" >"$work/re.stp"
-				local again; again=$("$stap" -p1 "$work/re.stp" 2>&1)
+				local again; again=$("$stap" -p1 "${args[@]}" "$work/re.stp" 2>&1)
 				if [ "$again" != "$out" ]; then
 					bad "$name" "re-parsing -p1 output differs: $(diff <(echo "$out") <(echo "$again") | head -20)"
 					continue
