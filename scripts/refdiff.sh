@@ -175,7 +175,7 @@ ours_batch() {
 		local name base
 		name=$(basename "$f" .stp)
 		[ "$(cat "$work/$name.status")" = compare ] || continue
-		base=$kept/vm-$rel/t_$name
+		base=$kept/vm-$rel/vm/t_$name
 		if grep -q "^SKIP: run/$name " "$work/run.log"; then
 			sed -n "s|^SKIP: run/$name (\(.*\))\$|skip: ours skipped it: \1|p" "$work/run.log" >"$work/$name.status"
 			continue

@@ -127,6 +127,7 @@ struct rec {
  */
 struct srec {
 	uint32_t rec, file, line;
+	bool stmt;		/* the row begins a statement (is_stmt) */
 	uint64_t pc;
 };
 
@@ -486,9 +487,11 @@ static bool seen_eq(uint32_t idx, const void *key, void *ctx)
 }
 
 /*
- * The statements of out-of-line copy die (record rec): each is_stmt row
- * of the line table inside its ranges, the first of each line kept
- * (write_db), by address within a range.
+ * The statements of out-of-line copy die (record rec): each row of the
+ * line table inside its ranges, by address within a range; write_stmts
+ * keeps one a line.  Rows that do not begin a statement (is_stmt false)
+ * count too, as in SystemTap: a line whose rows all lack it (an
+ * optimised "return 0;") is still a line to probe.
  */
 static void add_statements(struct worker *w, Dwarf_Die *die, uint32_t rec)
 {
@@ -503,7 +506,7 @@ static void add_statements(struct worker *w, Dwarf_Die *die, uint32_t rec)
 		for (size_t i = 0; i < n; i++) {
 			Dwarf_Line *l = dwarf_onesrcline(lines, i);
 			Dwarf_Addr a;
-			bool stmt = false, es = false;
+			bool es = false, stmt = false;
 			const char *f;
 			int line = 0;
 
@@ -511,18 +514,18 @@ static void add_statements(struct worker *w, Dwarf_Die *die, uint32_t rec)
 				continue;
 			if (a >= hi)
 				break;
-			dwarf_linebeginstatement(l, &stmt);
 			dwarf_lineendsequence(l, &es);
+			dwarf_linebeginstatement(l, &stmt);
 			f = dwarf_linesrc(l, NULL, NULL);
 			dwarf_lineno(l, &line);
-			if (!stmt || es || !f || line <= 0)
+			if (es || !f || line <= 0)
 				continue;
 			if (w->nsrecs == w->capsrecs) {
 				w->capsrecs = w->capsrecs ? 2 * w->capsrecs : 1024;
 				w->srecs = xrealloc(w->srecs, w->capsrecs * sizeof(*w->srecs));
 			}
 			w->srecs[w->nsrecs++] = (struct srec){ rec, worker_file(w, f),
-							       (uint32_t)line, a };
+							       (uint32_t)line, stmt, a };
 		}
 	}
 }
@@ -985,12 +988,16 @@ static int sord_cmp(const void *a, const void *b)
 		return x->sr->file < y->sr->file ? -1 : 1;
 	if (x->sr->line != y->sr->line)
 		return x->sr->line < y->sr->line ? -1 : 1;
+	if (x->sr->stmt != y->sr->stmt)
+		return y->sr->stmt - x->sr->stmt;
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /*
  * The statement table: of each (function, file, line), the first row the
- * walk met.  Records' func are database ids by now.  0 or -EIO.
+ * walk met that begins a statement (is_stmt), else the first row: its
+ * variables are where the DWARF says (probes/dwarf_stmt.c says why).
+ * Records' func are database ids by now.  0 or -EIO.
  */
 static int write_stmts(sqlite3 *db, struct dwi_symrows *sw, struct worker *ws, int nw)
 {

@@ -17,16 +17,21 @@
  * FUNC and FILE take globs as in kernel.function; FILE also matches a
  * path ending in "/FILE".  The functions come from the DWARF index of
  * the target kernel, their lines from the line table of their compile
- * unit: rows that begin a statement (is_stmt), in FUNC's own file, not
+ * unit: its rows, in FUNC's own file, not
  * before FUNC's declaration line, at an address inside FUNC's code
  * ranges but outside the functions inlined into it (their lines are
  * theirs).  Inlined copies of FUNC count like
  * out-of-line ones: each has its own addresses.
  *
  * A line may have several rows in one copy (a loop's condition, code the
- * compiler duplicated); the probe goes on the lowest address, where the
- * line's code is entered first, so a line runs the handler once per pass
- * in straight-line code.
+ * compiler duplicated); the probe goes on the lowest address of those
+ * that begin a statement (is_stmt), where the line's code is entered
+ * first and its variables are where the DWARF says, so a line runs the
+ * handler once per pass in straight-line code.  A line whose rows all
+ * lack is_stmt (an optimised "return 0;") is probed at its lowest row:
+ * SystemTap probes every line there, is_stmt or not, but an instruction
+ * scheduled ahead of its statement often sees the variables before
+ * they are set (testsuite/run/kmod_tvars' $acc).
  *
  * Each address is its own probe (the expand hook), named as SystemTap
  * names it, kernel.statement("FUNC@FILE:LINE"), so that tv_scope has
@@ -229,6 +234,7 @@ struct ranges {
 /* One line of one copy and the lowest address of its code there. */
 struct st_line {
 	int line;
+	bool stmt;		/* the row begins a statement (is_stmt) */
 	uint64_t addr;
 };
 
@@ -308,11 +314,14 @@ static int cmp_line(const void *a, const void *b)
 
 	if (x->line != y->line)
 		return x->line - y->line;
+	if (x->stmt != y->stmt)
+		return y->stmt - x->stmt;
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
 /*
- * The lines of copy cp that have code, each once with its lowest address,
+ * The lines of copy cp that have code, each once with its lowest address
+ * (the lowest is_stmt one if it has one),
  * sorted by line, into *out (malloc'ed).  Returns how many, or -1 if the
  * copy's DWARF cannot be read.
  */
@@ -347,22 +356,22 @@ static int copy_lines(Dwarf *dbg, const struct st_copy *cp, struct st_line **out
 		for (size_t r = lo; r < nlines; r++) {
 			Dwarf_Line *l = dwarf_onesrcline(lines, r);
 			Dwarf_Addr a = 0;
-			bool stmt = false, end = false;
+			bool end = false, stmt = false;
 			const char *src;
 			int ln = 0;
 
 			dwarf_lineaddr(l, &a);
 			if (a >= own.r[i].hi)
 				break;
-			dwarf_linebeginstatement(l, &stmt);
 			dwarf_lineendsequence(l, &end);
+			dwarf_linebeginstatement(l, &stmt);
 			dwarf_lineno(l, &ln);
 			/*
 			 * A function's lines follow its declaration: a row
 			 * before it is an inlined callee's that GCC placed
 			 * just outside the callee's ranges (its last line).
 			 */
-			if (!stmt || end || ln < cp->decl_line || ln <= 0 ||
+			if (end || ln < cp->decl_line || ln <= 0 ||
 			    inside_ranges(&nested, a))
 				continue;
 			src = dwarf_linesrc(l, NULL, NULL);
@@ -372,12 +381,12 @@ static int copy_lines(Dwarf *dbg, const struct st_copy *cp, struct st_line **out
 				cap = cap ? 2 * cap : 64;
 				v = xrealloc(v, (size_t)cap * sizeof(*v));
 			}
-			v[n++] = (struct st_line){ ln, a };
+			v[n++] = (struct st_line){ ln, stmt, a };
 		}
 	}
 	if (n)
 		qsort(v, (size_t)n, sizeof(*v), cmp_line);
-	for (i = j = 0; i < n; i++)	/* keep each line's lowest address */
+	for (i = j = 0; i < n; i++)	/* keep each line's first (cmp_line) */
 		if (!j || v[j - 1].line != v[i].line)
 			v[j++] = v[i];
 	free(own.r);
