@@ -547,7 +547,11 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 			vec_push(out, x);
 		}
 	}
-	if (nskipped_funcs && !optional) {
+	/*
+	 * SystemTap skips them silently; say so where it explains an error
+	 * (nothing else to probe) or with -v.
+	 */
+	if (nskipped_funcs && !optional && (!out->len || s->verbose)) {
 		struct dwf_match *m = NULL;
 
 		for (i = 0; i < w.matches.len && !m; i++)
