@@ -269,6 +269,8 @@ struct stp_timed {
 };
 extern const struct stp_timed stp_timed[];
 extern const int stp_ntimed;
+/* stap --skip-badvars: a target variable read that faults gives 0 silently. */
+extern const bool stp_skip_badvars;
 int _stp_timing_init(void);
 void _stp_timing_exit(void);
 void _stp_timing_add(const struct stp_probe *p, u64 cycles);

@@ -33,7 +33,8 @@ static __always_inline u64 tv_read(struct stp_context *c, unsigned long addr,
 	if (user ? copy_from_user_nofault(&v, (const void __user *)addr, size) :
 	    copy_from_kernel_nofault(&v, (const void *)addr, size)) {
 		/* SystemTap's words (its location text follows them). */
-		_stp_error(c, "read fault [man error::fault] at 0x%lx", addr);
+		if (!stp_skip_badvars)
+			_stp_error(c, "read fault [man error::fault] at 0x%lx", addr);
 		return 0;
 	}
 	switch (size) {

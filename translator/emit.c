@@ -1545,6 +1545,7 @@ int emit_program(struct session *s)
 	}
 	if (s->timing || s->monitor_s)
 		emit_timing_table(s, c);
+	sb_printf(c, "const bool stp_skip_badvars = %d;\n\n", s->skip_badvars);
 	emit_entry_funcs(s, c);
 	emit_family(s, c, 0);
 	emit_global_exit(s, c);

@@ -67,6 +67,8 @@ static void usage(FILE *f)
 "                  loads (a number or a string of letters, digits, _.-)\n"
 "  -I DIR          also look for tapsets in DIR\n"
 "  -D NAME[=VAL]   define a C macro for the module (MAXACTION=..., ...)\n"
+"  --skip-badvars   a target variable that cannot be found or read reads\n"
+"                  as 0, without an error\n"
 "  --suppress-time-limits  (guru mode) no overload protection, MAXACTION\n"
 "                  or MAXTRYLOCK: a handler may run as long as it likes\n"
 "  -d MODULE       a user program or library (a path): put its symbols and\n"
@@ -94,7 +96,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS, OPT_DUMP_SYSCALLS,
-       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_LDD, OPT_COLOR, OPT_MONITOR,
+       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_LDD, OPT_COLOR, OPT_MONITOR,
        OPT_TARGET_NS, OPT_KBUILD_DEFER, OPT_KBUILD_BATCH };
 
 static const struct option long_opts[] = {
@@ -112,6 +114,7 @@ static const struct option long_opts[] = {
 	{ "dump-syscalls", no_argument, NULL, OPT_DUMP_SYSCALLS },
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ "suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS },
+	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
 	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ "monitor", optional_argument, NULL, OPT_MONITOR },
 	{ "target-namespaces", required_argument, NULL, OPT_TARGET_NS },
@@ -372,6 +375,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case OPT_ALL_MODULES:
 			s->all_modules = true;
+			break;
+		case OPT_SKIP_BADVARS:
+			s->skip_badvars = true;
 			break;
 		case OPT_SUPPRESS_TIME_LIMITS:
 			suppress_time_limits = true;

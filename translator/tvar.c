@@ -2425,8 +2425,15 @@ static enum type resolve_node(struct session *s, struct resolved_probe *rp, stru
 		return TY_LONG;
 	}
 	out = arena_alloc(&s->arena, sizeof(*out));
-	if (resolve_target(&t, n, lvalue, out) < 0 || t.failed)
-		return TY_UNKNOWN;
+	/* --skip-badvars: what cannot be read reads as 0 (not written to). */
+	t.quiet = s->skip_badvars && !lvalue;
+	if (resolve_target(&t, n, lvalue, out) < 0 || t.failed) {
+		if (!t.quiet)
+			return TY_UNKNOWN;
+		*out = (struct tv_code){ .type = TY_LONG, .constant = true, .code = "0" };
+		n->tv = out;
+		return TY_LONG;
+	}
 	if (n->kind == ND_TARGET && t.sc && t.sc->has_fn && t.sc->is_return)
 		entry_capture_warning(s, n);
 	n->tv = out;
