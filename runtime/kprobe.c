@@ -29,11 +29,17 @@
  *    no .maxactive(N), goes on the table's fprobe where the kernel has
  *    one (fexit.c), registered after the others; a kretprobe otherwise,
  *    or if the fprobe cannot be registered.
+ *  - A row in a module ("ext4:ext4_sync_fs") whose module is not loaded
+ *    waits for it, as SystemTap's do: a module notifier registers the
+ *    module's rows when it comes, and unregisters them when it goes,
+ *    to wait for its next load.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include "stp_internal.h"
 
@@ -64,6 +70,7 @@
 struct stp_kprobe_rt {
 	struct stp_kprobe *k;	/* the row */
 	bool registered;	/* a kprobe (disabled while on_ftrace is pending) */
+	bool pending;		/* its module is not loaded: waits for it */
 	bool on_ftrace;		/* hit through the table's ftrace_ops or fprobe instead */
 	union {
 		struct kprobe kp;
@@ -75,6 +82,10 @@ struct stp_kprobe_rt {
 struct stp_kprobe_tab {
 	struct stp_fentry *fentry;	/* the ftrace_ops (fentry.c) */
 	struct stp_fexit *fexit;	/* the .return rows' fprobe (fexit.c) */
+	/* With rows in modules: on kp_mod_tabs, for the module notifier. */
+	struct list_head mod_link;
+	bool mod_rows, mod_armed, noopt;
+	size_t n;
 	struct stp_kprobe_rt rows[];
 };
 
@@ -154,10 +165,14 @@ static const char *errno_name(int err)
 	}
 }
 
-static const char *errno_text(int err)
+static const char *errno_text(const struct stp_kprobe *k, int err)
 {
 	switch (-err) {
-	case ENOENT:	return "no such symbol; is the module loaded?";
+	case ENOENT:
+		if (!k->symbol)
+			return "no kernel symbol covers that address";
+		return strchr(k->symbol, ':') ? "no such symbol; is the module loaded?"
+					      : "no such symbol";
 	case EINVAL:	return "the kernel does not allow a kprobe there";
 	case EILSEQ:	return "not at an instruction boundary";
 	case EBUSY:	return "the address is in use by another facility";
@@ -308,7 +323,7 @@ static void report_failure(const struct stp_kprobe *k, int rc)
 	_stp_ctl_sendf(STP_CTL_ERROR, "%s at %s: cannot register a %s on %s: %s (%d): %s",
 		       k->probe->pp, k->probe->loc,
 		       k->flags & STP_KPROBE_RETURN ? "kretprobe" : "kprobe",
-		       what, errno_name(rc), rc, errno_text(rc));
+		       what, errno_name(rc), rc, errno_text(k, rc));
 }
 
 /* Unregister a batch of kprobes; empties *nk. */
@@ -390,6 +405,153 @@ static int switch_to_fexit(struct stp_fexit *fx, bool noopt)
 	return 0;
 }
 
+/* ---- rows in modules not loaded yet ---- */
+
+/* The module part of a row's "module:symbol", or NULL (up to the ':'). */
+static const char *row_module(const struct stp_kprobe *k)
+{
+	return k->symbol && strchr(k->symbol, ':') ? k->symbol : NULL;
+}
+
+/* Is @k's module @name (whose '-' the kernel made '_')? */
+static bool row_of_module(const struct stp_kprobe *k, const char *name)
+{
+	const char *m = row_module(k);
+	size_t i;
+
+	if (!m)
+		return false;
+	for (i = 0; m[i] != ':'; i++)
+		if (!name[i] || (m[i] != name[i] && !(m[i] == '-' && name[i] == '_')))
+			return false;
+	return !name[i];
+}
+
+/*
+ * kp_mod_mutex: the armed tables' rows against the notifier.  Never held
+ * while the notifier is (un)registered: the chain's lock is held around
+ * the notifier, which takes kp_mod_mutex.
+ */
+static DEFINE_MUTEX(kp_mod_mutex);
+static LIST_HEAD(kp_mod_tabs);
+static int kp_mod_users;	/* tables that registered the notifier */
+
+/* Unregister one row now (its module goes): it waits for the next load. */
+static void unregister_row(struct stp_kprobe_rt *r);
+
+static void mod_coming(struct stp_kprobe_tab *tab, const char *name)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < tab->n; i++) {
+		struct stp_kprobe_rt *r = &tab->rows[i];
+
+		if (!r->pending || !row_of_module(r->k, name))
+			continue;
+		rc = register_one(r, NULL, NULL, NULL, tab->noopt);
+		if (!rc) {
+			r->pending = false;
+			continue;
+		}
+		/* The session runs: the refusal cannot stop it. */
+		if (!(r->k->flags & STP_KPROBE_OPTIONAL)) {
+			char what[KSYM_NAME_LEN + 32];
+
+			describe(r->k, what, sizeof(what));
+			_stp_warn("%s at %s: module %s loaded, but cannot register a %s on "
+				  "%s: %s (%d): %s", r->k->probe->pp, r->k->probe->loc, name,
+				  r->k->flags & STP_KPROBE_RETURN ? "kretprobe" : "kprobe",
+				  what, errno_name(rc), rc, errno_text(r->k, rc));
+		}
+	}
+}
+
+static void mod_going(struct stp_kprobe_tab *tab, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < tab->n; i++) {
+		struct stp_kprobe_rt *r = &tab->rows[i];
+
+		if (r->registered && row_of_module(r->k, name)) {
+			unregister_row(r);
+			r->pending = true;
+		}
+	}
+}
+
+static int kp_mod_notify(struct notifier_block *nb, unsigned long state, void *data)
+{
+	struct module *mod = data;
+	struct stp_kprobe_tab *tab;
+
+	if (state != MODULE_STATE_COMING && state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&kp_mod_mutex);
+	list_for_each_entry(tab, &kp_mod_tabs, mod_link) {
+		if (!tab->mod_armed)
+			continue;
+		if (state == MODULE_STATE_COMING)
+			mod_coming(tab, mod->name);
+		else
+			mod_going(tab, mod->name);
+	}
+	mutex_unlock(&kp_mod_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kp_mod_nb = { .notifier_call = kp_mod_notify };
+
+/*
+ * Before registration: watch modules, so that one loaded while the
+ * table registers is not missed (mod_arm retries the rows it refused).
+ */
+static void mod_watch(struct stp_kprobe_tab *tab)
+{
+	if (!tab->mod_rows)
+		return;
+	if (!kp_mod_users++ && register_module_notifier(&kp_mod_nb)) {
+		kp_mod_users--;
+		tab->mod_rows = false;	/* rows of unloaded modules are errors */
+		return;
+	}
+	mutex_lock(&kp_mod_mutex);
+	list_add(&tab->mod_link, &kp_mod_tabs);
+	mutex_unlock(&kp_mod_mutex);
+}
+
+/* After registration: the notifier may act; rows whose module came since register now. */
+static void mod_arm(struct stp_kprobe_tab *tab)
+{
+	size_t i;
+
+	if (!tab->mod_rows)
+		return;
+	mutex_lock(&kp_mod_mutex);
+	tab->mod_armed = true;
+	for (i = 0; i < tab->n; i++) {
+		struct stp_kprobe_rt *r = &tab->rows[i];
+
+		if (r->pending && !register_one(r, NULL, NULL, NULL, tab->noopt))
+			r->pending = false;
+	}
+	mutex_unlock(&kp_mod_mutex);
+}
+
+/* At stop: the notifier lets go of the table before its rows go. */
+static void mod_unwatch(struct stp_kprobe_tab *tab)
+{
+	if (!tab->mod_rows || list_empty(&tab->mod_link))
+		return;
+	mutex_lock(&kp_mod_mutex);
+	list_del_init(&tab->mod_link);
+	tab->mod_armed = false;
+	mutex_unlock(&kp_mod_mutex);
+	if (!--kp_mod_users)
+		unregister_module_notifier(&kp_mod_nb);
+}
+
 /* The table's runtime state, or NULL (reported) if there is no memory for it. */
 static struct stp_kprobe_tab *tab_alloc(struct stp_kprobe *kps, size_t n)
 {
@@ -404,9 +566,12 @@ static struct stp_kprobe_tab *tab_alloc(struct stp_kprobe *kps, size_t n)
 		return NULL;
 	}
 	_stp_alloc_note(size);
+	tab->n = n;
+	INIT_LIST_HEAD(&tab->mod_link);
 	for (i = 0; i < n; i++) {
 		tab->rows[i].k = &kps[i];
 		kps[i].rt = &tab->rows[i];
+		tab->mod_rows |= row_module(&kps[i]) != NULL;
 	}
 	return tab;
 }
@@ -451,6 +616,9 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 
 	if (nknown && (fe || fx))
 		kbl = _stp_kbl_load();
+	tab->noopt = noopt;
+	if (list_empty(&tab->mod_link))
+		mod_watch(tab);
 
 	/* One group (probe point) at a time: kps[first..i) */
 	for (first = 0; first < n; first = i) {
@@ -478,6 +646,12 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 			rc = register_one(k->rt, fe, fx, kbl, noopt);
 #endif
 			if (!rc) {
+				nok++;
+				continue;
+			}
+			/* No such symbol in a module: not loaded (yet). */
+			if (rc == -ENOENT && tab->mod_rows && row_module(k)) {
+				k->rt->pending = true;
 				nok++;
 				continue;
 			}
@@ -514,7 +688,7 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 				  "the kernel refused; %s: %s (%d): %s",
 				  refused->probe->pp, refused->probe->loc, nrefused,
 				  nrefused + nok, what, errno_name(refused_rc),
-				  refused_rc, errno_text(refused_rc));
+				  refused_rc, errno_text(refused, refused_rc));
 		}
 	}
 	_stp_kbl_free(kbl);
@@ -531,6 +705,8 @@ int _stp_kprobes_start(struct stp_kprobe *kps, size_t n)
 	}
 	if (rc)
 		_stp_kprobes_stop(kps, n);
+	else
+		mod_arm(tab);
 	return rc;
 }
 
@@ -556,6 +732,23 @@ static void account_fexit(struct stp_fexit *fx)
 }
 
 /* Count the hits the kernel missed on @r as skipped; warn about returns. */
+static void account_missed(const struct stp_kprobe_rt *r);
+
+static void unregister_row(struct stp_kprobe_rt *r)
+{
+	if (r->k->flags & STP_KPROBE_RETURN) {
+		struct kretprobe *rp = &r->u.rp;
+
+		unregister_kretprobes(&rp, 1);
+	} else {
+		struct kprobe *kp = &r->u.kp;
+
+		unregister_kprobes(&kp, 1);
+	}
+	account_missed(r);
+	r->registered = false;
+}
+
 static void account_missed(const struct stp_kprobe_rt *r)
 {
 	const struct stp_kprobe *k = r->k;
@@ -591,6 +784,7 @@ void _stp_kprobes_stop(struct stp_kprobe *kps, size_t n)
 	/* Never started, or stopped already. */
 	if (!tab)
 		return;
+	mod_unwatch(tab);
 	/*
 	 * One grace period for all when there is memory for the lists: with
 	 * thousands of probes, a batch of 32 a grace period took minutes.

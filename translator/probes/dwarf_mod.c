@@ -18,10 +18,9 @@
  * Its kprobes are registered by symbol: "MODULE:SYMBOL"+offset, which the
  * kernel resolves in the loaded module (kallsyms' module lookup, on 6.1
  * and 6.12 alike), in the shared kprobe table (kprobe.c, runtime/
- * kprobe.c).  If the module is not loaded when the script starts, the
- * registration fails: an error that stops the script ("no such symbol; is
- * the module loaded?"), or for a '?' point, silence.  Probes are not
- * registered later when the module appears, as SystemTap would.
+ * kprobe.c).  If the module is not loaded when the script starts, its
+ * probes wait for it: runtime/kprobe.c registers them when it loads and
+ * unregisters them when it unloads.
  *
  * Target variables: each copy of a function (out of line, or inlined at
  * a call site) is its own probe, and tv_scope gives that copy's DIE and
