@@ -15,8 +15,13 @@
  * dump, or the end of staprun with the module left loaded).
  *
  * START and EXIT block in the kernel while begin/end probes run, and
- * those probes may print more than the relay buffer holds.  So commands
- * are written from a short-lived thread while this thread keeps reading.
+ * those probes may print more than the relay buffer holds.  So the loop
+ * that reads runs in a thread of its own, and the main thread writes the
+ * commands it asks for: the probes run in the task that writes, which
+ * must be the process's leader, as SystemTap's stapio is.  A begin
+ * probe's tid() is its pid(), and embedded C that walks the process list
+ * from current->tasks (which only leaders are on) ends (the examples'
+ * plimit.stp looped for ever in a thread).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -65,9 +70,14 @@ struct session {
 	int status;		/* what staprun will exit with */
 	struct stp_ctl_status final;
 
-	/* the command writer thread */
-	pthread_t writer;
-	bool writer_running;
+	/* the command writer: the main thread (cmd_server) */
+	pthread_mutex_t cmd_lock;
+	pthread_cond_t cmd_cond;	/* a command posted or written, the loop over */
+	bool cmd_posted;	/* writer_cmd waits for the main thread */
+	bool loop_over;		/* run_loop returned (loop_ret) */
+	int loop_ret;
+	int loop_cpu;		/* where the loop ran when it posted, or -1 */
+	bool writer_running;	/* posted, not joined yet (the loop's view) */
 	atomic_bool writer_done;
 	int writer_ret;
 	__u32 writer_cmd;
@@ -128,25 +138,67 @@ static void on_sigchld(int sig)
 	(void)sig;
 }
 
-static void *writer_main(void *arg)
+/*
+ * The probes a command runs keep interrupts off on their CPU for as long
+ * as they take: write it away from the CPU the loop is on, so that the
+ * loop's poll() timeout, a timer on its own CPU, still fires and it can
+ * drain a begin probe's flood while it lasts.  With one CPU there is no
+ * choice.  True if the thread's affinity changed (*saved restores it).
+ */
+static bool away_from(int cpu, cpu_set_t *saved)
 {
-	struct session *s = arg;
-	struct stp_ctl_hdr hdr = { .type = s->writer_cmd, .len = 0 };
+	cpu_set_t set;
+
+	if (cpu < 0 || sched_getaffinity(0, sizeof(*saved), saved) ||
+	    !CPU_ISSET(cpu, saved) || CPU_COUNT(saved) < 2)
+		return false;
+	set = *saved;
+	CPU_CLR(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) == 0;
+}
+
+static int write_cmd(struct session *s, __u32 cmd, int loop_cpu)
+{
+	struct stp_ctl_hdr hdr = { .type = cmd, .len = 0 };
+	cpu_set_t saved;
+	bool moved = away_from(loop_cpu, &saved);
 	ssize_t n;
 
 	do
 		n = write(s->cmd_fd, &hdr, sizeof(hdr));
 	while (n < 0 && errno == EINTR);
-	s->writer_ret = n < 0 ? -errno : 0;
-	atomic_store(&s->writer_done, true);
-	return NULL;
+	if (moved)
+		sched_setaffinity(0, sizeof(saved), &saved);
+	return n < 0 ? -errno : 0;
+}
+
+/* The main thread, while the loop runs: write each command it posts. */
+static void cmd_server(struct session *s)
+{
+	pthread_mutex_lock(&s->cmd_lock);
+	for (;;) {
+		while (!s->cmd_posted && !s->loop_over)
+			pthread_cond_wait(&s->cmd_cond, &s->cmd_lock);
+		if (!s->cmd_posted)
+			break;
+		s->cmd_posted = false;
+		pthread_mutex_unlock(&s->cmd_lock);
+		s->writer_ret = write_cmd(s, s->writer_cmd, s->loop_cpu);
+		pthread_mutex_lock(&s->cmd_lock);
+		atomic_store(&s->writer_done, true);
+		pthread_cond_broadcast(&s->cmd_cond);
+	}
+	pthread_mutex_unlock(&s->cmd_lock);
 }
 
 static int writer_join(struct session *s)
 {
 	if (!s->writer_running)
 		return 0;
-	pthread_join(s->writer, NULL);
+	pthread_mutex_lock(&s->cmd_lock);
+	while (!atomic_load(&s->writer_done))
+		pthread_cond_wait(&s->cmd_cond, &s->cmd_lock);
+	pthread_mutex_unlock(&s->cmd_lock);
 	s->writer_running = false;
 	if (s->writer_ret)
 		util_err("ctl: cannot send command %u: %s", s->writer_cmd,
@@ -154,53 +206,21 @@ static int writer_join(struct session *s)
 	return s->writer_ret;
 }
 
-/*
- * The command writer runs the begin (or end) probes in its write(), with
- * interrupts off on its CPU for as long as they take.  Kept off the CPU
- * this thread is on, so that this thread's poll() timeout, a timer on
- * its own CPU, still fires and it can drain a begin probe's flood while
- * it lasts.  With one CPU there is no choice.
- */
-static int writer_attr(pthread_attr_t *attr)
-{
-	cpu_set_t set;
-	int cpu = sched_getcpu(), ret = pthread_attr_init(attr);
-
-	if (ret)
-		return -ret;
-	if (cpu >= 0 && !sched_getaffinity(0, sizeof(set), &set) &&
-	    CPU_ISSET(cpu, &set) && CPU_COUNT(&set) > 1) {
-		CPU_CLR(cpu, &set);
-		pthread_attr_setaffinity_np(attr, sizeof(set), &set);
-	}
-	return 0;
-}
-
+/* Ask the main thread to write @cmd; writer_join() waits for it. */
 static int send_cmd(struct session *s, __u32 cmd)
 {
-	sigset_t all, old;
-	pthread_attr_t attr;
-	int ret;
+	int ret = writer_join(s);
 
-	ret = writer_join(s);
 	if (ret)
 		return ret;
+	pthread_mutex_lock(&s->cmd_lock);
 	s->writer_cmd = cmd;
 	s->writer_ret = 0;
+	s->loop_cpu = sched_getcpu();
 	atomic_store(&s->writer_done, false);
-	/* Signals belong to this thread, which handles them. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	ret = writer_attr(&attr);
-	if (!ret) {
-		ret = -pthread_create(&s->writer, &attr, writer_main, s);
-		pthread_attr_destroy(&attr);
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (ret) {
-		util_err("ctl: cannot start writer thread: %s", strerror(-ret));
-		return ret;
-	}
+	s->cmd_posted = true;
+	pthread_cond_broadcast(&s->cmd_cond);
+	pthread_mutex_unlock(&s->cmd_lock);
 	s->writer_running = true;
 	return 0;
 }
@@ -665,6 +685,52 @@ static int run_loop(struct session *s)
 	return ret;
 }
 
+static void *loop_main(void *arg)
+{
+	struct session *s = arg;
+	int ret = run_loop(s);
+
+	pthread_mutex_lock(&s->cmd_lock);
+	s->loop_ret = ret;
+	s->loop_over = true;
+	pthread_cond_broadcast(&s->cmd_cond);
+	pthread_mutex_unlock(&s->cmd_lock);
+	return NULL;
+}
+
+/*
+ * run_loop in its own thread, which takes the signals (its poll() wakes
+ * for them), while this one writes the commands (see the top).
+ */
+static int run_session_loop(struct session *s)
+{
+	sigset_t all, old;
+	pthread_t loop;
+	int ret;
+
+	pthread_mutex_init(&s->cmd_lock, NULL);
+	pthread_cond_init(&s->cmd_cond, NULL);
+	/*
+	 * SystemTap's reader is stapio: so scripts see it, in execname() of
+	 * the begin probes and of the reads (both threads: the loop's name
+	 * is this one's), and so do ps and top.
+	 */
+	pthread_setname_np(pthread_self(), "stapio");
+	ret = -pthread_create(&loop, NULL, loop_main, s);
+	if (ret) {
+		util_err("cannot start the session's thread: %s", strerror(-ret));
+		return ret;
+	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	cmd_server(s);
+	pthread_join(loop, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_cond_destroy(&s->cmd_cond);
+	pthread_mutex_destroy(&s->cmd_lock);
+	return s->loop_ret;
+}
+
 static void report(struct session *s)
 {
 	const struct stp_ctl_status *st = &s->final;
@@ -719,7 +785,7 @@ int session_run(const char *name, const struct session_cfg *cfg)
 		goto out;
 	}
 	s.batch = output_batch(s.out);
-	ret = run_loop(&s);
+	ret = run_session_loop(&s);
 	if (output_close(s.out) && !ret)
 		s.status = 1;
 	if (!ret) {
