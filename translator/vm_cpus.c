@@ -87,6 +87,7 @@ struct ksyms {
 	Elf_Data *data;
 	size_t n, strndx;
 	uint64_t stext;		/* link-time _stext, 0 if not found */
+	uint64_t end;		/* link-time _end: past it, a module's */
 };
 
 static void ksyms_close(struct ksyms *k)
@@ -128,12 +129,13 @@ static int ksyms_open(struct ksyms *k, const char *release)
 		GElf_Sym s;
 		const char *name;
 
-		if (gelf_getsym(k->data, (int)i, &s) &&
-		    (name = elf_strptr(k->elf, k->strndx, s.st_name)) &&
-		    !strcmp(name, "_stext")) {
+		if (!gelf_getsym(k->data, (int)i, &s) ||
+		    !(name = elf_strptr(k->elf, k->strndx, s.st_name)))
+			continue;
+		if (!strcmp(name, "_stext"))
 			k->stext = s.st_value;
-			break;
-		}
+		else if (!strcmp(name, "_end"))
+			k->end = s.st_value;
 	}
 	if (k->stext)
 		return 0;
@@ -147,6 +149,9 @@ static char *ksyms_name(struct ksyms *k, uint64_t a)
 	const char *best = NULL;
 	uint64_t at = 0, size = 0;
 	bool func = false;
+
+	if (k->end && a >= k->end)	/* a module's (named by its own symbols) */
+		return NULL;
 
 	for (size_t i = 0; i < k->n; i++) {
 		GElf_Sym s;
@@ -201,7 +206,7 @@ static void cpu_lines(struct strbuf *out, const char *regs, struct ksyms *k,
 			name = ksyms_name(k, a - (uint64_t)slide);
 		sb_printf(out, "  CPU#%d RIP %016" PRIx64 " %s%s\n", cpu, a,
 			  name ? name : cpl && atoi(cpl + 4) == 3 ? "(user space)"
-				     : "(not in the kernel image)",
+				     : "(not in the kernel image: a module's?)",
 			  hlt && atoi(hlt + 4) ? ", halted" : "");
 		free(name);
 	}
