@@ -363,30 +363,44 @@ static const struct stp_sc_flag sa_flags[] = {
 	{ 0x80000000, "SA_RESETHAND" }, { 0x04000000, "SA_RESTORER" }, { 0, NULL }
 };
 
-/* A signal set: [EMPTY], or the members' names joined by '|'. */
-static void sigset_str(char *dst, u64 set)
+/*
+ * A signal set as SystemTap shows one: [EMPTY], or its members among the
+ * 30 classic signals joined by '|', in this order (SIGPIPE before
+ * SIGUSR2; no SIGSTKFLT and no real-time signals: reference-stap's
+ * output for a full mask), in the @size bytes at @dst (a part of a
+ * string being built: its room left).
+ */
+static void sigset_strn(char *dst, size_t size, u64 set)
 {
-	size_t len = 0;
-	char name[32];
-	int sig;
+	static const struct { u8 sig; const char *name; } sigs[] = {
+		{ SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" }, { SIGQUIT, "SIGQUIT" },
+		{ SIGILL, "SIGILL" }, { SIGTRAP, "SIGTRAP" }, { SIGABRT, "SIGABRT" },
+		{ SIGBUS, "SIGBUS" }, { SIGFPE, "SIGFPE" }, { SIGKILL, "SIGKILL" },
+		{ SIGUSR1, "SIGUSR1" }, { SIGSEGV, "SIGSEGV" }, { SIGPIPE, "SIGPIPE" },
+		{ SIGUSR2, "SIGUSR2" }, { SIGALRM, "SIGALRM" }, { SIGTERM, "SIGTERM" },
+		{ SIGCHLD, "SIGCHLD" }, { SIGCONT, "SIGCONT" }, { SIGSTOP, "SIGSTOP" },
+		{ SIGTSTP, "SIGTSTP" }, { SIGTTIN, "SIGTTIN" }, { SIGTTOU, "SIGTTOU" },
+		{ SIGURG, "SIGURG" }, { SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" },
+		{ SIGVTALRM, "SIGVTALRM" }, { SIGPROF, "SIGPROF" }, { SIGWINCH, "SIGWINCH" },
+		{ SIGIO, "SIGIO/SIGPOLL" }, { SIGPWR, "SIGPWR" }, { SIGSYS, "SIGSYS" },
+	};
+	size_t len, i;
 
 	if (!set) {
-		strscpy(dst, "[EMPTY]", MAXSTRINGLEN);
+		strscpy(dst, "[EMPTY]", size);
 		return;
 	}
-	len = scnprintf(dst, MAXSTRINGLEN, "[");
-	for (sig = 1; sig <= 64; sig++) {
-		if (!(set & (1ULL << (sig - 1))))
-			continue;
-		_stp_signal_str(name, sig);
-		if (name[0])
-			len += scnprintf(dst + len, MAXSTRINGLEN - len, "%sSIG%s",
-					 len > 1 ? "|" : "", name);
-		else
-			len += scnprintf(dst + len, MAXSTRINGLEN - len, "%s%d",
-					 len > 1 ? "|" : "", sig);
-	}
-	scnprintf(dst + len, MAXSTRINGLEN - len, "]");
+	len = scnprintf(dst, size, "[");
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		if (set & (1ULL << (sigs[i].sig - 1)))
+			len += scnprintf(dst + len, size - len, "%s%s", len > 1 ? "|" : "",
+					 sigs[i].name);
+	scnprintf(dst + len, size - len, "]");
+}
+
+static void sigset_str(char *dst, u64 set)
+{
+	sigset_strn(dst, MAXSTRINGLEN, set);
 }
 
 /* struct sigaction as argstr shows it: {SIG_DFL}, {0x4010, SA_RESTART, 0x4020, [SIGUSR1]} */
@@ -409,23 +423,32 @@ static void enum_str(char *dst, int64_t v, const char *const *names, size_t n)
 		scnprintf(dst, MAXSTRINGLEN, "%lld", (long long)v);
 }
 
-/* Names of the bits of v joined by '|', what is left in hex after them. */
-static void flag_str(char *dst, unsigned long v, const struct stp_sc_flag *t,
-		     const char *first)
+/*
+ * Names of the bits of v joined by '|', what is left in hex after them,
+ * in the @size bytes at @dst.
+ */
+static void flag_strn(char *dst, size_t size, unsigned long v, const struct stp_sc_flag *t,
+		      const char *first)
 {
 	size_t len = 0;
 
 	dst[0] = '\0';
 	if (first)
-		len = strscpy(dst, first, MAXSTRINGLEN) > 0 ? strlen(dst) : 0;
+		len = strscpy(dst, first, size) > 0 ? strlen(dst) : 0;
 	for (; t->name; t++) {
 		if (!(v & t->bit) || (v & t->bit) != t->bit)
 			continue;
 		v &= ~t->bit;
-		len += scnprintf(dst + len, MAXSTRINGLEN - len, "%s%s", len ? "|" : "", t->name);
+		len += scnprintf(dst + len, size - len, "%s%s", len ? "|" : "", t->name);
 	}
 	if (v || !len)
-		scnprintf(dst + len, MAXSTRINGLEN - len, "%s0x%lx", len ? "|" : "", v);
+		scnprintf(dst + len, size - len, "%s0x%lx", len ? "|" : "", v);
+}
+
+static void flag_str(char *dst, unsigned long v, const struct stp_sc_flag *t,
+		     const char *first)
+{
+	flag_strn(dst, MAXSTRINGLEN, v, t, first);
 }
 
 static void sigaction_str(char *dst, unsigned long handler, unsigned long flags,
@@ -437,11 +460,12 @@ static void sigaction_str(char *dst, unsigned long handler, unsigned long flags,
 		strscpy(dst, handler ? "{SIG_IGN}" : "{SIG_DFL}", MAXSTRINGLEN);
 		return;
 	}
+	/* Each part gets the room left: a full mask alone fills a string. */
 	len = scnprintf(dst, MAXSTRINGLEN, "{0x%lx, ", handler);
-	flag_str(dst + len, flags, sa_flags, NULL);
+	flag_strn(dst + len, MAXSTRINGLEN - len, flags, sa_flags, NULL);
 	len = strlen(dst);
 	len += scnprintf(dst + len, MAXSTRINGLEN - len, ", 0x%lx, ", restorer);
-	sigset_str(dst + len, mask);
+	sigset_strn(dst + len, MAXSTRINGLEN - len, mask);
 	len = strlen(dst);
 	scnprintf(dst + len, MAXSTRINGLEN - len, "}");
 }
@@ -810,7 +834,8 @@ static bool sc_special_str(char *dst, int kind, int64_t v)
 					(long long)(v & 0x7fff));
 		if (!(v & ~0xffffULL) && len)
 			return true;
-		flag_str(dst + len + !!len, v & ~0xffffULL, swap_flags, NULL);
+		flag_strn(dst + len + !!len, MAXSTRINGLEN - len - !!len, v & ~0xffffULL,
+			  swap_flags, NULL);
 		if (len)
 			dst[len] = '|';
 		return true;
@@ -957,7 +982,7 @@ static void sc_struct_fmt(char *dst, int kind, const union sc_struct *p)
 		};
 		char f[64];
 
-		flag_str(f, (unsigned int)p->i[2], ss_flags, NULL);
+		flag_strn(f, sizeof(f), (unsigned int)p->i[2], ss_flags, NULL);
 		scnprintf(dst, MAXSTRINGLEN, "{ss_sp=0x%llx, ss_flags=%s, ss_size=%lld}",
 			  p->l[0], f, p->l[2]);
 		return;

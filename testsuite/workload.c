@@ -41,7 +41,8 @@
  *                          two getppid() markers (common() below)
  *   workload proc          getppid() as a marker, then fork a child that
  *                          execs this program as "workload exit 3" and
- *                          wait for it; raise SIGUSR1 (caught); read 5
+ *                          wait for it; raise SIGUSR1 (caught); set a
+ *                          SIGUSR2 handler masking every signal; read 5
  *                          bytes of /dev/zero, write 7 to /dev/null
  *   workload exit N        exit with status N
  *   workload fs DIR        file-system traffic in DIR (which must exist):
@@ -335,6 +336,13 @@ static int proc(void)
 		return fail("child did not exit 3:", "workload exit 3");
 	signal(SIGUSR1, on_usr1);
 	kill(getpid(), SIGUSR1);
+	/* Every signal in the mask: its text alone fills a string. */
+	{
+		struct sigaction sa = { .sa_handler = on_usr1 };
+
+		sigfillset(&sa.sa_mask);
+		sigaction(SIGUSR2, &sa, NULL);
+	}
 	if (io("/dev/zero", 5, 0) || io("/dev/null", 7, 1))
 		return 1;
 	return 0;
