@@ -362,7 +362,7 @@ void ast_print_point(struct strbuf *sb, const struct probe_point *pp)
 	}
 }
 
-static void print_points(struct strbuf *sb, const struct probe_point *pp)
+void ast_print_points(struct strbuf *sb, const struct probe_point *pp)
 {
 	for (; pp; pp = pp->next) {
 		ast_print_point(sb, pp);
@@ -384,10 +384,10 @@ static void print_probe(struct strbuf *sb, const struct probe *p)
 {
 	sb_puts(sb, "probe ");
 	if (p->is_alias) {
-		print_points(sb, p->alias_names);
+		ast_print_points(sb, p->alias_names);
 		sb_puts(sb, p->alias_epilogue ? " += " : " = ");
 	}
-	print_points(sb, p->points);
+	ast_print_points(sb, p->points);
 	sb_putc(sb, ' ');
 	print_stmt(sb, p->body, 0);
 	sb_putc(sb, '\n');

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
+ * stap --dump-probe-aliases: every probe alias of the tapset library and
+ * of the system call library, "NAME = POINTS" a line, sorted, as
+ * SystemTap prints them:
+ *
+ *     vfs.read = kernel.function("vfs_read")
+ *
  * stap --dump-functions: every public function of the tapset library,
  * one a line, as SystemTap prints them:
  *
@@ -137,5 +143,51 @@ int dump_functions(struct session *s)
 		fprintf(stderr, "stap: %d function%s without a doc comment\n",
 			undocumented, undocumented == 1 ? "" : "s");
 	vec_free(&all);
+	return 0;
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int dump_probe_aliases(struct session *s)
+{
+	struct program *sc = arena_alloc(&s->arena, sizeof(*sc));
+	struct vec lines = VEC_INIT;
+	int i;
+
+	s->guru = true;
+	if (pp_load_library_macros(s, s->tapset_dir) < 0 || session_load_tapsets(s) < 0)
+		return 1;
+	/* The system call aliases are made from the kernel's debuginfo. */
+	s->diag_quiet++;
+	if (sc_tapset(s, NULL, sc) == 0)
+		vec_push(&s->tapset_files, sc);
+	else
+		fprintf(stderr, "stap: listed without the system call aliases (syscall.*, "
+			"nd_syscall.*), which need kernel %s's debuginfo\n", s->release);
+	s->diag_quiet--;
+	for (i = 0; i < s->tapset_files.len; i++) {
+		const struct program *p = s->tapset_files.items[i];
+
+		for (const struct probe *a = p->aliases; a; a = a->next)
+			for (const struct probe_point *nm = a->alias_names; nm; nm = nm->next) {
+				struct strbuf sb = STRBUF_INIT;
+
+				ast_print_point(&sb, nm);
+				sb_puts(&sb, " = ");
+				ast_print_points(&sb, a->points);
+				vec_push(&lines, sb_steal(&sb));
+			}
+	}
+	qsort(lines.items, (size_t)lines.len, sizeof(void *), by_str);
+	for (i = 0; i < lines.len; i++) {
+		if (!i || strcmp(lines.items[i], lines.items[i - 1]))
+			puts(lines.items[i]);
+	}
+	for (i = 0; i < lines.len; i++)
+		free(lines.items[i]);
+	vec_free(&lines);
 	return 0;
 }

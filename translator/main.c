@@ -77,6 +77,8 @@ static void usage(FILE *f)
 "  --ldd           -d for the shared libraries of the user files too\n"
 "  --all-modules   accepted; kallsyms names kernel modules' addresses\n"
 "  --dump-functions  list the tapset library's functions and exit\n"
+"  --dump-probe-aliases  list the tapset library's probe aliases, each with\n"
+"                  the points it stands for, and exit\n"
 "  --dump-syscalls  list the system calls of the syscall.* aliases (name,\n"
 "                  kernel name, x86-64 and ia32 numbers, prototype) and exit\n"
 "                  (with -v: with a line of description each)\n"
@@ -95,7 +97,7 @@ static void usage(FILE *f)
 "Arguments after the script are its $1/@1, $2/@2, ...\n");
 }
 
-enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS, OPT_DUMP_SYSCALLS,
+enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS, OPT_DUMP_ALIASES, OPT_DUMP_SYSCALLS,
        OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_LDD, OPT_COLOR, OPT_MONITOR,
        OPT_TARGET_NS, OPT_KBUILD_DEFER, OPT_KBUILD_BATCH };
 
@@ -111,6 +113,7 @@ static const struct option long_opts[] = {
 	{ "vm-insmod", required_argument, NULL, OPT_VM_INSMOD },
 	{ "vm-spawn", required_argument, NULL, OPT_VM_SPAWN },
 	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
+	{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
 	{ "dump-syscalls", no_argument, NULL, OPT_DUMP_SYSCALLS },
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ "suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS },
@@ -385,6 +388,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case OPT_LDD:
 			s->ldd = true;
 			break;
+		case OPT_DUMP_ALIASES:
+			s->dump_aliases = true;
+			break;
 		case OPT_DUMP_FUNCTIONS:
 			s->dump_functions = true;
 			break;
@@ -470,7 +476,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 		util_die("--kbuild-defer goes with -p4");
 	if (s->last_pass == 0 || s->kbuild_batch)
 		return;
-	if (s->list_pattern || s->dump_functions || s->dump_syscalls)
+	if (s->list_pattern || s->dump_functions || s->dump_aliases || s->dump_syscalls)
 		return;
 	if (!s->script_text) {
 		if (optind >= argc) {
@@ -638,6 +644,8 @@ int main(int argc, char **argv)
 		return finish(s, list_probes(s, s->list_pattern, s->list_vars));
 	if (s->dump_functions)
 		return finish(s, dump_functions(s));
+	if (s->dump_aliases)
+		return finish(s, dump_probe_aliases(s));
 	if (s->dump_syscalls)
 		return finish(s, sc_dump(s));
 	if (s->kbuild_batch)

@@ -462,6 +462,7 @@ struct session {
 				 * serve user backtraces (const char *, arena) */
 	bool all_modules;	/* --all-modules */
 	bool dump_functions;	/* --dump-functions */
+	bool dump_aliases;	/* --dump-probe-aliases */
 	bool dump_syscalls;	/* --dump-syscalls */
 
 	/* state */
@@ -568,6 +569,8 @@ bool sc_defines(const char *name);
 /* -p1 output: the program in canonical form. */
 void ast_print_program(struct strbuf *sb, const struct program *p);
 void ast_print_expr(struct strbuf *sb, const struct node *n);
+/* Probe points as written: "a.b(1)!, c?" (their '!', '?' and conditions). */
+void ast_print_points(struct strbuf *sb, const struct probe_point *pp);
 void ast_print_point(struct strbuf *sb, const struct probe_point *pp);
 /*
  * A deep copy of n and the list it heads (before pass 2: sem results are
@@ -603,6 +606,8 @@ char *build_kernel_tree(struct session *s, const char *release);
 int run_module(struct session *s);
 /* --dump-functions (dump.c): the tapset library's functions; exit status. */
 int dump_functions(struct session *s);
+/* stap --dump-probe-aliases: "NAME = POINTS" a line (dump.c); exit status. */
+int dump_probe_aliases(struct session *s);
 /* -l/-L: print the probe points matching pattern; the exit status. */
 int list_probes(struct session *s, const char *pattern, bool with_vars);
 
