@@ -24,11 +24,14 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tvar.h"
 #include "dw.h"
@@ -1734,6 +1737,76 @@ static struct tv_scope *module_scope(struct tv *t, const char *name)
 }
 
 /*
+ * @cast(p, "T", "<stdio.h>"): the types of C headers (one or more,
+ * "<sys/types.h><stdio.h>"), from a small program that includes them,
+ * built with the host's gcc -g (unused types kept) into the DWARF cache,
+ * once per set of headers.
+ */
+static struct tv_scope *header_scope(struct tv *t, const char *headers)
+{
+	uint64_t h = hash_bytes(HASH_INIT, headers, strlen(headers));
+	char *cache = dw_cache_dir(), *dir = xasprintf("%s/headers", cache);
+	char *exe = xasprintf("%s/%016llx", dir, (unsigned long long)h);
+	struct tv_scope *sc = NULL;
+	struct dw_object *o;
+	char *err = NULL;
+
+	if (access(exe, R_OK) != 0) {
+		char *src = xasprintf("%s.%d.c", exe, (int)getpid());
+		char *tmp = xasprintf("%s.%d", exe, (int)getpid());
+		char *argv[] = { "gcc", "-g", "-O0", "-fno-eliminate-unused-debug-types",
+				 "-o", tmp, src, NULL };
+		struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
+		const char *p = headers, *q;
+		int rc;
+
+		while (*p == '<' && (q = strchr(p, '>'))) {
+			sb_printf(&text, "#include %.*s\n", (int)(q - p + 1), p);
+			p = q + 1;
+		}
+		sb_puts(&text, "int main(void) { return 0; }\n");
+		rc = *p || !text.len ? -EINVAL : mkdir_p(dir, 0755);
+		if (!rc)
+			rc = write_file(src, text.buf, text.len);
+		if (!rc)
+			rc = run_cmd(argv, NULL, &out, 120);
+		if (!rc && rename(tmp, exe) < 0)
+			rc = -errno;
+		unlink(src);
+		unlink(tmp);
+		if (rc == -EINVAL)
+			fail(t, "@cast: '%s' is not a list of headers such as \"<stdio.h>\"",
+			     headers);
+		else if (rc)
+			fail(t, "@cast: cannot build a program with %s (gcc -g): %s", headers,
+			     out.len ? strtok(out.buf, "\n") : strerror(rc < 0 ? -rc : EIO));
+		sb_free(&text);
+		sb_free(&out);
+		free(src);
+		free(tmp);
+		if (rc)
+			goto out;
+	}
+	o = dw_user_open(exe, &err);
+	if (!o) {
+		fail(t, "@cast: %s", err ? err : "cannot read the headers' DWARF");
+		free(err);
+		goto out;
+	}
+	sc = arena_alloc(&t->s->arena, sizeof(*sc));
+	tv_object_scope(o, sc);
+	if (!sc->dbg) {
+		fail(t, "@cast: no DWARF from %s", headers);
+		sc = NULL;
+	}
+out:
+	free(exe);
+	free(dir);
+	free(cache);
+	return sc;
+}
+
+/*
  * @cast's type or module argument: a string literal, or @N, the script
  * argument, which SystemTap substitutes as a literal (sizeof.stp's
  * @cast(0, @1, @2)).  NULL if it is neither.
@@ -1771,11 +1844,16 @@ static int base_cast(struct tv *t, struct node *n, struct tval *v)
 		 * @cast(task_current(), "task_struct", "kernel").
 		 * "kernel<linux/sched.h>": headers only narrow SystemTap's search.
 		 */
-		if (t->sc && t->sc->space.kind == DW_SPACE_USER && !strchr(m, '/')) {
+		if (t->sc && t->sc->space.kind == DW_SPACE_USER && !strchr(m, '/') &&
+		    m[0] != '<') {
 			t->sc = NULL;
 			t->rd = "k";
 		}
-		if (strncmp(m, "kernel", 6) || (m[6] && m[6] != '<')) {
+		if (m[0] == '<') {
+			ks = header_scope(t, m);
+			if (!ks)
+				return -1;
+		} else if (strncmp(m, "kernel", 6) || (m[6] && m[6] != '<')) {
 			ks = module_scope(t, m);
 			if (!ks)
 				return -1;
@@ -1808,7 +1886,7 @@ static int base_cast(struct tv *t, struct node *n, struct tval *v)
 		cup = &cu;
 	if (!each_top(ks->dbg, cup, NULL, type_cb, &f)) {
 		fail(t, "@cast: no type '%s' in the debuginfo of %s", type,
-		     ks->space.name ? ks->space.name : "the kernel");
+		     m && m[0] == '<' ? m : ks->space.name ? ks->space.name : "the kernel");
 		return -1;
 	}
 	if (t->nidx == 8) {
