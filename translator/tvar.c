@@ -2264,13 +2264,18 @@ static void entry_capture_warning(struct session *s, struct node *n)
 	size_t len = strlen(n->str), pd = (size_t)n->num;
 	char *text;
 
-	/* Nor does it for tapset code (socket.create.return's $protocol). */
-	if (!strcmp(n->str, "return") || !strcmp(n->str, "$return") ||
-	    (n->loc.file && n->loc.file->is_tapset))
-		return;
 	/* $p$ and $p$$ keep the pretty-printing '$'s in the name, $p->x$ in num. */
 	while (!n->members && pd < 2 && len > pd + 1 && n->str[len - pd - 1] == '$')
 		pd++;
+	/*
+	 * $return is the return value, not captured ($return$ neither); nor
+	 * does SystemTap warn for tapset code (socket.create.return's
+	 * $protocol).
+	 */
+	if (((len - (n->members ? 0 : pd) == 6 && !strncmp(n->str, "return", 6)) ||
+	     !strcmp(n->str, "$return")) ||
+	    (n->loc.file && n->loc.file->is_tapset))
+		return;
 	one.next = NULL;
 	one.num = 0;
 	one.str = arena_strndup(&s->arena, n->str, n->members ? len : len - pd);

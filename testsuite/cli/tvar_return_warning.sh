@@ -1,7 +1,7 @@
 # A parameter (or global) read in a .return probe is its value at entry:
 # SystemTap 4.8 warns "confusing usage, value is captured as @entry(...)"
-# at the use, once per text, not for @entry(), @defined(), $return or
-# tapset code (socket.create.return reads $protocol); -w hides it.  Texts
+# at the use, once per text, not for @entry(), @defined(), $return (nor
+# $return$ and $return$$, the return value printed) or tapset code (socket.create.return reads $protocol); -w hides it.  Texts
 # and columns as `stap -r 6.1.0-56-amd64 -p2` (4.8) prints them.
 . "$(dirname "$0")/lib.sh"
 
@@ -10,7 +10,7 @@ kernels=$(debug_kernels)
 w='warning: confusing usage, value is captured as'
 tail=' in .return probe [man stapprobes] RETURN PROBES'
 script='probe kernel.function("vfs_read").return {
-	a = @entry($count) + @defined($count) + $return
+	a = @entry($count) + @defined($count) + $return + strlen($return$ . $return$$)
 	printf("%d %d %s %s %s\n", a, $count + $count, $$parms, $file$, $file->f_path$$)
 }
 probe kernel.function("vfs_write").return { println($count) }
