@@ -15,6 +15,8 @@
 
 atomic_t _stp_state = ATOMIC_INIT(STP_SESSION_STOPPED);
 atomic_t _stp_error_count = ATOMIC_INIT(0);
+/* Of those, the ones --suppress-handler-errors kept quiet. */
+static atomic_t suppressed_errors = ATOMIC_INIT(0);
 atomic_t _stp_skip_count = ATOMIC_INIT(0);
 atomic_t _stp_exit_flag = ATOMIC_INIT(0);
 static atomic_t skip_limit_hit = ATOMIC_INIT(0);
@@ -91,6 +93,7 @@ void _stp_context_exit(void)
 void _stp_stats_reset(void)
 {
 	atomic_set(&_stp_error_count, 0);
+	atomic_set(&suppressed_errors, 0);
 	atomic_set(&_stp_skip_count, 0);
 	atomic_set(&_stp_exit_flag, 0);
 	atomic_set(&skip_limit_hit, 0);
@@ -100,7 +103,7 @@ void _stp_stats_reset(void)
 
 bool _stp_session_failed(void)
 {
-	return atomic_read(&_stp_error_count) > 0 ||
+	return atomic_read(&_stp_error_count) > atomic_read(&suppressed_errors) ||
 	       atomic_read(&skip_limit_hit);
 }
 
@@ -247,6 +250,15 @@ static void report_error(struct stp_context *c)
 	/* abort() (tapset_misc.c) unwinds like an error but is not one. */
 	if (c->last_error == _stp_abort_msg)
 		return;
+	/*
+	 * stap --suppress-handler-errors: the handler ends, silently, as if
+	 * in try { } catch { }; SystemTap still counts it in the summary.
+	 */
+	if (stp_suppress_handler_errors) {
+		atomic_inc(&suppressed_errors);
+		atomic_inc(&_stp_error_count);
+		return;
+	}
 	if (c->last_stmt)
 		_stp_ctl_sendf(STP_CTL_ERROR, "%s near %s", c->last_error,
 			       c->last_stmt);

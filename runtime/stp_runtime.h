@@ -271,6 +271,8 @@ extern const struct stp_timed stp_timed[];
 extern const int stp_ntimed;
 /* stap --skip-badvars: a target variable read that faults gives 0 silently. */
 extern const bool stp_skip_badvars;
+/* stap --suppress-handler-errors: a handler's error ends it silently. */
+extern const bool stp_suppress_handler_errors;
 int _stp_timing_init(void);
 void _stp_timing_exit(void);
 void _stp_timing_add(const struct stp_probe *p, u64 cycles);

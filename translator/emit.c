@@ -1545,7 +1545,9 @@ int emit_program(struct session *s)
 	}
 	if (s->timing || s->monitor_s)
 		emit_timing_table(s, c);
-	sb_printf(c, "const bool stp_skip_badvars = %d;\n\n", s->skip_badvars);
+	sb_printf(c, "const bool stp_skip_badvars = %d;\n", s->skip_badvars);
+	sb_printf(c, "const bool stp_suppress_handler_errors = %d;\n\n",
+		  s->suppress_handler_errors);
 	emit_entry_funcs(s, c);
 	emit_family(s, c, 0);
 	emit_global_exit(s, c);

@@ -69,6 +69,9 @@ static void usage(FILE *f)
 "  -D NAME[=VAL]   define a C macro for the module (MAXACTION=..., ...)\n"
 "  --skip-badvars   a target variable that cannot be found or read reads\n"
 "                  as 0, without an error\n"
+"  --suppress-handler-errors  an error ends its probe handler silently (as\n"
+"                  try/catch would); counted, it neither prints nor stops\n"
+"                  the script\n"
 "  --suppress-time-limits  (guru mode) no overload protection, MAXACTION\n"
 "                  or MAXTRYLOCK: a handler may run as long as it likes\n"
 "  -d MODULE       a user program or library (a path): put its symbols and\n"
@@ -98,7 +101,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS, OPT_DUMP_ALIASES, OPT_DUMP_SYSCALLS,
-       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_LDD, OPT_COLOR, OPT_MONITOR,
+       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_SUPPRESS_ERRORS, OPT_LDD, OPT_COLOR, OPT_MONITOR,
        OPT_TARGET_NS, OPT_KBUILD_DEFER, OPT_KBUILD_BATCH };
 
 static const struct option long_opts[] = {
@@ -118,6 +121,7 @@ static const struct option long_opts[] = {
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ "suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS },
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
+	{ "suppress-handler-errors", no_argument, NULL, OPT_SUPPRESS_ERRORS },
 	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ "monitor", optional_argument, NULL, OPT_MONITOR },
 	{ "target-namespaces", required_argument, NULL, OPT_TARGET_NS },
@@ -378,6 +382,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case OPT_ALL_MODULES:
 			s->all_modules = true;
+			break;
+		case OPT_SUPPRESS_ERRORS:
+			s->suppress_handler_errors = true;
 			break;
 		case OPT_SKIP_BADVARS:
 			s->skip_badvars = true;
