@@ -69,6 +69,8 @@ static void usage(FILE *f)
 "  -D NAME[=VAL]   define a C macro for the module (MAXACTION=..., ...)\n"
 "  --skip-badvars   a target variable that cannot be found or read reads\n"
 "                  as 0, without an error\n"
+"  --compatible=VERSION  scripts see VERSION (4.8 or older) as systemtap_v,\n"
+"                  for their %%( systemtap_v ... %%) conditionals\n"
 "  --suppress-handler-errors  an error ends its probe handler silently (as\n"
 "                  try/catch would); counted, it neither prints nor stops\n"
 "                  the script\n"
@@ -101,7 +103,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS, OPT_DUMP_ALIASES, OPT_DUMP_SYSCALLS,
-       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_SUPPRESS_ERRORS, OPT_LDD, OPT_COLOR, OPT_MONITOR,
+       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_SUPPRESS_ERRORS, OPT_COMPATIBLE, OPT_LDD, OPT_COLOR, OPT_MONITOR,
        OPT_TARGET_NS, OPT_KBUILD_DEFER, OPT_KBUILD_BATCH };
 
 static const struct option long_opts[] = {
@@ -122,6 +124,7 @@ static const struct option long_opts[] = {
 	{ "suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS },
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
 	{ "suppress-handler-errors", no_argument, NULL, OPT_SUPPRESS_ERRORS },
+	{ "compatible", required_argument, NULL, OPT_COMPATIBLE },
 	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ "monitor", optional_argument, NULL, OPT_MONITOR },
 	{ "target-namespaces", required_argument, NULL, OPT_TARGET_NS },
@@ -382,6 +385,13 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case OPT_ALL_MODULES:
 			s->all_modules = true;
+			break;
+		case OPT_COMPATIBLE:
+			/* What scripts see as systemtap_v; not past ours. */
+			if (strverscmp(optarg, "4.8") > 0)
+				util_die("--compatible=%s: this stap is compatible with SystemTap "
+					 "4.8, not a later version", optarg);
+			s->compatible = optarg;
 			break;
 		case OPT_SUPPRESS_ERRORS:
 			s->suppress_handler_errors = true;

@@ -772,8 +772,8 @@ static bool var_comparison(struct cond *c, struct token *var)
 		value = s->release;
 	else if (!strcmp(name, "kernel_v"))	/* the release without "-suffix" */
 		value = arena_strndup(&s->arena, s->release, strcspn(s->release, "-"));
-	else if (!strcmp(name, "systemtap_v"))
-		value = PP_SYSTEMTAP_V;
+	else if (!strcmp(name, "systemtap_v"))	/* stap --compatible=VERSION */
+		value = s->compatible ? s->compatible : PP_SYSTEMTAP_V;
 	else if (!strcmp(name, "arch"))
 		value = host_arch();
 	else if (!strcmp(name, "runtime"))

@@ -416,6 +416,7 @@ struct session {
 	bool guru;		/* -g */
 	bool skip_badvars;	/* --skip-badvars: bad $vars read as 0 */
 	bool suppress_handler_errors;	/* --suppress-handler-errors */
+	const char *compatible;	/* --compatible=VERSION: systemtap_v, or NULL */
 	bool no_warnings;	/* -w */
 	bool diag_muted;	/* diag.c: the last warning was suppressed (-w) */
 	int diag_quiet;		/* > 0: errors are neither shown nor counted (a

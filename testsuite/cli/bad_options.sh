@@ -9,6 +9,9 @@ expect_rc 1 "$STAP" -m 'bad-name' -e 'probe begin {}'
 is "stap: invalid module name 'bad-name': use letters, digits and '_' (at most 55, not starting with a digit)"
 expect_rc 1 "$STAP" -D 'X=a b' -e 'probe begin {}'
 is "stap: invalid -D 'X=a b': expected NAME or NAME=VALUE, VALUE without spaces or quotes"
+# --compatible: not with a SystemTap later than the one we follow.
+expect_rc 1 "$STAP" --compatible=5.1 -e 'probe begin {}'
+is "stap: --compatible=5.1: this stap is compatible with SystemTap 4.8, not a later version"
 expect_rc 1 "$STAP"
 is $'stap: no script given\nhint: stap SCRIPT.stp, or stap -e \'probe begin { ... }\'; see stap --help'
 # Options may follow the script and its arguments, as in SystemTap
