@@ -31,6 +31,8 @@ static void usage(FILE *f)
 "\n"
 "Options:\n"
 "  -e SCRIPT       run SCRIPT given on the command line\n"
+"  -E SCRIPT       also run SCRIPT, beside the main script (repeatable;\n"
+"                  its messages name it <input1>, <input2>, ...)\n"
 "  -p NUM          stop after pass NUM: 1 parse, 2 elaborate, 3 translate\n"
 "                  to C, 4 build the module, 5 run (default)\n"
 "  -v              more verbose; repeat for more (-vv)\n"
@@ -267,7 +269,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	 * arguments (stap x.stp arg -T 3); "--" ends them.
 	 */
 	static const char optstring[] =
-		"e:p:vkgm:r:o:I:D:hV" "c:x:l:L:s:btwuG:d:S:P:R:C:T:FN:U";
+		"e:E:p:vkgm:r:o:I:D:hV" "c:x:l:L:s:btwuG:d:S:P:R:C:T:FN:U";
 	int c;
 	char *end;
 	bool suppress_time_limits = false;
@@ -279,6 +281,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 		switch (c) {
 		case 'e':
 			s->script_text = optarg;
+			break;
+		case 'E':
+			vec_push(&s->extra_scripts, optarg);
 			break;
 		case 'p':
 			s->last_pass = (int)strtol(optarg, &end, 10);
@@ -679,6 +684,13 @@ int main(int argc, char **argv)
 		source_load(s, s->script_file);
 	if (!s->user_file || parse_file(s, s->user_file, &s->user) < 0)
 		return finish(s, 1);
+	for (int i = 0; i < s->extra_scripts.len; i++) {
+		struct srcfile *f = source_from_string(s, arena_printf(&s->arena, "<input%d>", i + 1),
+						       s->extra_scripts.items[i]);
+
+		if (!f || parse_file(s, f, &s->user) < 0)
+			return finish(s, 1);
+	}
 	if (s->last_pass > 1 && session_index_tapsets(s) < 0)
 		return finish(s, 1);
 	pass_done(s, 1, arena_printf(&s->arena, "parsed user script and %d library scripts",

@@ -434,6 +434,7 @@ struct session {
 	const char *output_file;	/* -o */
 	const char *script_file;	/* the script's path, or NULL for -e */
 	const char *script_text;	/* -e text */
+	struct vec extra_scripts;	/* -E texts (const char *), <input1>... */
 	struct vec defines;	/* -D NAME[=VALUE] */
 	struct vec gvars;	/* -G NAME=VALUE: module parameters for staprun */
 	struct vec include_dirs;	/* -I DIR */
