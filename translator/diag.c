@@ -98,6 +98,17 @@ void diag_warn(struct session *s, const struct srcloc *loc,
 {
 	va_list ap;
 
+	/* -W: every warning is an error, which -w does not hide. */
+	if (s->warnings_are_errors) {
+		s->diag_muted = s->diag_quiet > 0;
+		if (s->diag_muted)
+			return;
+		va_start(ap, fmt);
+		report(loc, "error", fmt, ap);
+		va_end(ap);
+		s->errors++;
+		return;
+	}
 	/* -w: no warning, nor the notes and hints that follow it. */
 	s->diag_muted = s->no_warnings;
 	if (s->diag_muted)

@@ -39,6 +39,7 @@ static void usage(FILE *f)
 "  -k              keep the temporary directory and print its path\n"
 "  -g              guru mode: allow embedded C in the script\n"
 "  -w              suppress warnings\n"
+"  -W              treat warnings as errors\n"
 "  --monitor[=SECS]  print the probe table (hits, average cycles) every SECS\n"
 "                  seconds (default 1) while the script runs\n"
 "  --target-namespaces=PID  ns_pid() and the other ns_*() functions see the\n"
@@ -269,7 +270,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	 * arguments (stap x.stp arg -T 3); "--" ends them.
 	 */
 	static const char optstring[] =
-		"e:E:p:vkgm:r:o:I:D:hV" "c:x:l:L:s:btwuG:d:S:P:R:C:T:FN:U";
+		"e:E:p:vkgm:r:o:I:D:hVW" "c:x:l:L:s:btwuG:d:S:P:R:C:T:FN:U";
 	int c;
 	char *end;
 	bool suppress_time_limits = false;
@@ -301,6 +302,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case 'w':
 			s->no_warnings = true;
+			break;
+		case 'W':
+			s->warnings_are_errors = true;
 			break;
 		case 'u':
 			s->unoptimized = true;

@@ -418,6 +418,7 @@ struct session {
 	bool suppress_handler_errors;	/* --suppress-handler-errors */
 	const char *compatible;	/* --compatible=VERSION: systemtap_v, or NULL */
 	bool no_warnings;	/* -w */
+	bool warnings_are_errors;	/* -W */
 	bool diag_muted;	/* diag.c: the last warning was suppressed (-w) */
 	int diag_quiet;		/* > 0: errors are neither shown nor counted (a
 				 * trial, as @defined's) */

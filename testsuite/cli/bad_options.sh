@@ -9,6 +9,11 @@ expect_rc 1 "$STAP" -m 'bad-name' -e 'probe begin {}'
 is "stap: invalid module name 'bad-name': use letters, digits and '_' (at most 55, not starting with a digit)"
 expect_rc 1 "$STAP" -D 'X=a b' -e 'probe begin {}'
 is "stap: invalid -D 'X=a b': expected NAME or NAME=VALUE, VALUE without spaces or quotes"
+# -W (man stap): warnings are errors, and fail the pass.
+expect_rc 1 "$STAP" -W -p2 -e 'probe begin { y = 1 }'
+contains "<input>:1:17: error: eliding assignment to 'y': it is never read"
+expect_rc 0 "$STAP" -p2 -e 'probe begin { y = 1 }'
+contains "<input>:1:17: warning: eliding assignment to 'y': it is never read"
 # --compatible: not with a SystemTap later than the one we follow.
 expect_rc 1 "$STAP" --compatible=5.1 -e 'probe begin {}'
 is "stap: --compatible=5.1: this stap is compatible with SystemTap 4.8, not a later version"
