@@ -770,6 +770,8 @@ bool emit_autoprint(struct session *s, struct strbuf *frames, struct strbuf *cod
 	struct vec show = VEC_INIT;
 	int i, k;
 
+	if (s->no_global_display)	/* --no-global-var-display */
+		return false;
 	for (i = 0; i < s->globals.len; i++) {
 		struct symbol *g = s->globals.items[i];
 

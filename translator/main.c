@@ -72,6 +72,8 @@ static void usage(FILE *f)
 "  -D NAME[=VAL]   define a C macro for the module (MAXACTION=..., ...)\n"
 "  --skip-badvars   a target variable that cannot be found or read reads\n"
 "                  as 0, without an error\n"
+"  --no-global-var-display  do not print, when the script ends, the globals\n"
+"                  it wrote but never read\n"
 "  --compatible=VERSION  scripts see VERSION (4.8 or older) as systemtap_v,\n"
 "                  for their %%( systemtap_v ... %%) conditionals\n"
 "  --suppress-handler-errors  an error ends its probe handler silently (as\n"
@@ -106,7 +108,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS, OPT_DUMP_ALIASES, OPT_DUMP_SYSCALLS,
-       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_SUPPRESS_ERRORS, OPT_COMPATIBLE, OPT_LDD, OPT_COLOR, OPT_MONITOR,
+       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_SUPPRESS_ERRORS, OPT_COMPATIBLE, OPT_NO_GLOBAL_DISPLAY, OPT_LDD, OPT_COLOR, OPT_MONITOR,
        OPT_TARGET_NS, OPT_KBUILD_DEFER, OPT_KBUILD_BATCH };
 
 static const struct option long_opts[] = {
@@ -128,6 +130,7 @@ static const struct option long_opts[] = {
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
 	{ "suppress-handler-errors", no_argument, NULL, OPT_SUPPRESS_ERRORS },
 	{ "compatible", required_argument, NULL, OPT_COMPATIBLE },
+	{ "no-global-var-display", no_argument, NULL, OPT_NO_GLOBAL_DISPLAY },
 	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ "monitor", optional_argument, NULL, OPT_MONITOR },
 	{ "target-namespaces", required_argument, NULL, OPT_TARGET_NS },
@@ -394,6 +397,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case OPT_ALL_MODULES:
 			s->all_modules = true;
+			break;
+		case OPT_NO_GLOBAL_DISPLAY:
+			s->no_global_display = true;
 			break;
 		case OPT_COMPATIBLE:
 			/* What scripts see as systemtap_v; not past ours. */

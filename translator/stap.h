@@ -419,6 +419,7 @@ struct session {
 	const char *compatible;	/* --compatible=VERSION: systemtap_v, or NULL */
 	bool no_warnings;	/* -w */
 	bool warnings_are_errors;	/* -W */
+	bool no_global_display;	/* --no-global-var-display */
 	bool diag_muted;	/* diag.c: the last warning was suppressed (-w) */
 	int diag_quiet;		/* > 0: errors are neither shown nor counted (a
 				 * trial, as @defined's) */
