@@ -40,6 +40,8 @@ static void usage(FILE *f)
 "  -g              guru mode: allow embedded C in the script\n"
 "  -w              suppress warnings\n"
 "  -W              treat warnings as errors\n"
+"  -a ARCH         the target's architecture: x86_64 (amd64) only\n"
+"  --runtime=kernel  the runtime: kernel modules only (no bpf, dyninst)\n"
 "  --monitor[=SECS]  print the probe table (hits, average cycles) every SECS\n"
 "                  seconds (default 1) while the script runs\n"
 "  --target-namespaces=PID  ns_pid() and the other ns_*() functions see the\n"
@@ -108,7 +110,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS, OPT_DUMP_ALIASES, OPT_DUMP_SYSCALLS,
-       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_SUPPRESS_ERRORS, OPT_COMPATIBLE, OPT_NO_GLOBAL_DISPLAY, OPT_LDD, OPT_COLOR, OPT_MONITOR,
+       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_SUPPRESS_ERRORS, OPT_COMPATIBLE, OPT_NO_GLOBAL_DISPLAY, OPT_RUNTIME, OPT_BPF, OPT_DYNINST, OPT_LDD, OPT_COLOR, OPT_MONITOR,
        OPT_TARGET_NS, OPT_KBUILD_DEFER, OPT_KBUILD_BATCH };
 
 static const struct option long_opts[] = {
@@ -131,6 +133,9 @@ static const struct option long_opts[] = {
 	{ "suppress-handler-errors", no_argument, NULL, OPT_SUPPRESS_ERRORS },
 	{ "compatible", required_argument, NULL, OPT_COMPATIBLE },
 	{ "no-global-var-display", no_argument, NULL, OPT_NO_GLOBAL_DISPLAY },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	{ "bpf", no_argument, NULL, OPT_BPF },
+	{ "dyninst", no_argument, NULL, OPT_DYNINST },
 	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ "monitor", optional_argument, NULL, OPT_MONITOR },
 	{ "target-namespaces", required_argument, NULL, OPT_TARGET_NS },
@@ -273,7 +278,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	 * arguments (stap x.stp arg -T 3); "--" ends them.
 	 */
 	static const char optstring[] =
-		"e:E:p:vkgm:r:o:I:D:hVW" "c:x:l:L:s:btwuG:d:S:P:R:C:T:FN:U";
+		"e:E:p:vkgm:r:o:I:D:hVWa:" "c:x:l:L:s:btwuG:d:S:P:R:C:T:FN:U";
 	int c;
 	char *end;
 	bool suppress_time_limits = false;
@@ -397,6 +402,23 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case OPT_ALL_MODULES:
 			s->all_modules = true;
+			break;
+		case OPT_BPF:
+		case OPT_DYNINST:
+		case OPT_RUNTIME: {
+			const char *rt = c == OPT_BPF ? "bpf" : c == OPT_DYNINST ? "dyninst" : optarg;
+
+			if (!strcmp(rt, "bpf") || !strcmp(rt, "dyninst"))
+				util_die("the %s runtime is not supported: stap-ng builds kernel "
+					 "modules only (--runtime=kernel)", rt);
+			if (strcmp(rt, "kernel"))
+				util_die("--runtime=%s: not a runtime (kernel, bpf or dyninst)", rt);
+			break;
+		}
+		case 'a':
+			/* -a ARCH: the target's; ours is the host's, x86_64 only. */
+			if (strcmp(optarg, "x86_64") && strcmp(optarg, "amd64"))
+				util_die("-a %s: stap-ng builds x86_64 modules only", optarg);
 			break;
 		case OPT_NO_GLOBAL_DISPLAY:
 			s->no_global_display = true;

@@ -14,6 +14,16 @@ expect_rc 1 "$STAP" -W -p2 -e 'probe begin { y = 1 }'
 contains "<input>:1:17: error: eliding assignment to 'y': it is never read"
 expect_rc 0 "$STAP" -p2 -e 'probe begin { y = 1 }'
 contains "<input>:1:17: warning: eliding assignment to 'y': it is never read"
+# The runtime and architecture: kernel modules for x86_64, said plainly.
+expect_rc 1 "$STAP" --bpf -p1 -e 'probe begin {}'
+is "stap: the bpf runtime is not supported: stap-ng builds kernel modules only (--runtime=kernel)"
+expect_rc 1 "$STAP" --runtime=dyninst -p1 -e 'probe begin {}'
+is "stap: the dyninst runtime is not supported: stap-ng builds kernel modules only (--runtime=kernel)"
+expect_rc 1 "$STAP" --runtime=foo -p1 -e 'probe begin {}'
+is "stap: --runtime=foo: not a runtime (kernel, bpf or dyninst)"
+expect_rc 1 "$STAP" -a arm64 -p1 -e 'probe begin {}'
+is "stap: -a arm64: stap-ng builds x86_64 modules only"
+expect_rc 0 "$STAP" --runtime=kernel -a x86_64 -p1 -e 'probe begin {}'
 # --compatible: not with a SystemTap later than the one we follow.
 expect_rc 1 "$STAP" --compatible=5.1 -e 'probe begin {}'
 is "stap: --compatible=5.1: this stap is compatible with SystemTap 4.8, not a later version"
