@@ -41,6 +41,8 @@ static void usage(FILE *f)
 "  -w              suppress warnings\n"
 "  -W              treat warnings as errors\n"
 "  -a ARCH         the target's architecture: x86_64 (amd64) only\n"
+"  --modinfo NAME=VALUE  add NAME=VALUE to the module's information\n"
+"                  (modinfo shows it; repeatable)\n"
 "  --runtime=kernel  the runtime: kernel modules only (no bpf, dyninst)\n"
 "  --monitor[=SECS]  print the probe table (hits, average cycles) every SECS\n"
 "                  seconds (default 1) while the script runs\n"
@@ -110,7 +112,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS, OPT_DUMP_ALIASES, OPT_DUMP_SYSCALLS,
-       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_SUPPRESS_ERRORS, OPT_COMPATIBLE, OPT_NO_GLOBAL_DISPLAY, OPT_RUNTIME, OPT_BPF, OPT_DYNINST, OPT_LDD, OPT_COLOR, OPT_MONITOR,
+       OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_SUPPRESS_ERRORS, OPT_COMPATIBLE, OPT_NO_GLOBAL_DISPLAY, OPT_RUNTIME, OPT_BPF, OPT_DYNINST, OPT_MODINFO, OPT_LDD, OPT_COLOR, OPT_MONITOR,
        OPT_TARGET_NS, OPT_KBUILD_DEFER, OPT_KBUILD_BATCH };
 
 static const struct option long_opts[] = {
@@ -134,6 +136,7 @@ static const struct option long_opts[] = {
 	{ "compatible", required_argument, NULL, OPT_COMPATIBLE },
 	{ "no-global-var-display", no_argument, NULL, OPT_NO_GLOBAL_DISPLAY },
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	{ "modinfo", required_argument, NULL, OPT_MODINFO },
 	{ "bpf", no_argument, NULL, OPT_BPF },
 	{ "dyninst", no_argument, NULL, OPT_DYNINST },
 	{ "ldd", no_argument, NULL, OPT_LDD },
@@ -403,6 +406,18 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case OPT_ALL_MODULES:
 			s->all_modules = true;
 			break;
+		case OPT_MODINFO: {
+			/* A C identifier, as MODULE_INFO() takes it. */
+			const char *eq = strchr(optarg, '=');
+			size_t n = eq ? (size_t)(eq - optarg) : 0;
+
+			if (!n || strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					 "0123456789_") != n || isdigit((unsigned char)optarg[0]))
+				util_die("--modinfo '%s': expected NAME=VALUE, NAME of letters, "
+					 "digits and '_'", optarg);
+			vec_push(&s->modinfo, optarg);
+			break;
+		}
 		case OPT_BPF:
 		case OPT_DYNINST:
 		case OPT_RUNTIME: {

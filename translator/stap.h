@@ -420,6 +420,7 @@ struct session {
 	bool no_warnings;	/* -w */
 	bool warnings_are_errors;	/* -W */
 	bool no_global_display;	/* --no-global-var-display */
+	struct vec modinfo;	/* --modinfo NAME=VALUE (const char *) */
 	bool diag_muted;	/* diag.c: the last warning was suppressed (-w) */
 	int diag_quiet;		/* > 0: errors are neither shown nor counted (a
 				 * trial, as @defined's) */
