@@ -79,18 +79,24 @@ static void report(const struct srcloc *loc, const char *what,
 		show_line(loc);
 }
 
+static void verror(struct session *s, const struct srcloc *loc, const char *fmt,
+		   va_list ap)
+{
+	s->diag_muted = s->diag_quiet > 0;	/* its notes and hints too */
+	if (s->diag_muted)
+		return;
+	report(loc, "error", fmt, ap);
+	s->errors++;
+}
+
 void diag_error(struct session *s, const struct srcloc *loc,
 		const char *fmt, ...)
 {
 	va_list ap;
 
-	s->diag_muted = s->diag_quiet > 0;	/* its notes and hints too */
-	if (s->diag_muted)
-		return;
 	va_start(ap, fmt);
-	report(loc, "error", fmt, ap);
+	verror(s, loc, fmt, ap);
 	va_end(ap);
-	s->errors++;
 }
 
 void diag_warn(struct session *s, const struct srcloc *loc,
@@ -100,13 +106,9 @@ void diag_warn(struct session *s, const struct srcloc *loc,
 
 	/* -W: every warning is an error, which -w does not hide. */
 	if (s->warnings_are_errors) {
-		s->diag_muted = s->diag_quiet > 0;
-		if (s->diag_muted)
-			return;
 		va_start(ap, fmt);
-		report(loc, "error", fmt, ap);
+		verror(s, loc, fmt, ap);
 		va_end(ap);
-		s->errors++;
 		return;
 	}
 	/* -w: no warning, nor the notes and hints that follow it. */
