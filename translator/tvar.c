@@ -2261,24 +2261,24 @@ static void entry_capture_warning(struct session *s, struct node *n)
 	struct tv_state *st = s->tv_state;
 	struct node one = *n;
 	struct strbuf sb = STRBUF_INIT;
-	size_t len = strlen(n->str), pd = (size_t)n->num;
+	size_t len = strlen(n->str), pd = (size_t)n->num, base;
 	char *text;
 
 	/* $p$ and $p$$ keep the pretty-printing '$'s in the name, $p->x$ in num. */
 	while (!n->members && pd < 2 && len > pd + 1 && n->str[len - pd - 1] == '$')
 		pd++;
+	base = n->members ? len : len - pd;	/* the name without those '$'s */
 	/*
 	 * $return is the return value, not captured ($return$ neither); nor
 	 * does SystemTap warn for tapset code (socket.create.return's
 	 * $protocol).
 	 */
-	if (((len - (n->members ? 0 : pd) == 6 && !strncmp(n->str, "return", 6)) ||
-	     !strcmp(n->str, "$return")) ||
+	if ((base == 6 && !strncmp(n->str, "return", 6)) || !strcmp(n->str, "$return") ||
 	    (n->loc.file && n->loc.file->is_tapset))
 		return;
 	one.next = NULL;
 	one.num = 0;
-	one.str = arena_strndup(&s->arena, n->str, n->members ? len : len - pd);
+	one.str = arena_strndup(&s->arena, n->str, base);
 	ast_print_expr(&sb, &one);
 	sb_puts(&sb, pd == 2 ? "->$$" : pd == 1 ? "->$" : "");
 	if (!st)
