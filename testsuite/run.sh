@@ -80,6 +80,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/stap-check.XXXXXX")
 pass=0 fail=0 skip=0
 failed_names=()
 export NO_COLOR=1
+# The module cache (translator/cache.c): the suite's own, not the user's.
+export SYSTEMTAP_DIR="$work/systemtap"
 
 ok()   { pass=$((pass + 1)); echo "PASS: $1"; }
 bad()  { fail=$((fail + 1)); failed_names+=("$1"); echo "FAIL: $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<<"$2"; }

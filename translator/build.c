@@ -129,9 +129,16 @@ static int run_kbuild(struct session *s, const char *kdir, const char *dir,
 	 * 6.12), kbuild runs pahole on each .ko, a sixth of a small
 	 * module's build, for type data nothing reads.
 	 */
-	char *argv[] = { "make", cflag, mflag, "-j2", keep_going ? "-k" : "-s",
-			 "CONFIG_DEBUG_INFO_BTF_MODULES=", "modules", nm, NULL };
-	int ret;
+	char *fixed[] = { "make", cflag, mflag, "-j2", keep_going ? "-k" : "-s",
+			  "CONFIG_DEBUG_INFO_BTF_MODULES=", "modules", nm };
+	char **argv = xcalloc(ARRAY_SIZE(fixed) + s->make_args.len + 1, sizeof(*argv));
+	int ret, argc = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(fixed) && fixed[i]; i++)
+		argv[argc++] = fixed[i];
+	/* -B NAME=VALUE, after ours: the user's word wins, as on make's command line. */
+	for (int i = 0; i < s->make_args.len; i++)
+		argv[argc++] = s->make_args.items[i];
 
 	if (s->verbose >= 2) {
 		/* argv itself, so the message cannot drift from what runs. */
@@ -141,6 +148,7 @@ static int run_kbuild(struct session *s, const char *kdir, const char *dir,
 		fputc('\n', stderr);
 	}
 	ret = run_cmd(argv, NULL, out, timeout_s);
+	free(argv);
 	free(mflag);
 	free(cflag);
 	return ret;
@@ -257,6 +265,8 @@ static int kernel_features(struct session *s, const char *kdir,
 		read_file(p, &key);
 		free(p);
 	}
+	for (i = 0; i < s->make_args.len; i++)	/* -B may set a CONFIG_ the tests read */
+		sb_printf(&key, "-B %s\n", (char *)s->make_args.items[i]);
 	h = hash_bytes(h, key.buf, key.len);
 	cdir = cache_dir("kfeatures");
 	cfile = xasprintf("%s/%s-%016llx.h", cdir, s->release, (unsigned long long)h);
@@ -391,6 +401,8 @@ static char *rtobj_dir(struct session *s, uint64_t h, struct rtkey *k)
 	h = hash_bytes(h, MODULE_CFLAGS, sizeof(MODULE_CFLAGS));
 	/* Objects compiled for the archive (before: with the wrong flags). */
 	h = hash_bytes(h, RT_LAYOUT, sizeof(RT_LAYOUT));
+	for (int i = 0; i < s->make_args.len; i++)	/* -B: they build the runtime too */
+		h = hash_bytes(h, s->make_args.items[i], strlen(s->make_args.items[i]) + 1);
 	rtkey_relevant(k, &s->defines, &defs);
 	for (int i = 0; i < defs.len; i++) {
 		if (s->verbose >= 2)
@@ -659,6 +671,53 @@ out:
 	return failed ? 1 : 0;
 }
 
+/*
+ * The module cache's key (cache.c): all that kbuild reads and that can
+ * differ between two builds.  The C names the build directory by path
+ * (lines.c's .incbin), which differs every run: the key takes the C
+ * without it, and the file it names.  The kernel headers count through
+ * the detected features (autoconf.h is in their key) and Module.symvers,
+ * whose symbol CRCs go into the module.
+ */
+static void module_key(struct session *s, const char *kdir, uint64_t rt_hash,
+		       struct strbuf *objs, struct cache_key *k)
+{
+	const char *c = sb_str(&s->c_code), *hit;
+	size_t tlen = strlen(s->tmpdir);
+	char *path = xasprintf("%s/Module.symvers", kdir);
+	struct strbuf blob = STRBUF_INIT;
+	struct stat st;
+
+	ckey_init(k);
+	ckey_str(k, "stap-ng module cache 1");
+	ckey_str(k, s->release);
+	ckey_add(k, &rt_hash, sizeof(rt_hash));
+	ckey_str(k, MODULE_CFLAGS);
+	ckey_str(k, RT_LAYOUT);
+	ckey_str(k, sb_str(objs));
+	for (int i = 0; i < s->defines.len; i++)
+		ckey_str(k, s->defines.items[i]);
+	for (int i = 0; i < s->make_args.len; i++)
+		ckey_str(k, s->make_args.items[i]);
+	if (s->module_named)
+		ckey_str(k, s->module_name);
+	if (stat(path, &st) == 0) {
+		ckey_add(k, &st.st_size, sizeof(st.st_size));
+		ckey_add(k, &st.st_mtim, sizeof(st.st_mtim));
+	}
+	while ((hit = strstr(c, s->tmpdir))) {
+		ckey_add(k, c, hit - c);
+		c = hit + tlen;
+	}
+	ckey_str(k, c);
+	free(path);
+	path = xasprintf("%s/stp_lines.bin", s->tmpdir);
+	if (read_file(path, &blob) == 0)
+		ckey_add(k, blob.buf, blob.len);
+	sb_free(&blob);
+	free(path);
+}
+
 int build_module(struct session *s)
 {
 	char *kdir = build_kernel_tree(s, s->release);
@@ -667,7 +726,8 @@ int build_module(struct session *s)
 	struct vec rt_names = VEC_INIT;
 	uint64_t rt_hash = HASH_INIT;
 	struct rtkey rtk = RTKEY_INIT;
-	char *path = NULL, *cache = NULL;
+	char *path = NULL, *cache = NULL, *name = NULL;
+	struct cache_key key;
 	int ret = -1, cached, lockfd = -1;
 
 	if (!kdir)
@@ -680,6 +740,16 @@ int build_module(struct session *s)
 	if (copy_runtime(s, s->tmpdir, &objs, &lib, &rt_names, &rt_hash, &rtk) ||
 	    kernel_features(s, kdir, s->tmpdir, &rt_hash))
 		goto out;
+	module_key(s, kdir, rt_hash, &objs, &key);
+	if (!s->module_named)
+		s->module_name = arena_strdup(&s->arena, name = cache_module_name(&key));
+	/* -m NAME: the module is NAME.ko, made here, as SystemTap's is. */
+	if (!s->module_named && !s->kbuild_defer &&
+	    (s->module_path = cache_lookup(s, s->module_name))) {
+		s->cached_ko = s->module_path;
+		ret = 0;
+		goto out;
+	}
 	cache = rtobj_dir(s, rt_hash, &rtk);
 	cached = use_cached_runtime(cache, s->tmpdir, &rt_names);
 	if (!cached) {
@@ -750,6 +820,8 @@ int build_module(struct session *s)
 	if (!cached && lockfd >= 0)
 		save_runtime(cache, s->tmpdir, &rt_names);
 	s->module_path = path;
+	if (!s->module_named)
+		s->cached_ko = cache_store(s, s->module_name, path, &s->c_code);
 	path = NULL;
 	ret = 0;
 out:
@@ -757,6 +829,7 @@ out:
 		close(lockfd);
 	free(path);
 	free(cache);
+	free(name);
 	rtkey_free(&rtk);
 	free_names(&rt_names);
 	free(kdir);

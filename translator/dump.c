@@ -20,12 +20,18 @@
  *
  * ("sfunction" is optional; the comment may go on over more lines, only
  * its NAME line counts).
+ *
+ * stap --dump-probe-types: every probe point form the families take,
+ * sorted, an argument shown by its type as SystemTap shows them:
+ *
+ *     kernel.function(string).return.maxactive(number)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stap.h"
+#include "probes/probes.h"
 
 /* The description in the doc comment before f, or NULL if it has none. */
 static char *doc_line(const struct func *f)
@@ -188,6 +194,58 @@ int dump_probe_aliases(struct session *s)
 	}
 	for (i = 0; i < lines.len; i++)
 		free(lines.items[i]);
+	vec_free(&lines);
+	return 0;
+}
+
+/*
+ * SystemTap's order: component by component, a bare name before the
+ * same name with a (number), before one with a (string).  As a string:
+ * '.' then "(number)" then "(string)" sort below every letter.
+ */
+static char *type_key(const char *form)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = form; *p; p++) {
+		if (*p == '.') {
+			sb_putc(&sb, 1);
+		} else if (!strncmp(p, "(number)", 8)) {
+			sb_putc(&sb, 2);
+			p += 7;
+		} else if (!strncmp(p, "(string)", 8)) {
+			sb_putc(&sb, 3);
+			p += 7;
+		} else {
+			sb_putc(&sb, *p);
+		}
+	}
+	return sb_steal(&sb);
+}
+
+static int by_type_key(const void *a, const void *b)
+{
+	char *x = type_key(*(char *const *)a), *y = type_key(*(char *const *)b);
+	int d = strcmp(x, y);
+
+	free(x);
+	free(y);
+	return d;
+}
+
+int dump_probe_types(struct session *s)
+{
+	struct vec lines = VEC_INIT;
+	int i;
+
+	(void)s;
+	pf_form_list(&lines);
+	qsort(lines.items, (size_t)lines.len, sizeof(void *), by_type_key);
+	for (i = 0; i < lines.len; i++) {
+		if (!i || strcmp(lines.items[i], lines.items[i - 1]))
+			puts(lines.items[i]);
+		free(lines.items[i]);
+	}
 	vec_free(&lines);
 	return 0;
 }

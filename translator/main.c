@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ static void usage(FILE *f)
 "  -p NUM          stop after pass NUM: 1 parse, 2 elaborate, 3 translate\n"
 "                  to C, 4 build the module, 5 run (default)\n"
 "  -v              more verbose; repeat for more (-vv)\n"
+"  --vp ABCDE      more verbose for each pass by its digit: --vp 0002 adds\n"
+"                  2 to pass 4 only (added to -v's)\n"
 "  -k              keep the temporary directory and print its path\n"
 "  -g              guru mode: allow embedded C in the script\n"
 "  -w              suppress warnings\n"
@@ -53,6 +56,13 @@ static void usage(FILE *f)
 "  -u              unoptimized: keep assignments to variables never read\n"
 "                  and expressions without effects\n"
 "  -m NAME         name the module NAME (pass 4 leaves NAME.ko here)\n"
+"  --disable-cache  neither use nor fill the module cache ($SYSTEMTAP_DIR/cache,\n"
+"                  default ~/.systemtap/cache; -p4 then leaves stap_KEY.ko here)\n"
+"  --poison-cache  build again, ignoring the cache, and keep the result there\n"
+"  --clean-cache   prune the cache to its cache_mb_limit file's MiB (256)\n"
+"                  and exit\n"
+"  -B NAME=VALUE   pass NAME=VALUE to the kernel module build's make\n"
+"  -R DIR          the runtime sources are in DIR\n"
 "  -r RELEASE      build for kernel RELEASE (/lib/modules/RELEASE/build)\n"
 "  -o FILE         send the script's output to FILE (strftime(3) conversions\n"
 "                  in FILE are expanded: out-%%Y%%m%%d.txt)\n"
@@ -91,6 +101,7 @@ static void usage(FILE *f)
 "  --ldd           -d for the shared libraries of the user files too\n"
 "  --all-modules   accepted; kallsyms names kernel modules' addresses\n"
 "  --dump-functions  list the tapset library's functions and exit\n"
+"  --dump-probe-types  list the forms of probe point the translator takes\n"
 "  --dump-probe-aliases  list the tapset library's probe aliases, each with\n"
 "                  the points it stands for, and exit\n"
 "  --dump-syscalls  list the system calls of the syscall.* aliases (name,\n"
@@ -105,6 +116,12 @@ static void usage(FILE *f)
 "                  module(\"NAME\") probes find NAME's debuginfo in KO\n"
 "  --vm-spawn=PID:CMD  start CMD in the VM as process PID before the script,\n"
 "                  for process(PID) probes (whose program is CMD's)\n"
+"  --example       the script is one of SystemTap's examples, by file name\n"
+"                  (stap --example iotop.stp)\n"
+"  --rlimit-as=N, --rlimit-cpu=N, --rlimit-nproc=N, --rlimit-stack=N,\n"
+"  --rlimit-fsize=N  limit stap (and the build it runs): bytes, seconds,\n"
+"                  processes, bytes, bytes\n"
+"  --save-uprobes  accepted: kernels since 3.5 have uprobes of their own\n"
 "  -h, --help      show this help\n"
 "  -V, --version   show the version\n"
 "\n"
@@ -113,7 +130,9 @@ static void usage(FILE *f)
 
 enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN, OPT_DUMP_FUNCTIONS, OPT_DUMP_ALIASES, OPT_DUMP_SYSCALLS,
        OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_SUPPRESS_ERRORS, OPT_COMPATIBLE, OPT_NO_GLOBAL_DISPLAY, OPT_RUNTIME, OPT_BPF, OPT_DYNINST, OPT_MODINFO, OPT_LDD, OPT_COLOR, OPT_MONITOR,
-       OPT_TARGET_NS, OPT_KBUILD_DEFER, OPT_KBUILD_BATCH };
+       OPT_TARGET_NS, OPT_KBUILD_DEFER, OPT_KBUILD_BATCH, OPT_DISABLE_CACHE, OPT_POISON_CACHE,
+       OPT_CLEAN_CACHE, OPT_DUMP_TYPES, OPT_VP, OPT_RLIMIT, OPT_EXAMPLE, OPT_SAVE_UPROBES,
+       OPT_LATER };
 
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -128,6 +147,7 @@ static const struct option long_opts[] = {
 	{ "vm-spawn", required_argument, NULL, OPT_VM_SPAWN },
 	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
 	{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
+	{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
 	{ "dump-syscalls", no_argument, NULL, OPT_DUMP_SYSCALLS },
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ "suppress-time-limits", no_argument, NULL, OPT_SUPPRESS_TIME_LIMITS },
@@ -143,12 +163,39 @@ static const struct option long_opts[] = {
 	{ "monitor", optional_argument, NULL, OPT_MONITOR },
 	{ "target-namespaces", required_argument, NULL, OPT_TARGET_NS },
 	{ "color", optional_argument, NULL, OPT_COLOR },
+	{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
+	{ "vp", required_argument, NULL, OPT_VP },
+	{ "rlimit-as", required_argument, NULL, OPT_RLIMIT },
+	{ "rlimit-cpu", required_argument, NULL, OPT_RLIMIT },
+	{ "rlimit-nproc", required_argument, NULL, OPT_RLIMIT },
+	{ "rlimit-stack", required_argument, NULL, OPT_RLIMIT },
+	{ "rlimit-fsize", required_argument, NULL, OPT_RLIMIT },
+	{ "example", no_argument, NULL, OPT_EXAMPLE },
+	{ "save-uprobes", no_argument, NULL, OPT_SAVE_UPROBES },
+	/* SystemTap's, not built yet: each says so (later_long[]). */
+	{ "interactive", no_argument, NULL, OPT_LATER },
+	{ "privilege", optional_argument, NULL, OPT_LATER },
+	{ "unprivileged", no_argument, NULL, OPT_LATER },
+	{ "use-server", optional_argument, NULL, OPT_LATER },
+	{ "use-server-on-error", optional_argument, NULL, OPT_LATER },
+	{ "list-servers", optional_argument, NULL, OPT_LATER },
+	{ "trust-servers", optional_argument, NULL, OPT_LATER },
+	{ "sign-module", optional_argument, NULL, OPT_LATER },
+	{ "remote", required_argument, NULL, OPT_LATER },
+	{ "remote-prefix", no_argument, NULL, OPT_LATER },
+	{ "download-debuginfo", optional_argument, NULL, OPT_LATER },
+	{ "sysroot", required_argument, NULL, OPT_LATER },
+	{ "sysenv", required_argument, NULL, OPT_LATER },
+	{ "prologue-searching", optional_argument, NULL, OPT_LATER },
+	{ "check-version", no_argument, NULL, OPT_LATER },
+	{ "poison-cache", no_argument, NULL, OPT_POISON_CACHE },
+	{ "clean-cache", no_argument, NULL, OPT_CLEAN_CACHE },
 	{ "colour", optional_argument, NULL, OPT_COLOR },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* SystemTap options we know but do not implement yet. */
-static const char later_opts[] = "PRCNU";
+static const char later_opts[] = "PCNUi";
 
 /* -S SIZE[,N], checked here as staprun will check it. */
 static bool valid_rotate(const char *arg)
@@ -221,7 +268,9 @@ static void find_paths(struct session *s)
 	bool in_tree = false;
 #endif
 	env = getenv("SYSTEMTAP_RUNTIME");
-	if (env && *env)
+	if (s->runtime_opt)
+		s->runtime_dir = s->runtime_opt;
+	else if (env && *env)
 		s->runtime_dir = env;
 #ifdef ABS_SRCDIR
 	else if (in_tree)
@@ -249,6 +298,121 @@ static void find_paths(struct session *s)
 	free(dir);
 }
 
+/* What to do instead, for each SystemTap option not built yet. */
+static const struct {
+	const char *name, *hint;
+} later_long[] = {
+	{ "interactive", "write the script to a file and run 'stap FILE'" },
+	{ "privilege", "stap-ng runs scripts as root only (staprun needs CAP_SYS_MODULE)" },
+	{ "unprivileged", "stap-ng runs scripts as root only (staprun needs CAP_SYS_MODULE)" },
+	{ "use-server", "there is no compile server yet: stap builds modules here, "
+	  "with the target kernel's headers (apt-get install linux-headers-RELEASE)" },
+	{ "use-server-on-error", "there is no compile server yet: stap builds modules here" },
+	{ "list-servers", "there is no compile server yet: stap builds modules here" },
+	{ "trust-servers", "there is no compile server yet: stap builds modules here" },
+	{ "sign-module", "there is no module signing yet: sign NAME.ko from -p4 -m NAME "
+	  "with the kernel's scripts/sign-file" },
+	{ "remote", "build with 'stap -p4 -r RELEASE -m NAME', copy NAME.ko to the "
+	  "target and run it there with 'staprun NAME.ko'" },
+	{ "remote-prefix", "build with 'stap -p4 -r RELEASE -m NAME', copy NAME.ko to "
+	  "the target and run it there with 'staprun NAME.ko'" },
+	{ "download-debuginfo", "install the kernel's debug symbols "
+	  "(apt-get install linux-image-RELEASE-dbg)" },
+	{ "sysroot", "a target's files under a sysroot are not looked up yet" },
+	{ "sysenv", "a target's files under a sysroot are not looked up yet" },
+	{ "prologue-searching", "function probes follow SystemTap's automatic rule: "
+	  "past the prologue in unoptimized code only" },
+	{ "check-version", "scripts may test %( systemtap_v < \"4.0\" %?...%) "
+	  "themselves; --compatible=VERSION selects older behaviour" },
+};
+
+static void __attribute__((noreturn)) later_option(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(later_long); i++) {
+		if (!strcmp(later_long[i].name, name)) {
+			util_err("option '--%s' is not supported yet", name);
+			fprintf(stderr, "hint: %s\n", later_long[i].hint);
+			exit(1);
+		}
+	}
+	util_die("option '--%s' is not supported yet", name);
+}
+
+/*
+ * --example NAME: SystemTap's example scripts (stappaths(7)), found by
+ * file name anywhere under the examples directory: ours, then
+ * SystemTap's where it is installed.
+ */
+static const char *const example_dirs[] = { PKGDATADIR "/examples",
+					     "/usr/share/systemtap/examples" };
+static const char *example_name;
+static char *example_found;
+
+static int example_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	if (type == FTW_F && !strcmp(path + ftw->base, example_name)) {
+		example_found = xstrdup(path);
+		return 1;
+	}
+	return 0;
+}
+
+static const char *find_example(struct session *s, const char *name)
+{
+	struct strbuf dirs = STRBUF_INIT;
+
+	example_name = name;
+	for (size_t i = 0; i < ARRAY_SIZE(example_dirs) && !example_found; i++) {
+		if (!is_dir(example_dirs[i]))
+			continue;
+		sb_printf(&dirs, "%s'%s'", dirs.len ? ", " : "", example_dirs[i]);
+		if (!strchr(name, '/'))
+			nftw(example_dirs[i], example_visit, 16, FTW_PHYS);
+	}
+	if (!example_found) {
+		if (dirs.len)
+			util_err("example '%s' was not found under %s", name, sb_str(&dirs));
+		else
+			util_err("no examples directory (%s or %s)", example_dirs[0],
+				 example_dirs[1]);
+		fprintf(stderr, "hint: give the script's file name alone (iotop.stp); "
+			"SystemTap's examples come with Debian's systemtap-doc package\n");
+		exit(1);
+	}
+	sb_free(&dirs);
+	return arena_strdup(&s->arena, example_found);
+}
+
+/* --rlimit-NAME=NUM: the translator's limit, and its children's (kbuild's). */
+static void set_rlimit(const char *opt, const char *arg)
+{
+	static const struct {
+		const char *name;
+		int res;
+	} lims[] = {
+		{ "rlimit-as", RLIMIT_AS }, { "rlimit-cpu", RLIMIT_CPU },
+		{ "rlimit-nproc", RLIMIT_NPROC }, { "rlimit-stack", RLIMIT_STACK },
+		{ "rlimit-fsize", RLIMIT_FSIZE },
+	};
+	struct rlimit rl;
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-')
+		util_die("--%s takes a number, not '%s'", opt, arg);
+	for (size_t i = 0; i < ARRAY_SIZE(lims); i++) {
+		if (strcmp(lims[i].name, opt))
+			continue;
+		rl.rlim_cur = rl.rlim_max = (rlim_t)v;
+		if (setrlimit(lims[i].res, &rl) < 0)
+			util_die("--%s=%s: %s", opt, arg, strerror(errno));
+		return;
+	}
+}
+
 /*
  * getopt's '?': @arg is the word it stopped at, @opt its optopt (a short
  * option's letter, a long option's val, or 0 for an unknown long one).
@@ -258,6 +422,10 @@ static void __attribute__((noreturn)) bad_option(const char *arg, int opt,
 {
 	const struct option *o;
 
+	if (opt == 'i')
+		later_option("interactive");
+	if (opt == 'P')
+		later_option("prologue-searching");
 	if (opt > 0 && opt < 128 && strchr(later_opts, opt))
 		util_die("option -%c is not supported yet", opt);
 	for (o = long_opts; opt >= OPT_VM && o->name; o++)
@@ -281,15 +449,16 @@ static void parse_options(struct session *s, int argc, char **argv)
 	 * arguments (stap x.stp arg -T 3); "--" ends them.
 	 */
 	static const char optstring[] =
-		"e:E:p:vkgm:r:o:I:D:hVWa:" "c:x:l:L:s:btwuG:d:S:P:R:C:T:FN:U";
+		"e:E:p:vkgm:r:o:I:D:B:R:hVWa:i" "c:x:l:L:s:btwuG:d:S:PC:T:FN:U";
 	int c;
 	char *end;
 	bool suppress_time_limits = false;
+	int longi = -1;
 
 	s->last_pass = 5;
 	s->vm_timeout = 120;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, optstring, long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, optstring, long_opts, &longi)) != -1) {
 		switch (c) {
 		case 'e':
 			s->script_text = optarg;
@@ -305,6 +474,28 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case 'v':
 			s->verbose++;
 			break;
+		case OPT_VP:
+			for (int i = 0; optarg[i]; i++) {
+				if (i >= 5 || !isdigit((unsigned char)optarg[i]))
+					util_die("--vp takes up to 5 digits, a verbosity for "
+						 "each pass, not '%s'", optarg);
+				s->vp[i] = optarg[i] - '0';
+			}
+			break;
+		case 'R':
+			s->runtime_opt = optarg;
+			break;
+		case OPT_RLIMIT:
+			set_rlimit(long_opts[longi].name, optarg);
+			break;
+		case OPT_EXAMPLE:
+			s->example = true;
+			break;
+		case OPT_SAVE_UPROBES:
+			/* For kernels before 3.5, which had no uprobes of their own. */
+			break;
+		case OPT_LATER:
+			later_option(long_opts[longi].name);
 		case 'k':
 			s->keep_tmp = true;
 			break;
@@ -340,6 +531,20 @@ static void parse_options(struct session *s, int argc, char **argv)
 				util_die("invalid module name '%s': use letters, digits and '_' "
 					 "(at most 55, not starting with a digit)", optarg);
 			s->module_name = optarg;
+			s->module_named = true;
+			break;
+		case 'B':
+			vec_push(&s->make_args, optarg);
+			break;
+		case OPT_DISABLE_CACHE:
+			s->cache_mode = CACHE_OFF;
+			break;
+		case OPT_POISON_CACHE:
+			if (s->cache_mode == CACHE_ON)
+				s->cache_mode = CACHE_WRITE;
+			break;
+		case OPT_CLEAN_CACHE:
+			s->clean_cache = true;
 			break;
 		case 'r':
 			s->release = optarg;
@@ -460,6 +665,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case OPT_DUMP_ALIASES:
 			s->dump_aliases = true;
 			break;
+		case OPT_DUMP_TYPES:
+			s->dump_types = true;
+			break;
 		case OPT_DUMP_FUNCTIONS:
 			s->dump_functions = true;
 			break;
@@ -545,7 +753,8 @@ static void parse_options(struct session *s, int argc, char **argv)
 		util_die("--kbuild-defer goes with -p4");
 	if (s->last_pass == 0 || s->kbuild_batch)
 		return;
-	if (s->list_pattern || s->dump_functions || s->dump_aliases || s->dump_syscalls)
+	if (s->list_pattern || s->dump_functions || s->dump_aliases || s->dump_syscalls ||
+	    s->dump_types || s->clean_cache)
 		return;
 	if (!s->script_text) {
 		if (optind >= argc) {
@@ -554,6 +763,8 @@ static void parse_options(struct session *s, int argc, char **argv)
 			exit(1);
 		}
 		s->script_file = argv[optind++];
+		if (s->example)
+			s->script_file = find_example(s, s->script_file);
 	}
 	for (; optind < argc; optind++)
 		vec_push(&s->args, argv[optind]);
@@ -565,21 +776,6 @@ static long now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
-/* Default module name: stable for the same script, options and kernel. */
-static const char *default_module_name(struct session *s)
-{
-	uint64_t h = HASH_INIT;
-	int i;
-
-	h = hash_bytes(h, s->user_file->text, s->user_file->len);
-	h = hash_bytes(h, s->release, strlen(s->release));
-	for (i = 0; i < s->defines.len; i++)
-		h = hash_bytes(h, s->defines.items[i], strlen(s->defines.items[i]));
-	for (i = 0; i < s->args.len; i++)
-		h = hash_bytes(h, s->args.items[i], strlen(s->args.items[i]) + 1);
-	return arena_printf(&s->arena, "stap_%012llx", (unsigned long long)(h >> 16));
 }
 
 static const char *plural(int n)
@@ -617,8 +813,10 @@ struct pass_clock {
 	struct rusage self, kids;
 };
 
-static void pass_start(struct pass_clock *pc)
+/* Pass N starts: its verbosity is -v's plus its --vp digit. */
+static void pass_start(struct session *s, int pass, struct pass_clock *pc)
 {
+	s->verbose = s->verbose_v + s->vp[pass - 1];
 	pc->real_ms = now_ms();
 	getrusage(RUSAGE_SELF, &pc->self);
 	getrusage(RUSAGE_CHILDREN, &pc->kids);
@@ -707,6 +905,8 @@ int main(int argc, char **argv)
 	util_progname = "stap";
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	parse_options(s, argc, argv);
+	s->verbose_v = s->verbose;
+	s->verbose += s->vp[0];	/* before pass 1: the library's listings */
 	find_paths(s);
 	choose_release(s);
 	if (s->list_pattern)
@@ -715,15 +915,19 @@ int main(int argc, char **argv)
 		return finish(s, dump_functions(s));
 	if (s->dump_aliases)
 		return finish(s, dump_probe_aliases(s));
+	if (s->dump_types)
+		return finish(s, dump_probe_types(s));
 	if (s->dump_syscalls)
 		return finish(s, sc_dump(s));
+	if (s->clean_cache)
+		return finish(s, cache_clean(s));
 	if (s->kbuild_batch)
 		return kbuild_batch(s, s->kbuild_batch) ? 1 : 0;
 	if (s->last_pass == 0)	/* --vm-batch */
 		return run_vm_batch(s, s->tmpdir);
 
 	/* Pass 1: parse (library macros first: scripts may use them). */
-	pass_start(&t0);
+	pass_start(s, 1, &t0);
 	if (pp_load_library_macros(s, s->tapset_dir) < 0)
 		return finish(s, 1);
 	s->user_file = s->script_text ?
@@ -759,7 +963,7 @@ int main(int argc, char **argv)
 	}
 
 	/* Pass 2: elaborate. */
-	pass_start(&t0);
+	pass_start(s, 2, &t0);
 	if (sem_elaborate(s) < 0)
 		return finish(s, 1);
 	pass_done(s, 2, analyzed_what(s), &t0);
@@ -771,11 +975,9 @@ int main(int argc, char **argv)
 	}
 
 	/* Pass 3: translate to C. */
-	pass_start(&t0);
+	pass_start(s, 3, &t0);
 	if (check_gvars(s) < 0)
 		return finish(s, 1);
-	if (!s->module_name)
-		s->module_name = default_module_name(s);
 	s->tmpdir = make_temp_dir("stap");
 	if (!s->tmpdir)
 		util_die("cannot create a temporary directory: %s", strerror(errno));
@@ -789,16 +991,29 @@ int main(int argc, char **argv)
 	}
 
 	/* Pass 4: build the module. */
-	pass_start(&t0);
+	pass_start(s, 4, &t0);
 	status = build_module(s);
 	if (status < 0)
 		return finish(s, 1);
 	if (status > 0)		/* --kbuild-defer: kbuild_batch builds it */
 		return finish(s, 0);
-	pass_done(s, 4, arena_printf(&s->arena, "compiled C into \"%s.ko\"", s->module_name), &t0);
+	/* A hit has no timing, as SystemTap's line has none. */
+	if (s->cached_ko && s->cached_ko == s->module_path && s->verbose)
+		fprintf(stderr, "Pass 4: using cached %s\n", s->cached_ko);
+	else
+		pass_done(s, 4, arena_printf(&s->arena, "compiled C into \"%s.ko\"",
+					     s->module_name), &t0);
 	if (s->last_pass == 4) {
-		char *dst = xasprintf("%s.ko", s->module_name);
-		int ret = copy_file(s->module_path, dst);
+		char *dst;
+		int ret;
+
+		/* As SystemTap's: the cache's copy, unless -m asks for NAME.ko here. */
+		if (s->cached_ko && !s->module_named) {
+			printf("%s\n", s->cached_ko);
+			return finish(s, 0);
+		}
+		dst = xasprintf("%s.ko", s->module_name);
+		ret = copy_file(s->module_path, dst);
 
 		if (ret < 0) {
 			util_err("cannot write %s: %s", dst, strerror(-ret));
@@ -811,7 +1026,7 @@ int main(int argc, char **argv)
 	}
 
 	/* Pass 5: run. */
-	pass_start(&t0);
+	pass_start(s, 5, &t0);
 	if (s->verbose)
 		fprintf(stderr, "Pass 5: starting run.\n");
 	status = run_module(s);

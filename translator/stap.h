@@ -411,7 +411,11 @@ struct session {
 	struct arena arena;	/* everything of this translation */
 	/* options */
 	int last_pass;		/* -p N; 5 by default */
-	int verbose;		/* -v count */
+	int verbose;		/* -v count, plus --vp's for the pass running */
+	int verbose_v;		/* -v count alone */
+	int vp[5];		/* --vp ABCDE: each pass's extra verbosity */
+	bool example;		/* --example: the script is one of the examples */
+	const char *runtime_opt;	/* -R DIR */
 	bool keep_tmp;		/* -k */
 	bool guru;		/* -g */
 	bool skip_badvars;	/* --skip-badvars: bad $vars read as 0 */
@@ -432,13 +436,19 @@ struct session {
 	const char *rotate;	/* -S SIZE[,N], for staprun */
 	const char *color;	/* --color's WHEN, for staprun -C; NULL: auto */
 	bool vm;		/* --vm */
-	const char *module_name;	/* -m */
+	const char *module_name;	/* -m, or the cache's stap_KEY (build.c) */
+	bool module_named;	/* -m given */
+	/* --disable-cache: CACHE_OFF; --poison-cache: CACHE_WRITE (not read) */
+	enum { CACHE_ON, CACHE_WRITE, CACHE_OFF } cache_mode;
+	bool clean_cache;	/* --clean-cache */
+	const char *cached_ko;	/* pass 4 found the module in the cache */
 	const char *release;	/* -r, or the running kernel */
 	const char *output_file;	/* -o */
 	const char *script_file;	/* the script's path, or NULL for -e */
 	const char *script_text;	/* -e text */
 	struct vec extra_scripts;	/* -E texts (const char *), <input1>... */
 	struct vec defines;	/* -D NAME[=VALUE] */
+	struct vec make_args;	/* -B NAME=VALUE: kbuild's make arguments */
 	struct vec gvars;	/* -G NAME=VALUE: module parameters for staprun */
 	struct vec include_dirs;	/* -I DIR */
 	struct vec args;	/* $1.. after the script */
@@ -469,6 +479,7 @@ struct session {
 	bool all_modules;	/* --all-modules */
 	bool dump_functions;	/* --dump-functions */
 	bool dump_aliases;	/* --dump-probe-aliases */
+	bool dump_types;	/* --dump-probe-types */
 	bool dump_syscalls;	/* --dump-syscalls */
 
 	/* state */
@@ -608,12 +619,33 @@ int kbuild_batch(struct session *s, const char *dir);
 /* The kernel build tree for a release, or NULL with a message. */
 char *build_kernel_tree(struct session *s, const char *release);
 
+/*
+ * The module cache (cache.c): a 128-bit key over everything a build
+ * reads, the module name it gives (stap_KEY), and the kept modules.
+ */
+struct cache_key {
+	uint64_t a, b;
+};
+void ckey_init(struct cache_key *k);
+void ckey_add(struct cache_key *k, const void *data, size_t len);
+void ckey_str(struct cache_key *k, const char *s);
+char *cache_module_name(const struct cache_key *k);
+/* The kept NAME.ko, touched as used, or NULL (none, or not reading the cache). */
+char *cache_lookup(struct session *s, const char *name);
+/* Keep KO and its C as NAME's entry: the entry's module, or NULL (not kept). */
+char *cache_store(struct session *s, const char *name, const char *ko,
+		  const struct strbuf *c);
+/* --clean-cache: prune the cache to its limit now; exit status. */
+int cache_clean(struct session *s);
+
 /* Pass 5: run the module on this host or in a VM. Returns exit status. */
 int run_module(struct session *s);
 /* --dump-functions (dump.c): the tapset library's functions; exit status. */
 int dump_functions(struct session *s);
 /* stap --dump-probe-aliases: "NAME = POINTS" a line (dump.c); exit status. */
 int dump_probe_aliases(struct session *s);
+/* stap --dump-probe-types: the probe point forms, sorted (dump.c); exit status. */
+int dump_probe_types(struct session *s);
 /* -l/-L: print the probe points matching pattern; the exit status. */
 int list_probes(struct session *s, const char *pattern, bool with_vars);
 

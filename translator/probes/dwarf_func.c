@@ -11,6 +11,8 @@
  *   kernel.function("PATTERN").label("LPATTERN")
  *                                        the source labels matching
  *                                        LPATTERN (a glob) in every copy
+ *   kernel.function("PATTERN").exported  out-of-line copies of the
+ *                                        functions that are not static
  *
  * PATTERN is NAME[@FILE[:LINE[-LINE2]]] with globs, as dw_parse_pattern
  * reads it; the DWARF index (dw.h) of the target kernel resolves it.
@@ -55,11 +57,11 @@
 #define DWF_MAX_MAXACTIVE	4096
 
 /* Which copies a point probes; the suffix after .function(...). */
-enum dwf_kind { DWF_ANY, DWF_CALL, DWF_INLINE, DWF_RETURN, DWF_LABEL };
+enum dwf_kind { DWF_ANY, DWF_CALL, DWF_INLINE, DWF_RETURN, DWF_LABEL, DWF_EXPORTED };
 
 static const char *const dwf_suffix[] = {
 	[DWF_ANY] = "", [DWF_CALL] = ".call", [DWF_INLINE] = ".inline",
-	[DWF_RETURN] = ".return", [DWF_LABEL] = ".label",
+	[DWF_RETURN] = ".return", [DWF_LABEL] = ".label", [DWF_EXPORTED] = ".exported",
 };
 
 /* What resolve() leaves in the point's resolved_probe.family_data. */
@@ -99,7 +101,8 @@ struct dwf_func {
 
 static int unexpected(struct session *s, const struct pp_comp *c, const char *after)
 {
-	static const char *const valid[] = { "call", "inline", "return", "maxactive", "label" };
+	static const char *const valid[] = { "call", "inline", "return", "maxactive", "label",
+					     "exported" };
 	const char *near = diag_closest(c->name, valid, (int)ARRAY_SIZE(valid));
 
 	diag_error(s, &c->loc, "unexpected '%s' after %s", c->name, after);
@@ -126,7 +129,7 @@ static int resolve_maxactive(struct session *s, const struct pp_comp *c,
 	return c->next ? unexpected(s, c->next, ".maxactive(N)") : 0;
 }
 
-/* kernel.function("PATTERN")[.call|.inline|.return[.maxactive(N)]|.label("LPATTERN")] */
+/* kernel.function("PATTERN")[.call|.inline|.return[.maxactive(N)]|.label("LPATTERN")|.exported] */
 static int resolve_dwarf(struct session *s, struct probe_point *pt,
 			 struct resolved_probe *rp)
 {
@@ -206,6 +209,7 @@ struct dwf_walk {
 	int no_symbol;		/* sites outside any ELF symbol, skipped */
 	int refused;		/* sites in code the kernel refuses kprobes in */
 	const char *refused_sym, *refused_why;	/* the first of those */
+	int not_exported;	/* .exported: copies of functions not exported */
 	int ambiguous;		/* sites in a symbol whose name is not unique */
 	const char *ambiguous_sym;	/* the first of those */
 	int unsafe;		/* sites of functions probes must not go on (unsafe.c) */
@@ -310,6 +314,22 @@ static int add_site(const struct dw_site *site, void *arg)
 	}
 	if ((w->kind == DWF_CALL && site->inlined) || (w->kind == DWF_INLINE && !site->inlined))
 		return 0;
+	/*
+	 * .exported, as SystemTap 4.8 reads it: the out-of-line copies of
+	 * functions with external linkage (DW_AT_external: not static),
+	 * whether or not EXPORT_SYMBOL names them.
+	 */
+	if (w->kind == DWF_EXPORTED) {
+		Dwarf_Die die;
+
+		if (site->inlined)
+			return 0;
+		if (!dwarf_offdie(w->dbg, site->die_off, &die) ||
+		    !dwarf_hasattr_integrate(&die, DW_AT_external)) {
+			w->not_exported++;
+			return 0;
+		}
+	}
 	if (w->kind == DWF_RETURN && site->inlined) {
 		m->n_inlined_skipped++;
 		return 0;
@@ -596,6 +616,9 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 	else if (w.no_symbol)
 		diag_error(s, dp->loc, "'%s' matches only code outside the kernel's symbols",
 			   dp->pattern);
+	else if (w.not_exported)
+		diag_error(s, dp->loc, "no function matching '%s' is exported (all are static)",
+			   dp->pattern);
 	else if (w.matches.len && dp->kind == DWF_LABEL)
 		diag_error(s, dp->loc, "no label matching '%s' in '%s'", dp->label,
 			   dp->pattern);
@@ -680,7 +703,7 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 const struct probe_family pf_dwarf_func = {
 	.name = "kernel",
 	.forms = (const char *const[]){
-		"kernel.function(S)[.call|.inline|.return[.maxactive(N)]|.label(S)]",
+		"kernel.function(S)[.call|.inline|.return[.maxactive(N)]|.label(S)|.exported]",
 		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_dwarf,

@@ -2,7 +2,7 @@
 /*
  * DWARF probes in kernel modules (stapprobes(3stap), DWARF section):
  *
- *   module("MPATTERN").function("PATTERN")[.call|.inline|.return[.maxactive(N)]]
+ *   module("MPATTERN").function("PATTERN")[.call|.inline|.return[.maxactive(N)]|.exported]
  *   module("MPATTERN").statement("FUNC@FILE:LINE")     LINE: N, N-M or *
  *
  * MPATTERN is a module name with globs (- and _ alike, as the kernel
@@ -28,6 +28,7 @@
  * variables of the module (DW_OP_addr) are refused, as the module's data
  * address is not known to the generated code.
  */
+#include <dwarf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,11 +43,11 @@
 #define DWM_MAX_KPROBES	10000
 #define DWM_MAX_MAXACTIVE	4096
 
-enum dwm_kind { DWM_ANY, DWM_CALL, DWM_INLINE, DWM_RETURN, DWM_STATEMENT };
+enum dwm_kind { DWM_ANY, DWM_CALL, DWM_INLINE, DWM_RETURN, DWM_EXPORTED, DWM_STATEMENT };
 
 static const char *const dwm_suffix[] = {
 	[DWM_ANY] = "", [DWM_CALL] = ".call", [DWM_INLINE] = ".inline",
-	[DWM_RETURN] = ".return", [DWM_STATEMENT] = "",
+	[DWM_RETURN] = ".return", [DWM_EXPORTED] = ".exported", [DWM_STATEMENT] = "",
 };
 
 /* What resolve() leaves in the point's family_data. */
@@ -85,16 +86,16 @@ struct dwm_probe {
 /* The suffixes after .function(...); 0 or -1. */
 static int resolve_suffix(struct session *s, const struct pp_comp *c, struct dwm_point *dp)
 {
-	static const char *const valid[] = { "call", "inline", "return" };
+	static const char *const valid[] = { "call", "inline", "return", "exported" };
 	static const char *const after_return[] = { "maxactive" };
 
 	if (!c)
 		return 0;
-	for (size_t i = 1; i <= DWM_RETURN; i++)
+	for (size_t i = 1; i <= DWM_EXPORTED; i++)
 		if (!strcmp(c->name, dwm_suffix[i] + 1))
 			dp->kind = (enum dwm_kind)i;
 	if (dp->kind == DWM_ANY)
-		return pf_unexpected(s, c, "module(...).function(...)", valid, 3);
+		return pf_unexpected(s, c, "module(...).function(...)", valid, 4);
 	if (c->arg) {
 		diag_error(s, &c->arg->loc, ".%s takes no argument", c->name);
 		return -1;
@@ -218,6 +219,7 @@ struct dwm_walk {
 	struct vec matches;	/* struct dwm_match * */
 	int nkps, too_many;
 	int no_symbol, refused;
+	int not_exported;	/* .exported: copies of static functions */
 	const char *refused_sym, *refused_why;
 };
 
@@ -310,6 +312,18 @@ static int add_site(const struct dw_site *site, void *arg)
 		return 1;
 	if ((w->kind == DWM_CALL && site->inlined) || (w->kind == DWM_INLINE && !site->inlined))
 		return 0;
+	/* .exported: out-of-line copies of functions that are not static (dwarf_func.c). */
+	if (w->kind == DWM_EXPORTED) {
+		Dwarf_Die die;
+
+		if (site->inlined)
+			return 0;
+		if (!dwarf_offdie(dw_dwarf(w->mod), site->die_off, &die) ||
+		    !dwarf_hasattr_integrate(&die, DW_AT_external)) {
+			w->not_exported++;
+			return 0;
+		}
+	}
 	if (w->kind == DWM_RETURN && site->inlined) {
 		m->n_inlined_skipped++;
 		return 0;
@@ -474,6 +488,9 @@ static void no_match_error(struct session *s, const struct dwm_point *dp,
 	else if (w->no_symbol)
 		diag_error(s, dp->loc, "'%s' matches only code outside module %s's symbols",
 			   dp->pattern, mname);
+	else if (w->not_exported)
+		diag_error(s, dp->loc, "no function matching '%s' in module %s is exported "
+			   "(all are static)", dp->pattern, mname);
 	else if (w->matches.len)
 		diag_error(s, dp->loc, "no %s copy of '%s' in module %s to probe",
 			   dp->kind == DWM_INLINE ? "inlined" : "out-of-line", dp->pattern,
@@ -644,7 +661,7 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 const struct probe_family pf_dwarf_mod = {
 	.name = "module",
 	.forms = (const char *const[]){
-		"module(S).function(S)[.call|.inline|.return[.maxactive(N)]]",
+		"module(S).function(S)[.call|.inline|.return[.maxactive(N)]|.exported]",
 		"module(S).statement(S)",
 		NULL },
 	.state = "STP_SESSION_RUNNING",

@@ -226,3 +226,47 @@ void pf_form_texts(struct session *s, const struct probe_point *pt, struct vec *
 		sb_free(&sb);
 	}
 }
+
+/* Each plain form with (string)/(number) for its arguments, once per argument type. */
+static void list_form(const struct form *fm, int k, struct strbuf *sb, struct vec *out)
+{
+	size_t len = sb->len;
+	const struct form_comp *c;
+
+	if (k == fm->n) {
+		vec_push(out, xstrdup(sb_str(sb)));
+		return;
+	}
+	c = &fm->c[k];
+	sb_printf(sb, "%s%s", k ? "." : "", c->name);
+	if (c->arg == FA_NONE || c->arg == FA_OPTIONAL)
+		list_form(fm, k + 1, sb, out);
+	sb->len = len + (k ? 1 : 0) + strlen(c->name);
+	if (c->arg != FA_NONE) {
+		size_t at = sb->len;
+
+		if (c->type != 'N') {
+			sb_puts(sb, "(string)");
+			list_form(fm, k + 1, sb, out);
+			sb->len = at;
+		}
+		if (c->type != 'S') {
+			sb_puts(sb, "(number)");
+			list_form(fm, k + 1, sb, out);
+		}
+	}
+	sb->len = len;
+	sb->buf[len] = 0;
+}
+
+void pf_form_list(struct vec *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	load_forms();
+	for (int i = 0; i < all_forms.len; i++) {
+		sb_reset(&sb);
+		list_form(all_forms.items[i], 0, &sb, out);
+	}
+	sb_free(&sb);
+}

@@ -100,6 +100,11 @@ int pf_form_points(struct session *s, const struct probe_point *pt, struct vec *
  * (kernel.function("vfs_read") for kernel.functoin("vfs_read")).
  */
 void pf_form_texts(struct session *s, const struct probe_point *pt, struct vec *out);
+/*
+ * --dump-probe-types: every plain form, an argument written "(string)"
+ * or "(number)" (both, where it takes either), malloc'd, onto out.
+ */
+void pf_form_list(struct vec *out);
 /* The point's component names joined with '.', arguments included. */
 char *pf_point_text(struct session *s, const struct probe_point *pt);
 /*
