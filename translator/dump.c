@@ -25,6 +25,8 @@
  * sorted, an argument shown by its type as SystemTap shows them:
  *
  *     kernel.function(string).return.maxactive(number)
+ *
+ * With --privilege=stapusr, only the forms that level may use.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,11 +240,11 @@ int dump_probe_types(struct session *s)
 	struct vec lines = VEC_INIT;
 	int i;
 
-	(void)s;
 	pf_form_list(&lines);
 	qsort(lines.items, (size_t)lines.len, sizeof(void *), by_type_key);
 	for (i = 0; i < lines.len; i++) {
-		if (!i || strcmp(lines.items[i], lines.items[i - 1]))
+		if ((!i || strcmp(lines.items[i], lines.items[i - 1])) &&
+		    (s->privilege != PRIV_STAPUSR || priv_form_allowed(lines.items[i])))
 			puts(lines.items[i]);
 		free(lines.items[i]);
 	}

@@ -6,7 +6,7 @@ stap_SOURCES = \
 	translator/parse.c translator/ast.c \
 	translator/format.c translator/sem.c translator/elide.c translator/desugar.c translator/syscalls.c translator/emit.c translator/emit.h translator/regs_use.c \
 	translator/emit_map.c \
-	translator/build.c translator/cache.c translator/rtkey.c translator/rtkey.h translator/run.c translator/vm.c translator/vm_cpus.c translator/vm.h \
+	translator/build.c translator/cache.c translator/privilege.c translator/rtkey.c translator/rtkey.h translator/run.c translator/vm.c translator/vm_cpus.c translator/vm.h \
 	translator/regex.c translator/regex.h \
 	translator/dwarf.c translator/dwarf_db.c translator/dwarf_index.c translator/dw_index.h translator/srcroot.c translator/srcroot.h \
 	translator/dwarf_mod.c translator/dw.h translator/list.c \

@@ -116,6 +116,10 @@ static void usage(FILE *f)
 "                  module(\"NAME\") probes find NAME's debuginfo in KO\n"
 "  --vm-spawn=PID:CMD  start CMD in the VM as process PID before the script,\n"
 "                  for process(PID) probes (whose program is CMD's)\n"
+"  --privilege[=stapusr|stapsys|stapdev]  refuse what the level may not use\n"
+"                  (stapusr, the default here: only begin, end, error, never,\n"
+"                  process.* and timer probes, unprivileged functions, no\n"
+"                  kernel memory; stapsys: no -g); --unprivileged is stapusr\n"
 "  --example       the script is one of SystemTap's examples, by file name\n"
 "                  (stap --example iotop.stp)\n"
 "  --rlimit-as=N, --rlimit-cpu=N, --rlimit-nproc=N, --rlimit-stack=N,\n"
@@ -132,7 +136,7 @@ enum { OPT_VM = 1000, OPT_VM_TIMEOUT, OPT_VM_BATCH, OPT_VM_INSMOD, OPT_VM_SPAWN,
        OPT_ALL_MODULES, OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_SUPPRESS_ERRORS, OPT_COMPATIBLE, OPT_NO_GLOBAL_DISPLAY, OPT_RUNTIME, OPT_BPF, OPT_DYNINST, OPT_MODINFO, OPT_LDD, OPT_COLOR, OPT_MONITOR,
        OPT_TARGET_NS, OPT_KBUILD_DEFER, OPT_KBUILD_BATCH, OPT_DISABLE_CACHE, OPT_POISON_CACHE,
        OPT_CLEAN_CACHE, OPT_DUMP_TYPES, OPT_VP, OPT_RLIMIT, OPT_EXAMPLE, OPT_SAVE_UPROBES,
-       OPT_LATER };
+       OPT_LATER, OPT_PRIVILEGE };
 
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -174,8 +178,8 @@ static const struct option long_opts[] = {
 	{ "save-uprobes", no_argument, NULL, OPT_SAVE_UPROBES },
 	/* SystemTap's, not built yet: each says so (later_long[]). */
 	{ "interactive", no_argument, NULL, OPT_LATER },
-	{ "privilege", optional_argument, NULL, OPT_LATER },
-	{ "unprivileged", no_argument, NULL, OPT_LATER },
+	{ "privilege", optional_argument, NULL, OPT_PRIVILEGE },
+	{ "unprivileged", no_argument, NULL, OPT_PRIVILEGE },
 	{ "use-server", optional_argument, NULL, OPT_LATER },
 	{ "use-server-on-error", optional_argument, NULL, OPT_LATER },
 	{ "list-servers", optional_argument, NULL, OPT_LATER },
@@ -303,8 +307,6 @@ static const struct {
 	const char *name, *hint;
 } later_long[] = {
 	{ "interactive", "write the script to a file and run 'stap FILE'" },
-	{ "privilege", "stap-ng runs scripts as root only (staprun needs CAP_SYS_MODULE)" },
-	{ "unprivileged", "stap-ng runs scripts as root only (staprun needs CAP_SYS_MODULE)" },
 	{ "use-server", "there is no compile server yet: stap builds modules here, "
 	  "with the target kernel's headers (apt-get install linux-headers-RELEASE)" },
 	{ "use-server-on-error", "there is no compile server yet: stap builds modules here" },
@@ -493,6 +495,19 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case OPT_SAVE_UPROBES:
 			/* For kernels before 3.5, which had no uprobes of their own. */
+			break;
+		case OPT_PRIVILEGE:
+			s->privilege = PRIV_STAPUSR;	/* --unprivileged, bare --privilege */
+			if (optarg) {
+				int i = 0;
+
+				while (i <= PRIV_STAPUSR && strcmp(optarg, priv_names[i]))
+					i++;
+				if (i > PRIV_STAPUSR)
+					util_die("--privilege=%s: not a privilege level (stapusr, "
+						 "stapsys or stapdev)", optarg);
+				s->privilege = i;
+			}
 			break;
 		case OPT_LATER:
 			later_option(long_opts[longi].name);
@@ -747,6 +762,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 		vec_push(&s->defines, "STP_BULKMODE");
 	if (s->flight)
 		vec_push(&s->defines, "STP_FLIGHT");
+	if (s->guru && s->privilege != PRIV_STAPDEV)
+		util_die("-g and --privilege=%s cannot be used together",
+			 priv_names[s->privilege]);
 	if (s->rotate && !s->output_file)
 		util_die("-S needs -o FILE: the files to switch between");
 	if (s->kbuild_defer && s->last_pass != 4)
@@ -964,7 +982,7 @@ int main(int argc, char **argv)
 
 	/* Pass 2: elaborate. */
 	pass_start(s, 2, &t0);
-	if (sem_elaborate(s) < 0)
+	if (sem_elaborate(s) < 0 || priv_check(s) < 0)
 		return finish(s, 1);
 	pass_done(s, 2, analyzed_what(s), &t0);
 	if (s->last_pass == 2) {

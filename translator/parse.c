@@ -1304,7 +1304,9 @@ static void embedded_pragmas(struct parser *p, struct func *fn, const struct tok
 	const char *code = t->str, *ty = strstr(code, "/* returns: "), *end;
 
 	fn->pure = strstr(code, "/* pure */") != NULL;
-	fn->unprivileged = strstr(code, "/* unprivileged */") != NULL;
+	/* "myproc-": for the user's own processes; the runtime does not check that yet. */
+	fn->unprivileged = strstr(code, "/* unprivileged */") ||
+			   strstr(code, "/* myproc-unprivileged */");
 	fn->guru = strstr(code, "/* guru */") != NULL;
 	/*
 	 * "returns: struct T *": the result is a pointer to the kernel's T,

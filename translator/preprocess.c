@@ -779,7 +779,7 @@ static bool var_comparison(struct cond *c, struct token *var)
 	else if (!strcmp(name, "runtime"))
 		value = "kernel";
 	else if (!strcmp(name, "systemtap_privilege"))
-		value = "stapdev";	/* no unprivileged mode yet */
+		value = priv_names[s->privilege];
 	else if (kind == VK_GLOB)
 		value = kconfig(c->pp, var, name);
 

@@ -441,6 +441,8 @@ struct session {
 	/* --disable-cache: CACHE_OFF; --poison-cache: CACHE_WRITE (not read) */
 	enum { CACHE_ON, CACHE_WRITE, CACHE_OFF } cache_mode;
 	bool clean_cache;	/* --clean-cache */
+	/* --privilege=LEVEL (--unprivileged: stapusr); privilege.c checks it */
+	enum { PRIV_STAPDEV, PRIV_STAPSYS, PRIV_STAPUSR } privilege;
 	const char *cached_ko;	/* pass 4 found the module in the cache */
 	const char *release;	/* -r, or the running kernel */
 	const char *output_file;	/* -o */
@@ -637,6 +639,13 @@ char *cache_store(struct session *s, const char *name, const char *ko,
 		  const struct strbuf *c);
 /* --clean-cache: prune the cache to its limit now; exit status. */
 int cache_clean(struct session *s);
+
+/* --privilege: the level names, by s->privilege. */
+extern const char *const priv_names[];
+/* After pass 2: what --privilege=stapusr refuses, reported; 0 or -1. */
+int priv_check(struct session *s);
+/* Whether a probe point form ("timer.ms(number)") is stapusr's. */
+bool priv_form_allowed(const char *form);
 
 /* Pass 5: run the module on this host or in a VM. Returns exit status. */
 int run_module(struct session *s);

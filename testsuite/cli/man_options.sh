@@ -44,7 +44,7 @@ fi
 expect_rc 0 "$STAP" --save-uprobes -p1 -e 'probe begin {}'
 
 # Not built yet: said so, with the way around, exit 1.
-for o in -i --interactive --unprivileged --privilege=stapusr --use-server \
+for o in -i --interactive --use-server \
 	--list-servers --trust-servers=ssl --sign-module --remote=host \
 	--download-debuginfo --sysroot=/ --sysenv=A=B -P --prologue-searching=never \
 	--check-version; do
