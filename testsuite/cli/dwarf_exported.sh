@@ -8,6 +8,15 @@ contains "hint: did you mean '.exported'?"
 expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe kernel.function("vfs_read").exported.return { }'
 contains "error: unexpected 'return' after .exported"
 
+# process(...).function(...).exported: the same rule in a user program;
+# functions known only from the symbol table (crt's) count as visible.
+# SystemTap 4.8's list for testsuite/uprog, where thread_main is static.
+[ -x "$TOP/testsuite/uprog" ] || fail "testsuite/uprog is not built (make check builds it)"
+expect_rc 0 "$STAP" -p2 -e "probe process(\"$TOP/testsuite/uprog\").function(\"*\").exported { }"
+got=$(grep -o 'function("[a-z_0-9]*' <<<"$out" | cut -c11- | sort | tr '\n' ' ')
+[ "$got" = "__do_global_dtors_aux _fini _init _start add deregister_tm_clones fib frame_dummy greet main register_tm_clones scale " ] ||
+	fail "uprog: not SystemTap's list: $got"
+
 kernels=$(debug_kernels)
 [ -n "$kernels" ] || { echo "no kernel debuginfo (/usr/lib/debug/boot/vmlinux-*)"; exit 77; }
 names() { sed -n 's|^kernel.function("\([a-z_0-9]*\)@.*")\.[a-z]* /\* <- <input>:1:7 \*/$|\1|p' <<<"$out" | sort -u; }

@@ -2,7 +2,7 @@
 /*
  * User-space probes (stapprobes(3stap), USER-SPACE section):
  *
- *   process("PATH").function("PATTERN")[.call|.inline|.return]
+ *   process("PATH").function("PATTERN")[.call|.inline|.return|.exported]
  *   process("PATH").statement("FUNC@FILE:LINE")[.nearest], .statement(ADDRESS)
  *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
  *   process("PATH").plt("NAME")[.return], .plt alone for .plt("*")
@@ -32,6 +32,7 @@
  * utask.c's.
  */
 #include <ctype.h>
+#include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -55,14 +56,17 @@
 #define UP_MAX_PROBES	20000
 
 enum up_kind {
-	UP_ANY, UP_CALL, UP_INLINE, UP_RETURN, UP_STATEMENT, UP_MARK,
+	UP_ANY, UP_CALL, UP_INLINE, UP_RETURN,
+	UP_EXPORTED,		/* .exported: out-of-line, not static */
+	UP_STATEMENT, UP_MARK,
 	UP_PLT, UP_PLT_RETURN,	/* .plt("NAME"), .plt("NAME").return */
 	UP_ADDR,		/* .statement(ADDRESS): a link-time address */
 };
 
 static const char *const up_suffix[] = {
 	[UP_ANY] = "", [UP_CALL] = ".call", [UP_INLINE] = ".inline",
-	[UP_RETURN] = ".return", [UP_STATEMENT] = "", [UP_MARK] = "",
+	[UP_RETURN] = ".return", [UP_EXPORTED] = ".exported", [UP_STATEMENT] = "",
+	[UP_MARK] = "",
 	[UP_PLT] = "", [UP_PLT_RETURN] = ".return", [UP_ADDR] = "",
 };
 
@@ -285,15 +289,15 @@ static int resolve_glob(struct session *s, const struct pp_comp *c, struct up_po
 
 static int resolve_suffix(struct session *s, const struct pp_comp *c, struct up_point *up)
 {
-	static const char *const valid[] = { "call", "inline", "return" };
+	static const char *const valid[] = { "call", "inline", "return", "exported" };
 
 	if (!c)
 		return 0;
-	for (int i = UP_CALL; i <= UP_RETURN; i++)
+	for (int i = UP_CALL; i <= UP_EXPORTED; i++)
 		if (!strcmp(c->name, up_suffix[i] + 1))
 			up->kind = (enum up_kind)i;
 	if (up->kind == UP_ANY)
-		return pf_unexpected(s, c, "process(...).function(...)", valid, 3);
+		return pf_unexpected(s, c, "process(...).function(...)", valid, 4);
 	if (c->arg) {
 		diag_error(s, &c->arg->loc, ".%s takes no argument", c->name);
 		return -1;
@@ -623,6 +627,19 @@ static int add_site(const struct dw_site *site, void *arg)
 		return 0;
 	if (kind == UP_RETURN && site->inlined) {
 		w->nskipped_inline++;
+		return 0;
+	}
+	/*
+	 * .exported: external linkage, as kernel.function's (dwarf_func.c);
+	 * a function known from the symbol table alone counts as visible.
+	 */
+	if (kind == UP_EXPORTED && site->die_off) {
+		Dwarf_Die die;
+
+		if (site->inlined || !dwarf_offdie(dw_dwarf(w->mod), site->die_off, &die) ||
+		    !dwarf_hasattr_integrate(&die, DW_AT_external))
+			return 0;
+	} else if (kind == UP_EXPORTED && site->inlined) {
 		return 0;
 	}
 	if (w->out->len >= UP_MAX_PROBES)
@@ -1364,7 +1381,7 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 const struct probe_family pf_uprobe = {
 	.name = "process",
 	.forms = (const char *const[]){
-		"process[(S|N)][.library(S)].{function(S)[.call|.inline|.return]|"
+		"process[(S|N)][.library(S)].{function(S)[.call|.inline|.return|.exported]|"
 		"statement(S)[.nearest]|mark(S)|provider(S).mark(S)|plt(S)[.return]}",
 		"process(S|N)[.library(S)].plt[.return]",
 		"process[(S|N)].statement(N)",
