@@ -23,6 +23,7 @@ perf.type(number).config(number).sample(number).process
 perf.type(number).config(number).sample(number).process(string)
 process(number).library(string).function(string)
 process(number).library(string).function(string).call
+process(number).library(string).function(string).exported
 process(number).library(string).function(string).inline
 process(number).library(string).function(string).return
 process(number).library(string).mark(string)
