@@ -168,6 +168,12 @@ struct dw_object *dw_module_open(const char *release, const char *name, const ch
  * functions (no file, line or variables), at their entry.
  */
 struct dw_object *dw_user_open(const char *path, char **err);
+/*
+ * The types of C headers, "<sys/types.h><stdio.h>" (@cast's third
+ * argument): a program including them, built with the host's gcc -g once
+ * per set and kept in the DWARF cache, opened as dw_user_open would.
+ */
+struct dw_object *dw_header_open(const char *headers, char **err);
 /* Free a kernel object; modules and user files stay open (above). */
 void dw_close(struct dw_object *o);
 

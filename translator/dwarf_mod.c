@@ -20,7 +20,14 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "dw.h"
+#include "../common/util.h"
 
 #ifndef HAVE_SQLITE3
 #include <errno.h>
@@ -811,3 +818,62 @@ int dw_elf_file_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
 }
 
 #endif /* HAVE_SQLITE3 */
+
+/*
+ * The types of C headers: a small program that includes them, built with
+ * the host's gcc -g (unused types kept) into the DWARF cache, once per
+ * set of headers, and opened as a user file.
+ */
+struct dw_object *dw_header_open(const char *headers, char **err)
+{
+	uint64_t h = hash_bytes(HASH_INIT, headers, strlen(headers));
+	char *cache = dw_cache_dir(), *dir = xasprintf("%s/headers", cache);
+	char *exe = xasprintf("%s/%016llx", dir, (unsigned long long)h);
+	struct dw_object *o = NULL;
+
+	if (access(exe, R_OK) != 0) {
+		char *src = xasprintf("%s.%d.c", exe, (int)getpid());
+		char *tmp = xasprintf("%s.%d", exe, (int)getpid());
+		char *argv[] = { "gcc", "-g", "-O0", "-fno-eliminate-unused-debug-types",
+				 "-o", tmp, src, NULL };
+		struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
+		const char *p = headers, *q;
+		int rc;
+
+		while (*p == '<' && (q = strchr(p, '>'))) {
+			sb_printf(&text, "#include %.*s\n", (int)(q - p + 1), p);
+			p = q + 1;
+		}
+		sb_puts(&text, "int main(void) { return 0; }\n");
+		rc = *p || !text.len ? -EINVAL : mkdir_p(dir, 0755);
+		if (!rc)
+			rc = write_file(src, text.buf, text.len);
+		if (!rc)
+			rc = run_cmd(argv, NULL, &out, 120);
+		if (!rc && rename(tmp, exe) < 0)
+			rc = -errno;
+		unlink(src);
+		unlink(tmp);
+		if (rc == -EINVAL)
+			*err = xasprintf("'%s' is not a list of headers such as \"<stdio.h>\"",
+					 headers);
+		else if (rc)
+			*err = xasprintf("cannot build a program with %s (gcc -g): %s", headers,
+					 out.len ? strtok(out.buf, "\n") :
+					 strerror(rc < 0 ? -rc : EIO));
+		sb_free(&text);
+		sb_free(&out);
+		free(src);
+		free(tmp);
+		if (rc)
+			goto out;
+	}
+	o = dw_user_open(exe, err);
+	if (!o && !*err)
+		*err = xstrdup("cannot read the headers' DWARF");
+out:
+	free(exe);
+	free(dir);
+	free(cache);
+	return o;
+}

@@ -1736,73 +1736,24 @@ static struct tv_scope *module_scope(struct tv *t, const char *name)
 	return sc;
 }
 
-/*
- * @cast(p, "T", "<stdio.h>"): the types of C headers (one or more,
- * "<sys/types.h><stdio.h>"), from a small program that includes them,
- * built with the host's gcc -g (unused types kept) into the DWARF cache,
- * once per set of headers.
- */
+/* @cast(p, "T", "<stdio.h>"): the types of C headers (dw_header_open). */
 static struct tv_scope *header_scope(struct tv *t, const char *headers)
 {
-	uint64_t h = hash_bytes(HASH_INIT, headers, strlen(headers));
-	char *cache = dw_cache_dir(), *dir = xasprintf("%s/headers", cache);
-	char *exe = xasprintf("%s/%016llx", dir, (unsigned long long)h);
-	struct tv_scope *sc = NULL;
-	struct dw_object *o;
+	struct tv_scope *sc;
 	char *err = NULL;
+	struct dw_object *o = dw_header_open(headers, &err);
 
-	if (access(exe, R_OK) != 0) {
-		char *src = xasprintf("%s.%d.c", exe, (int)getpid());
-		char *tmp = xasprintf("%s.%d", exe, (int)getpid());
-		char *argv[] = { "gcc", "-g", "-O0", "-fno-eliminate-unused-debug-types",
-				 "-o", tmp, src, NULL };
-		struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
-		const char *p = headers, *q;
-		int rc;
-
-		while (*p == '<' && (q = strchr(p, '>'))) {
-			sb_printf(&text, "#include %.*s\n", (int)(q - p + 1), p);
-			p = q + 1;
-		}
-		sb_puts(&text, "int main(void) { return 0; }\n");
-		rc = *p || !text.len ? -EINVAL : mkdir_p(dir, 0755);
-		if (!rc)
-			rc = write_file(src, text.buf, text.len);
-		if (!rc)
-			rc = run_cmd(argv, NULL, &out, 120);
-		if (!rc && rename(tmp, exe) < 0)
-			rc = -errno;
-		unlink(src);
-		unlink(tmp);
-		if (rc == -EINVAL)
-			fail(t, "@cast: '%s' is not a list of headers such as \"<stdio.h>\"",
-			     headers);
-		else if (rc)
-			fail(t, "@cast: cannot build a program with %s (gcc -g): %s", headers,
-			     out.len ? strtok(out.buf, "\n") : strerror(rc < 0 ? -rc : EIO));
-		sb_free(&text);
-		sb_free(&out);
-		free(src);
-		free(tmp);
-		if (rc)
-			goto out;
-	}
-	o = dw_user_open(exe, &err);
 	if (!o) {
-		fail(t, "@cast: %s", err ? err : "cannot read the headers' DWARF");
+		fail(t, "@cast: %s", err);
 		free(err);
-		goto out;
+		return NULL;
 	}
 	sc = arena_alloc(&t->s->arena, sizeof(*sc));
 	tv_object_scope(o, sc);
 	if (!sc->dbg) {
 		fail(t, "@cast: no DWARF from %s", headers);
-		sc = NULL;
+		return NULL;
 	}
-out:
-	free(exe);
-	free(dir);
-	free(cache);
 	return sc;
 }
 
