@@ -83,8 +83,10 @@ static bool reads_kernel(const struct node *n, bool in_process)
 					 : (n->args ? n->args->next : NULL);
 		if (!mod || mod->kind != ND_STR)
 			return !in_process;
-		/* A user file by path; <header.h> types are only types. */
-		return mod->str[0] != '/' && mod->str[0] != '<';
+		/* A user file by path; <header.h> types read where the probe is. */
+		if (mod->str[0] == '<')
+			return !in_process;
+		return mod->str[0] != '/';
 	default:
 		return false;
 	}

@@ -54,6 +54,9 @@ contains "error: function 'kernel_string' may not be used with --privilege=stapu
 # Kernel memory.
 usr 1 'probe begin { println(@cast(0, "task_struct", "kernel")->pid) }'
 contains "<input>:1:23: error: kernel memory may not be read with --privilege=stapusr"
+usr 1 'probe begin { println(@cast(0, "struct stat", "<sys/stat.h>")->st_size) }'
+contains "<input>:1:23: error: kernel memory may not be read with --privilege=stapusr"
+usr 0 "probe process(\"$TOP/testsuite/uprog\").function(\"main\") { println(@cast(\$argv, \"struct stat\", \"<sys/stat.h>\")->st_size) }"
 # stapsys and stapdev allow all of these.
 for o in --privilege=stapsys --privilege=stapdev; do
 	expect_rc 0 "$STAP" $o -p2 -r "$r" -e 'probe kernel.function("vfs_read") { printf("%s %d\n", kernel_string($buf), @cast(task_current(), "task_struct", "kernel")->pid) }'
