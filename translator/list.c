@@ -6,7 +6,8 @@
  *   kernel.function("ksys_read@fs/read_write.c:613")
  *   kernel.function("ksys_read@fs/read_write.c:613") $fd:unsigned int ...
  *
- * Known so far: kernel.function("PATTERN") and module("MPATTERN").
+ * Any other point is resolved as in a script and listed by its canonical
+ * name (list_resolved).  Listed from the indexes: kernel.function("PATTERN") and module("MPATTERN").
  * function("PATTERN"), each with an optional .call, .inline or .return,
  * whose functions come from the DWARF indexes of the kernel and of the
  * matching modules (dw.h); kernel.statement("PATTERN") and
@@ -423,9 +424,33 @@ static int list_aliases(struct session *s, const char *pattern, bool with_vars,
 	return lines->len > before ? 0 : 1;
 }
 
+/*
+ * Any other point (timer.s(1), begin, procfs("x").read, .exported, ...):
+ * resolved as the probe point of "probe PATTERN {}" would be, by the
+ * families, and listed by their canonical names (with -L, without
+ * variables).  As SystemTap lists them.
+ */
+static int list_resolved(struct session *s, const char *pattern, struct vec *lines,
+			 bool lib_loaded)
+{
+	struct srcfile *f;
+
+	/* list_aliases may have loaded the whole library already. */
+	if (!lib_loaded && pp_load_library_macros(s, s->tapset_dir) < 0)
+		return -1;
+	f = source_from_string(s, "<input>", arena_printf(&s->arena, "probe %s {}", pattern));
+	if (!f || parse_file(s, f, &s->user) < 0 ||
+	    (!lib_loaded && session_index_tapsets(s) < 0) || sem_elaborate(s) < 0)
+		return -1;
+	for (int i = 0; i < s->probes.len; i++)
+		vec_push(lines, xstrdup(((struct resolved_probe *)s->probes.items[i])->pp));
+	return 0;
+}
+
 int list_probes(struct session *s, const char *pattern, bool with_vars)
 {
 	struct listing l = { .with_vars = with_vars };
+	bool lib_loaded = false;
 	struct dw_pattern p = { 0 };
 	struct dw_object *k = NULL;
 	char *pat = NULL, *mpat = NULL, *err = NULL;
@@ -438,20 +463,21 @@ int list_probes(struct session *s, const char *pattern, bool with_vars)
 	if (n > 0)
 		n = pf_uprobe_list(s, pattern, with_vars, &l.lines);
 	if (n > 0 && strncmp(pattern, "kernel.", 7) && strncmp(pattern, "module(", 7) &&
-	    strncmp(pattern, "process(", 8))
+	    strncmp(pattern, "process(", 8)) {
 		n = list_aliases(s, pattern, with_vars, &l.lines);
+		lib_loaded = true;
+	}
 	if (n < 0)
 		goto out;
 	if (n == 0)
 		goto print;
 	pat = parse_point(pattern, &l, &mpat);
 	if (!pat) {
-		util_err("cannot list '%s': only kernel.function(\"PATTERN\"), "
-			 "kernel.statement(\"PATTERN\"), kernel.trace(\"PATTERN\"), "
-			 "module(\"NAME\").function(\"PATTERN\") and process(\"PATH\")."
-			 "function/mark(\"PATTERN\") probe points can be listed so far", pattern);
 		free(mpat);
-		return 1;
+		mpat = NULL;
+		if (list_resolved(s, pattern, &l.lines, lib_loaded) < 0)
+			goto out;
+		goto print;
 	}
 	if (dw_parse_pattern(pat, &p, &err) < 0) {
 		util_err("%s", err);

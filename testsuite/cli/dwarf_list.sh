@@ -16,9 +16,14 @@ expect_rc 1 "$STAP" -l 'kernel.function("ksys_read")' -r 0.0.0-nosuch
 contains "stap: dwarf: no debuginfo for kernel 0.0.0-nosuch: none of /usr/lib/debug/boot/vmlinux-0.0.0-nosuch /usr/lib/debug/lib/modules/0.0.0-nosuch/vmlinux exists"
 contains "hint: install linux-image-0.0.0-nosuch-dbg"
 
-# Only DWARF kernel points, aliases and user-space points can be listed so far.
-expect_rc 1 "$STAP" -l 'perf.type(1).config(0)' -r 0.0.0-nosuch
-contains "stap: cannot list 'perf.type(1).config(0)': only kernel.function(\"PATTERN\"), kernel.statement(\"PATTERN\"), kernel.trace(\"PATTERN\"), module(\"NAME\").function(\"PATTERN\") and process(\"PATH\").function/mark(\"PATTERN\") probe points"
+# Other points are resolved as in a script and listed by their
+# canonical names, as SystemTap 4.8 lists them (checked with /usr/bin/stap).
+for pt in 'perf.type(1).config(0)' 'timer.s(1)' begin never 'procfs("x").read' 'timer.profile'; do
+	expect_rc 0 "$STAP" -l "$pt" -r 0.0.0-nosuch
+	is "$pt"
+done
+expect_rc 1 "$STAP" -l 'timer.fortnight(1)' -r 0.0.0-nosuch
+contains "<input>:1:13: error: unknown timer probe 'timer.fortnight'"
 
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/stap-ng/dwarf
 for r in $kernels; do

@@ -84,7 +84,14 @@ process(\"$uprog\").plt(\"fprintf\")"
 expect_rc 0 "$STAP" -l "process(\"$uprog\").plt.return"
 contains "process(\"$uprog\").plt(\"waitpid\").return"
 expect_rc 1 "$STAP" -l "process(\"$uprog\").pltx"
-contains "cannot list"
+contains "error: unknown probe point 'process(\"$uprog\").pltx'"
+contains "hint: did you mean 'process(\"$uprog\").plt'?"
+# Forms the index does not list are resolved as in a script (list.c).
+expect_rc 0 "$STAP" -l "process(\"$uprog\").function(\"*\").exported"
+contains "process(\"$uprog\").function(\"main@testsuite/uprog.c:100\").exported"
+grep -q thread_main <<<"$out" && fail ".exported listed static thread_main: $out"
+expect_rc 0 "$STAP" -l "process(\"$uprog\").begin"
+is "process(\"$uprog\").begin"
 
 # .library("LIB"): each library by its path after the program, as
 # SystemTap 4.8's -l and -L print them (checked against /usr/bin/stap).

@@ -1585,9 +1585,8 @@ int pf_uprobe_list(struct session *s, const char *pattern, bool with_vars, struc
 	}
 	goto out;
 usage:
-	util_err("cannot list '%s': expected process(\"PATH\")[.library(\"LIB\")]"
-		 ".function(\"PATTERN\")[.call|.inline|.return], .mark(\"PATTERN\"), "
-		 ".provider(\"P\").mark(\"PATTERN\") or .plt[(\"PATTERN\")][.return]", pattern);
+	/* Not a form listed from the index: list.c resolves it as a script would. */
+	ret = 1;
 out:
 	free_strings(&libs);
 	free_strings(&needed);
