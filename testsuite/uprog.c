@@ -49,7 +49,7 @@ __attribute__((noinline)) long scale(struct point *p, long k)
 {
 	long r = (long)(p->x + p->y) * k;
 
-	return r;
+	done: return r;
 }
 
 __attribute__((noinline)) int fib(int n)

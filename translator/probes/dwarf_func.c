@@ -251,43 +251,26 @@ static int add_kprobe(struct dwf_walk *w, struct dwf_match *m, const struct dw_s
 	return 0;
 }
 
-/*
- * .label: the DW_TAG_labels of one copy matching LPATTERN, in its lexical
- * blocks too but not in functions inlined into it (their labels are
- * theirs).  An inlined copy's labels name themselves through their
- * abstract origin.  A label the compiler dropped has no address.
- */
-static int add_labels(struct dwf_walk *w, struct dwf_match *m, const struct dw_site *site,
-		      Dwarf_Die *parent)
-{
-	uint64_t start = site->probe_pc - site->sym_offset;
-	Dwarf_Attribute a;
-	Dwarf_Addr pc;
-	Dwarf_Die child;
-	const char *name;
-	int ret = 0, line;
+/* .label: one copy's labels (pf_each_label), each a kprobe in the copy's symbol. */
+struct dwf_labels {
+	struct dwf_walk *w;
+	struct dwf_match *m;
+	const struct dw_site *site;
+};
 
-	if (dwarf_child(parent, &child) != 0)
+static int add_label(const char *name, uint64_t pc, int line, void *arg)
+{
+	struct dwf_labels *L = arg;
+	uint64_t start = L->site->probe_pc - L->site->sym_offset;
+	int ret;
+
+	if (pc < start) {	/* before the copy's symbol */
+		L->w->no_symbol++;
 		return 0;
-	do {
-		switch (dwarf_tag(&child)) {
-		case DW_TAG_lexical_block:
-			ret = add_labels(w, m, site, &child);
-			break;
-		case DW_TAG_label:
-			name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &a));
-			if (!name || fnmatch(w->label, name, 0) || dwarf_lowpc(&child, &pc))
-				break;
-			if (pc < start) {	/* before the copy's symbol */
-				w->no_symbol++;
-				break;
-			}
-			ret = add_kprobe(w, m, site, pc - start, pc, false, name);
-			if (!ret && m->kps.len && dwarf_decl_line(&child, &line) == 0)
-				((struct dwf_kprobe *)m->kps.items[m->kps.len - 1])->line = line;
-			break;
-		}
-	} while (!ret && dwarf_siblingof(&child, &child) == 0);
+	}
+	ret = add_kprobe(L->w, L->m, L->site, pc - start, pc, false, name);
+	if (!ret && L->m->kps.len && line)
+		((struct dwf_kprobe *)L->m->kps.items[L->m->kps.len - 1])->line = line;
 	return ret;
 }
 
@@ -376,9 +359,11 @@ static int add_site(const struct dw_site *site, void *arg)
 	if (w->kind == DWF_LABEL) {
 		Dwarf_Die die;
 
+		struct dwf_labels L = { w, m, site };
+
 		if (!dwarf_offdie(w->dbg, site->die_off, &die))
 			return 0;
-		return add_labels(w, m, site, &die);
+		return pf_each_label(&die, w->label, add_label, &L);
 	}
 	offset = site->sym_offset;
 	start = site->probe_pc - site->sym_offset;
@@ -553,16 +538,17 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 			df->kps[0] = *(struct dwf_kprobe *)m->kps.items[j];
 			df->maxactive = dp->maxactive;
 			x = arena_alloc(&s->arena, sizeof(*x));
-			/* SystemTap names a label's probe by the label's line. */
+			/*
+			 * SystemTap names a label's probe as a function's, by the
+			 * label's line, without the .label (pp() in 4.8's runs of
+			 * process(...).label, whose naming kernel labels share).
+			 */
 			x->pp = arena_printf(&s->arena, "kernel.function(\"%s@%s:%d\")%s", m->name,
 					     m->file, df->kps[0].line ? df->kps[0].line : m->line,
-					     dwf_suffix[dp->kind]);
+					     dp->kind == DWF_LABEL ? "" : dwf_suffix[dp->kind]);
 			if (dp->maxactive > 0)
 				x->pp = arena_printf(&s->arena, "%s.maxactive(%d)", x->pp,
 						     dp->maxactive);
-			if (df->kps[0].label)
-				x->pp = arena_printf(&s->arena, "%s(\"%s\")", x->pp,
-						     df->kps[0].label);
 			x->family_data = df;
 			vec_push(out, x);
 		}

@@ -3,6 +3,7 @@
  * DWARF probes in kernel modules (stapprobes(3stap), DWARF section):
  *
  *   module("MPATTERN").function("PATTERN")[.call|.inline|.return[.maxactive(N)]|.exported]
+ *   module("MPATTERN").function("PATTERN").label("LPATTERN")
  *   module("MPATTERN").statement("FUNC@FILE:LINE")     LINE: N, N-M or *
  *
  * MPATTERN is a module name with globs (- and _ alike, as the kernel
@@ -43,11 +44,13 @@
 #define DWM_MAX_KPROBES	10000
 #define DWM_MAX_MAXACTIVE	4096
 
-enum dwm_kind { DWM_ANY, DWM_CALL, DWM_INLINE, DWM_RETURN, DWM_EXPORTED, DWM_STATEMENT };
+enum dwm_kind { DWM_ANY, DWM_CALL, DWM_INLINE, DWM_RETURN, DWM_EXPORTED, DWM_LABEL,
+		DWM_STATEMENT };
 
 static const char *const dwm_suffix[] = {
 	[DWM_ANY] = "", [DWM_CALL] = ".call", [DWM_INLINE] = ".inline",
-	[DWM_RETURN] = ".return", [DWM_EXPORTED] = ".exported", [DWM_STATEMENT] = "",
+	[DWM_RETURN] = ".return", [DWM_EXPORTED] = ".exported", [DWM_LABEL] = ".label",
+	[DWM_STATEMENT] = "",
 };
 
 /* What resolve() leaves in the point's family_data. */
@@ -56,6 +59,7 @@ struct dwm_point {
 	const char *pattern;	/* the function or statement PATTERN */
 	const struct srcloc *mloc, *loc;	/* of the two arguments */
 	enum dwm_kind kind;
+	const char *label;	/* .label("LPATTERN") */
 	int maxactive;		/* -1: KRETACTIVE */
 };
 
@@ -67,6 +71,8 @@ struct dwm_kprobe {
 	uint64_t pc;		/* the probe address in the module's DWARF */
 	uint64_t entry_pc;	/* the copy's entry, where @entry reads */
 	bool fentry;		/* at the entry of an out-of-line copy: symbol + 0 */
+	const char *label;	/* .label: the label's name and line, which name the probe */
+	int line;
 };
 
 /*
@@ -86,17 +92,21 @@ struct dwm_probe {
 /* The suffixes after .function(...); 0 or -1. */
 static int resolve_suffix(struct session *s, const struct pp_comp *c, struct dwm_point *dp)
 {
-	static const char *const valid[] = { "call", "inline", "return", "exported" };
+	static const char *const valid[] = { "call", "inline", "return", "exported", "label" };
 	static const char *const after_return[] = { "maxactive" };
 
 	if (!c)
 		return 0;
-	for (size_t i = 1; i <= DWM_EXPORTED; i++)
+	for (size_t i = 1; i <= DWM_LABEL; i++)
 		if (!strcmp(c->name, dwm_suffix[i] + 1))
 			dp->kind = (enum dwm_kind)i;
 	if (dp->kind == DWM_ANY)
-		return pf_unexpected(s, c, "module(...).function(...)", valid, 4);
-	if (c->arg) {
+		return pf_unexpected(s, c, "module(...).function(...)", valid, 5);
+	if (dp->kind == DWM_LABEL) {
+		dp->label = pf_string_arg(s, c, ".label(\"LPATTERN\")");
+		if (!dp->label)
+			return -1;
+	} else if (c->arg) {
 		diag_error(s, &c->arg->loc, ".%s takes no argument", c->name);
 		return -1;
 	}
@@ -220,6 +230,7 @@ struct dwm_walk {
 	int nkps, too_many;
 	int no_symbol, refused;
 	int not_exported;	/* .exported: copies of static functions */
+	const char *label;	/* .label: LPATTERN */
 	const char *refused_sym, *refused_why;
 };
 
@@ -300,6 +311,35 @@ static int add_kprobe(struct dwm_walk *w, struct dwm_match *m, const char *symbo
 	return 0;
 }
 
+/* .label: one copy's labels (pf_each_label), each a kprobe in the copy's symbol. */
+struct dwm_labels {
+	struct dwm_walk *w;
+	struct dwm_match *m;
+	const struct dw_site *site;
+};
+
+static int add_label(const char *name, uint64_t pc, int line, void *arg)
+{
+	struct dwm_labels *L = arg;
+	const struct dw_site *site = L->site;
+	uint64_t start = site->probe_pc - site->sym_offset;
+	int n = L->m->kps.len, ret;
+
+	if (pc < start) {	/* before the copy's symbol */
+		L->w->no_symbol++;
+		return 0;
+	}
+	ret = add_kprobe(L->w, L->m, site->symbol, site->section, pc - start, site->die_off,
+			 pc, site->entry_pc);
+	if (L->m->kps.len > n) {
+		struct dwm_kprobe *kp = L->m->kps.items[n];
+
+		kp->label = arena_strdup(&L->w->s->arena, name);
+		kp->line = line;
+	}
+	return ret;
+}
+
 static int add_site(const struct dw_site *site, void *arg)
 {
 	struct dwm_walk *w = arg;
@@ -327,6 +367,18 @@ static int add_site(const struct dw_site *site, void *arg)
 	if (w->kind == DWM_RETURN && site->inlined) {
 		m->n_inlined_skipped++;
 		return 0;
+	}
+	if (w->kind == DWM_LABEL) {
+		struct dwm_labels L = { w, m, site };
+		Dwarf_Die die;
+
+		if (!site->symbol) {
+			w->no_symbol++;
+			return 0;
+		}
+		if (!dwarf_offdie(dw_dwarf(w->mod), site->die_off, &die))
+			return 0;
+		return pf_each_label(&die, w->label, add_label, &L);
 	}
 	/* A kretprobe goes on the entry, in the same symbol. */
 	if (w->kind == DWM_RETURN && site->symbol) {
@@ -431,6 +483,10 @@ static void push_probe(struct session *s, struct dwm_walk *w, const struct dwm_p
 		x->pp = arena_printf(&s->arena, "module(\"%s\").statement(\"%s@%s:%d\")",
 				     dw_name(w->mod), m->name, m->stmt_file,
 				     m->stmt_line);
+	else if (p->kp.label)	/* by the label's line, as kernel.function's (dwarf_func.c) */
+		x->pp = arena_printf(&s->arena, "module(\"%s\").function(\"%s@%s:%d\")",
+				     dw_name(w->mod), m->name, m->file,
+				     p->kp.line ? p->kp.line : m->line);
 	else
 		x->pp = arena_printf(&s->arena, "module(\"%s\").function(\"%s@%s:%d\")%s",
 				     dw_name(w->mod), m->name, m->file, m->line,
@@ -488,6 +544,9 @@ static void no_match_error(struct session *s, const struct dwm_point *dp,
 	else if (w->no_symbol)
 		diag_error(s, dp->loc, "'%s' matches only code outside module %s's symbols",
 			   dp->pattern, mname);
+	else if (w->matches.len && dp->kind == DWM_LABEL)
+		diag_error(s, dp->loc, "no label matching '%s' in '%s' in module %s", dp->label,
+			   dp->pattern, mname);
 	else if (w->not_exported)
 		diag_error(s, dp->loc, "no function matching '%s' in module %s is exported "
 			   "(all are static)", dp->pattern, mname);
@@ -530,7 +589,7 @@ static int expand_module(struct session *s, struct resolved_probe *rp, struct ve
 	}
 	for (i = 0; i < files.len; i++) {
 		struct dwm_file *f = files.items[i];
-		struct dwm_walk w = { .s = s, .kind = dp->kind };
+		struct dwm_walk w = { .s = s, .kind = dp->kind, .label = dp->label };
 		int before = out->len;
 
 		w.mod = dw_module_open(s->release, f->name, f->path, &err);
@@ -661,7 +720,7 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 const struct probe_family pf_dwarf_mod = {
 	.name = "module",
 	.forms = (const char *const[]){
-		"module(S).function(S)[.call|.inline|.return[.maxactive(N)]|.exported]",
+		"module(S).function(S)[.call|.inline|.return[.maxactive(N)]|.exported|.label(S)]",
 		"module(S).statement(S)",
 		NULL },
 	.state = "STP_SESSION_RUNNING",

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The table of probe families and helpers they share. */
+#include <dwarf.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,4 +129,32 @@ const char *pf_string_arg(struct session *s, const struct pp_comp *c, const char
 	diag_error(s, c->arg ? &c->arg->loc : &c->loc, "%s needs a quoted argument: %s",
 		   c->name, usage);
 	return NULL;
+}
+
+int pf_each_label(Dwarf_Die *parent, const char *pattern, pf_label_fn fn, void *arg)
+{
+	Dwarf_Attribute a;
+	Dwarf_Addr pc;
+	Dwarf_Die child;
+	const char *name;
+	int ret = 0, line;
+
+	if (dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_lexical_block:
+			ret = pf_each_label(&child, pattern, fn, arg);
+			break;
+		case DW_TAG_label:
+			name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &a));
+			if (!name || fnmatch(pattern, name, 0) || dwarf_lowpc(&child, &pc))
+				break;	/* a label the compiler dropped has no address */
+			if (dwarf_decl_line(&child, &line) != 0)
+				line = 0;
+			ret = fn(name, pc, line, arg);
+			break;
+		}
+	} while (!ret && dwarf_siblingof(&child, &child) == 0);
+	return ret;
 }

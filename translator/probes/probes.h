@@ -7,6 +7,8 @@
 #ifndef PROBES_H
 #define PROBES_H
 
+#include <elfutils/libdw.h>
+
 #include "../stap.h"
 
 struct probe_family {
@@ -87,6 +89,16 @@ struct node *pf_call_node(struct session *s, const struct node *at, const char *
 int pf_unexpected(struct session *s, const struct pp_comp *c, const char *after,
 		  const char *const *valid, int nvalid);
 const char *pf_string_arg(struct session *s, const struct pp_comp *c, const char *usage);
+/*
+ * .label("LPATTERN"): fn on each DW_TAG_label under a function's DIE
+ * whose name matches LPATTERN (a glob), in its lexical blocks too but
+ * not in functions inlined into it (their labels are theirs), with the
+ * label's address (as the DIE's DWARF has it) and declared line (0 if
+ * none).  A label the compiler dropped has no address and is skipped.
+ * Stops at fn's first non-zero return, which it returns.
+ */
+typedef int (*pf_label_fn)(const char *name, uint64_t pc, int line, void *arg);
+int pf_each_label(Dwarf_Die *parent, const char *pattern, pf_label_fn fn, void *arg);
 /*
  * The points a point with wildcards in its component names stands for
  * among the families' forms (process.* is process.begin, process.end,

@@ -3,6 +3,7 @@
  * User-space probes (stapprobes(3stap), USER-SPACE section):
  *
  *   process("PATH").function("PATTERN")[.call|.inline|.return|.exported]
+ *   process("PATH").function("PATTERN").label("LPATTERN")
  *   process("PATH").statement("FUNC@FILE:LINE")[.nearest], .statement(ADDRESS)
  *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
  *   process("PATH").plt("NAME")[.return], .plt alone for .plt("*")
@@ -58,6 +59,7 @@
 enum up_kind {
 	UP_ANY, UP_CALL, UP_INLINE, UP_RETURN,
 	UP_EXPORTED,		/* .exported: out-of-line, not static */
+	UP_LABEL,		/* .label("LPATTERN") */
 	UP_STATEMENT, UP_MARK,
 	UP_PLT, UP_PLT_RETURN,	/* .plt("NAME"), .plt("NAME").return */
 	UP_ADDR,		/* .statement(ADDRESS): a link-time address */
@@ -65,7 +67,8 @@ enum up_kind {
 
 static const char *const up_suffix[] = {
 	[UP_ANY] = "", [UP_CALL] = ".call", [UP_INLINE] = ".inline",
-	[UP_RETURN] = ".return", [UP_EXPORTED] = ".exported", [UP_STATEMENT] = "",
+	[UP_RETURN] = ".return", [UP_EXPORTED] = ".exported", [UP_LABEL] = ".label",
+	[UP_STATEMENT] = "",
 	[UP_MARK] = "",
 	[UP_PLT] = "", [UP_PLT_RETURN] = ".return", [UP_ADDR] = "",
 };
@@ -84,6 +87,7 @@ struct up_point {
 	const char *pattern;	/* function, statement, marker or PLT pattern */
 	uint64_t addr;		/* UP_ADDR */
 	const char *provider;	/* .provider("P"): a glob; NULL: any */
+	const char *label;	/* .label("LPATTERN") */
 	const struct srcloc *ploc, *loc;
 	enum up_kind kind;
 	bool nearest;		/* .statement(...).nearest */
@@ -289,16 +293,20 @@ static int resolve_glob(struct session *s, const struct pp_comp *c, struct up_po
 
 static int resolve_suffix(struct session *s, const struct pp_comp *c, struct up_point *up)
 {
-	static const char *const valid[] = { "call", "inline", "return", "exported" };
+	static const char *const valid[] = { "call", "inline", "return", "exported", "label" };
 
 	if (!c)
 		return 0;
-	for (int i = UP_CALL; i <= UP_EXPORTED; i++)
+	for (int i = UP_CALL; i <= UP_LABEL; i++)
 		if (!strcmp(c->name, up_suffix[i] + 1))
 			up->kind = (enum up_kind)i;
 	if (up->kind == UP_ANY)
-		return pf_unexpected(s, c, "process(...).function(...)", valid, 4);
-	if (c->arg) {
+		return pf_unexpected(s, c, "process(...).function(...)", valid, 5);
+	if (up->kind == UP_LABEL) {
+		up->label = pf_string_arg(s, c, ".label(\"LPATTERN\")");
+		if (!up->label)
+			return -1;
+	} else if (c->arg) {
 		diag_error(s, &c->arg->loc, ".%s takes no argument", c->name);
 		return -1;
 	}
@@ -563,6 +571,7 @@ struct up_walk {
 	Elf *elf;
 	struct vec *out;
 	int nskipped_inline, nbad;
+	int label_funcs;	/* .label: copies whose labels were looked at */
 	char *bad_err;
 	struct vec near;	/* .nearest: the statements read, struct dw_stmt * */
 	/* file offsets probed so far (open addressing, 0: empty, offset + 1) */
@@ -615,6 +624,43 @@ static struct up_probe *new_probe(struct up_walk *w, const char *pp)
 	return p;
 }
 
+/* .label: one copy's labels (pf_each_label), each a probe at the label's address. */
+struct up_labels {
+	struct up_walk *w;
+	const struct dw_site *site;
+};
+
+static int add_label(const char *name, uint64_t pc, int line, void *arg)
+{
+	struct up_labels *L = arg;
+	struct up_walk *w = L->w;
+	const struct dw_site *site = L->site;
+	struct up_probe *p;
+	uint64_t off;
+
+	if (w->out->len >= UP_MAX_PROBES)
+		return 1;
+	if (dw_file_offset(w->mod, pc, &off) < 0) {
+		w->nbad++;
+		return 0;
+	}
+	if (seen_offset(w, off))
+		return 0;
+	/* As SystemTap's pp(): a function's, by the label's line, without .label. */
+	(void)name;
+	p = new_probe(w, arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")",
+				      w->path, site->name, site->file, line ? line : site->line));
+	if (site->symbol)
+		p->func = arena_strdup(&w->s->arena, site->symbol);
+	p->offset = off;
+	p->vaddr = pc;
+	p->has_die = true;
+	p->die_off = site->die_off;
+	p->pc = pc;
+	p->entry_pc = site->entry_pc;
+	return 0;
+}
+
 static int add_site(const struct dw_site *site, void *arg)
 {
 	struct up_walk *w = arg;
@@ -641,6 +687,16 @@ static int add_site(const struct dw_site *site, void *arg)
 			return 0;
 	} else if (kind == UP_EXPORTED && site->inlined) {
 		return 0;
+	}
+	if (kind == UP_LABEL) {
+		struct up_labels L = { w, site };
+		Dwarf_Die die;
+
+		/* Labels are DWARF's: a function known from its symbol alone has none. */
+		if (!site->die_off || !dwarf_offdie(dw_dwarf(w->mod), site->die_off, &die))
+			return 0;
+		w->label_funcs++;
+		return pf_each_label(&die, w->up->label, add_label, &L);
 	}
 	if (w->out->len >= UP_MAX_PROBES)
 		return 1;
@@ -953,13 +1009,18 @@ static void no_match(struct session *s, const struct up_walk *w)
 			   up->kind == UP_STATEMENT ? "statement" :
 			   up->kind == UP_PLT || up->kind == UP_PLT_RETURN ? "PLT entry" : "function";
 
-	if (w->bad_err)
+	if (w->bad_err) {
 		diag_error(s, up->loc, "%s", w->bad_err);
-	else if (w->nskipped_inline)
+	} else if (w->label_funcs) {
+		diag_error(s, up->loc, "no label matching '%s' in '%s' in %s", up->label,
+			   up->pattern, up->path);
+		return;
+	} else if (w->nskipped_inline) {
 		diag_error(s, up->loc, "no out-of-line copy of '%s' in %s to probe the return "
 			   "of (%d inlined skipped)", up->pattern, up->path, w->nskipped_inline);
-	else
+	} else {
 		diag_error(s, up->loc, "no %s in %s matches '%s'", what, up->path, up->pattern);
+	}
 	if (up->kind == UP_MARK) {
 		diag_hint(s, "stap -L 'process(\"%s\").mark(\"*\")' lists its markers", up->path);
 	} else if (up->kind == UP_PLT || up->kind == UP_PLT_RETURN) {
@@ -1381,7 +1442,7 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 const struct probe_family pf_uprobe = {
 	.name = "process",
 	.forms = (const char *const[]){
-		"process[(S|N)][.library(S)].{function(S)[.call|.inline|.return|.exported]|"
+		"process[(S|N)][.library(S)].{function(S)[.call|.inline|.return|.exported|.label(S)]|"
 		"statement(S)[.nearest]|mark(S)|provider(S).mark(S)|plt(S)[.return]}",
 		"process(S|N)[.library(S)].plt[.return]",
 		"process[(S|N)].statement(N)",
