@@ -443,7 +443,11 @@ static int list_resolved(struct session *s, const char *pattern, struct vec *lin
 	    (!lib_loaded && session_index_tapsets(s) < 0) || sem_elaborate(s) < 0)
 		return -1;
 	for (int i = 0; i < s->probes.len; i++)
-		vec_push(lines, xstrdup(((struct resolved_probe *)s->probes.items[i])->pp));
+	{
+		const struct resolved_probe *rp = s->probes.items[i];
+
+		vec_push(lines, xstrdup(rp->listed ? rp->listed : rp->pp));
+	}
 	return 0;
 }
 

@@ -55,5 +55,14 @@ uprog=$TOP/testsuite/uprog
 expect_rc 0 "$STAP" -p2 -e "probe process(\"$uprog\").function(\"*\").label(\"*\") { }"
 [ "$(grep -c '<- <input>' <<<"$out")" = 1 ] || fail "uprog labels: $out"
 contains "process(\"$uprog\").function(\"scale@testsuite/uprog.c:52\") /* <- <input>:1:7 */"
+# stap -l names label probes with their .label, as SystemTap 4.8's does
+# (pp() does not).
+expect_rc 0 "$STAP" -l "process(\"$uprog\").function(\"*\").label(\"*\")"
+is "process(\"$uprog\").function(\"scale@testsuite/uprog.c:52\").label(\"done\")"
+for r in $kernels; do
+	expect_rc 0 "$STAP" -r "$r" -l 'kernel.function("do_mkdirat").label("*")'
+	[ "$(sed 's/:[0-9]*")/:L")/' <<<"$out")" = 'kernel.function("do_mkdirat@fs/namei.c:L").label("retry")
+kernel.function("do_mkdirat@fs/namei.c:L").label("out_putname")' ] || fail "$r: -l of labels: $out"
+done
 expect_rc 1 "$STAP" -p2 -e "probe process(\"$uprog\").function(\"main\").label(\"nosuch\") { }"
 contains "error: no label matching 'nosuch' in 'main' in $uprog"

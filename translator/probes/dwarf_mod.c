@@ -484,9 +484,12 @@ static void push_probe(struct session *s, struct dwm_walk *w, const struct dwm_p
 				     dw_name(w->mod), m->name, m->stmt_file,
 				     m->stmt_line);
 	else if (p->kp.label)	/* by the label's line, as kernel.function's (dwarf_func.c) */
+	{
 		x->pp = arena_printf(&s->arena, "module(\"%s\").function(\"%s@%s:%d\")",
 				     dw_name(w->mod), m->name, m->file,
 				     p->kp.line ? p->kp.line : m->line);
+		x->listed = arena_printf(&s->arena, "%s.label(\"%s\")", x->pp, p->kp.label);
+	}
 	else
 		x->pp = arena_printf(&s->arena, "module(\"%s\").function(\"%s@%s:%d\")%s",
 				     dw_name(w->mod), m->name, m->file, m->line,

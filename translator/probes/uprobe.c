@@ -636,6 +636,7 @@ static int add_label(const char *name, uint64_t pc, int line, void *arg)
 	struct up_walk *w = L->w;
 	const struct dw_site *site = L->site;
 	struct up_probe *p;
+	const char *pp;
 	uint64_t off;
 
 	if (w->out->len >= UP_MAX_PROBES)
@@ -647,9 +648,11 @@ static int add_label(const char *name, uint64_t pc, int line, void *arg)
 	if (seen_offset(w, off))
 		return 0;
 	/* As SystemTap's pp(): a function's, by the label's line, without .label. */
-	(void)name;
-	p = new_probe(w, arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")",
-				      w->path, site->name, site->file, line ? line : site->line));
+	pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")", w->path,
+			  site->name, site->file, line ? line : site->line);
+	p = new_probe(w, pp);
+	((struct resolved_probe *)w->out->items[w->out->len - 1])->listed =
+		arena_printf(&w->s->arena, "%s.label(\"%s\")", pp, name);
 	if (site->symbol)
 		p->func = arena_strdup(&w->s->arena, site->symbol);
 	p->offset = off;
