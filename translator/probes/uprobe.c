@@ -624,6 +624,39 @@ static struct up_probe *new_probe(struct up_walk *w, const char *pp)
 	return p;
 }
 
+/*
+ * A probe named pp at pc in the copy of site: NULL if pc has no file
+ * offset or already a probe, or if the limit is reached (then *stop).
+ */
+static struct up_probe *site_probe(struct up_walk *w, const struct dw_site *site,
+				   uint64_t pc, const char *pp, int *stop)
+{
+	struct up_probe *p;
+	uint64_t off;
+
+	if (w->out->len >= UP_MAX_PROBES) {
+		*stop = 1;
+		return NULL;
+	}
+	if (dw_file_offset(w->mod, pc, &off) < 0) {
+		w->nbad++;
+		return NULL;
+	}
+	if (seen_offset(w, off))
+		return NULL;
+	p = new_probe(w, pp);
+	/* The index's symbol for the probe pc (a .return's entry is in it too). */
+	if (site->symbol)
+		p->func = arena_strdup(&w->s->arena, site->symbol);
+	p->offset = off;
+	p->vaddr = pc;
+	p->has_die = site->die_off != 0;
+	p->die_off = site->die_off;
+	p->pc = pc;
+	p->entry_pc = site->entry_pc;
+	return p;
+}
+
 /* .label: one copy's labels (pf_each_label), each a probe at the label's address. */
 struct up_labels {
 	struct up_walk *w;
@@ -635,42 +668,24 @@ static int add_label(const char *name, uint64_t pc, int line, void *arg)
 	struct up_labels *L = arg;
 	struct up_walk *w = L->w;
 	const struct dw_site *site = L->site;
-	struct up_probe *p;
-	const char *pp;
-	uint64_t off;
-
-	if (w->out->len >= UP_MAX_PROBES)
-		return 1;
-	if (dw_file_offset(w->mod, pc, &off) < 0) {
-		w->nbad++;
-		return 0;
-	}
-	if (seen_offset(w, off))
-		return 0;
+	int stop = 0;
 	/* As SystemTap's pp(): a function's, by the label's line, without .label. */
-	pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")", w->path,
-			  site->name, site->file, line ? line : site->line);
-	p = new_probe(w, pp);
-	((struct resolved_probe *)w->out->items[w->out->len - 1])->listed =
-		arena_printf(&w->s->arena, "%s.label(\"%s\")", pp, name);
-	if (site->symbol)
-		p->func = arena_strdup(&w->s->arena, site->symbol);
-	p->offset = off;
-	p->vaddr = pc;
-	p->has_die = true;
-	p->die_off = site->die_off;
-	p->pc = pc;
-	p->entry_pc = site->entry_pc;
-	return 0;
+	const char *pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")",
+				      w->path, site->name, site->file, line ? line : site->line);
+
+	if (site_probe(w, site, pc, pp, &stop))
+		((struct resolved_probe *)w->out->items[w->out->len - 1])->listed =
+			arena_printf(&w->s->arena, "%s.label(\"%s\")", pp, name);
+	return stop;
 }
 
 static int add_site(const struct dw_site *site, void *arg)
 {
 	struct up_walk *w = arg;
 	enum up_kind kind = w->up->kind;
-	struct up_probe *p;
-	uint64_t pc = kind == UP_RETURN ? site->entry_pc : site->probe_pc, off;
+	uint64_t pc = kind == UP_RETURN ? site->entry_pc : site->probe_pc;
 	const char *pp;
+	int stop = 0;
 
 	if ((kind == UP_CALL && site->inlined) || (kind == UP_INLINE && !site->inlined))
 		return 0;
@@ -701,14 +716,6 @@ static int add_site(const struct dw_site *site, void *arg)
 		w->label_funcs++;
 		return pf_each_label(&die, w->up->label, add_label, &L);
 	}
-	if (w->out->len >= UP_MAX_PROBES)
-		return 1;
-	if (dw_file_offset(w->mod, pc, &off) < 0) {
-		w->nbad++;
-		return 0;
-	}
-	if (seen_offset(w, off))
-		return 0;
 	if (*site->file)
 		pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")%s",
 				  w->path, site->name, site->file, site->line,
@@ -716,17 +723,8 @@ static int add_site(const struct dw_site *site, void *arg)
 	else
 		pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s\")%s",
 				  w->path, site->name, up_suffix[kind]);
-	p = new_probe(w, pp);
-	/* The index's symbol for the probe pc (a .return's entry is in it too). */
-	if (site->symbol)
-		p->func = arena_strdup(&w->s->arena, site->symbol);
-	p->offset = off;
-	p->vaddr = pc;
-	p->has_die = site->die_off != 0;
-	p->die_off = site->die_off;
-	p->pc = pc;
-	p->entry_pc = site->entry_pc;
-	return 0;
+	site_probe(w, site, pc, pp, &stop);
+	return stop;
 }
 
 static int add_stmt(const struct dw_stmt *st, void *arg)
