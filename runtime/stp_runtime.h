@@ -37,6 +37,7 @@ struct stp_uentries;
 struct stp_probe {
 	const char *pp;		/* probe point as written, for pp() */
 	const char *pn;		/* the alias the script named, for pn(); else pp */
+	const char *label;	/* a .label probe's label, for pnlabel(); else NULL */
 	const char *loc;	/* "file:line:col" of the probe keyword */
 	void (*handler)(struct stp_context *c);
 	u8 state;		/* enum stp_session_state it runs in */

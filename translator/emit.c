@@ -1543,6 +1543,10 @@ int emit_program(struct session *s)
 			sb_puts(c, ",\n\t.pn = ");
 			emit_c_string(c, rp->pn, (int)strlen(rp->pn));
 		}
+		if (rp->label) {
+			sb_puts(c, ",\n\t.label = ");
+			emit_c_string(c, rp->label, (int)strlen(rp->label));
+		}
 		sb_printf(c, ",\n\t.handler = probe_%d,\n\t.state = %s,\n",
 			  rp->probe->id, rp->family->state);
 		if (args_regs[rp->probe->id])

@@ -446,7 +446,9 @@ static int list_resolved(struct session *s, const char *pattern, struct vec *lin
 	{
 		const struct resolved_probe *rp = s->probes.items[i];
 
-		vec_push(lines, xstrdup(rp->listed ? rp->listed : rp->pp));
+		/* SystemTap's -l names a label (its pp() does not). */
+		vec_push(lines, rp->label ? xasprintf("%s.label(\"%s\")", rp->pp, rp->label) :
+					    xstrdup(rp->pp));
 	}
 	return 0;
 }

@@ -512,8 +512,8 @@ struct resolved_probe {
 	struct probe *probe;		/* the user's probe (body source) */
 	struct probe_point *point;	/* the point that matched */
 	const char *pp;			/* canonical probe point text */
-	const char *listed;		/* stap -l's text where not pp: a label's,
-					 * with its .label("NAME") (SystemTap's) */
+	const char *label;		/* .label probes: the label's name, for
+					 * pnlabel() and stap -l's .label("NAME") */
 	const char *pn;			/* the alias the script named, for pn(); or NULL */
 	struct node *body;		/* prologues + body + epilogues */
 	int64_t priority;		/* begin(N)/end(N) ordering */

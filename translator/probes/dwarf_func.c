@@ -549,9 +549,7 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 			if (dp->maxactive > 0)
 				x->pp = arena_printf(&s->arena, "%s.maxactive(%d)", x->pp,
 						     dp->maxactive);
-			if (df->kps[0].label)
-				x->listed = arena_printf(&s->arena, "%s.label(\"%s\")", x->pp,
-							 df->kps[0].label);
+			x->label = df->kps[0].label;
 			x->family_data = df;
 			vec_push(out, x);
 		}

@@ -488,7 +488,7 @@ static void push_probe(struct session *s, struct dwm_walk *w, const struct dwm_p
 		x->pp = arena_printf(&s->arena, "module(\"%s\").function(\"%s@%s:%d\")",
 				     dw_name(w->mod), m->name, m->file,
 				     p->kp.line ? p->kp.line : m->line);
-		x->listed = arena_printf(&s->arena, "%s.label(\"%s\")", x->pp, p->kp.label);
+		x->label = p->kp.label;
 	}
 	else
 		x->pp = arena_printf(&s->arena, "module(\"%s\").function(\"%s@%s:%d\")%s",

@@ -674,8 +674,8 @@ static int add_label(const char *name, uint64_t pc, int line, void *arg)
 				      w->path, site->name, site->file, line ? line : site->line);
 
 	if (site_probe(w, site, pc, pp, &stop))
-		((struct resolved_probe *)w->out->items[w->out->len - 1])->listed =
-			arena_printf(&w->s->arena, "%s.label(\"%s\")", pp, name);
+		((struct resolved_probe *)w->out->items[w->out->len - 1])->label =
+			arena_strdup(&w->s->arena, name);
 	return stop;
 }
 
