@@ -2080,6 +2080,9 @@ static int resolve_family(struct sem *S, struct probe *pr, struct probe_point *p
 		x->family = rp->family;
 		x->point = pt;
 		x->pn = S->pn;
+		/* SystemTap's pn() names a label probe's label, its pp() does not. */
+		if (!x->pn && x->label)
+			x->pn = arena_printf(&s->arena, "%s.label(\"%s\")", x->pp, x->label);
 		x->priority = rp->priority;
 		x->id = s->probes.len;
 		bind_handler(S, pr, x, body);
