@@ -6,13 +6,13 @@
  *   kernel.function("ksys_read@fs/read_write.c:613")
  *   kernel.function("ksys_read@fs/read_write.c:613") $fd:unsigned int ...
  *
- * Any other point is resolved as in a script and listed by its canonical
- * name (list_resolved).  Listed from the indexes: kernel.function("PATTERN") and module("MPATTERN").
+ * Listed from the indexes: kernel.function("PATTERN") and module("MPATTERN").
  * function("PATTERN"), each with an optional .call, .inline or .return,
  * whose functions come from the DWARF indexes of the kernel and of the
  * matching modules (dw.h); kernel.statement("PATTERN") and
  * kernel.trace("PATTERN"), which their families list (pf_stmt_list,
- * pf_trace_list).
+ * pf_trace_list).  Any other point is resolved as in a script and listed
+ * by its canonical name (list_resolved).
  */
 #include "config.h"
 
@@ -442,8 +442,7 @@ static int list_resolved(struct session *s, const char *pattern, struct vec *lin
 	if (!f || parse_file(s, f, &s->user) < 0 ||
 	    (!lib_loaded && session_index_tapsets(s) < 0) || sem_elaborate(s) < 0)
 		return -1;
-	for (int i = 0; i < s->probes.len; i++)
-	{
+	for (int i = 0; i < s->probes.len; i++) {
 		const struct resolved_probe *rp = s->probes.items[i];
 
 		/* SystemTap's -l names a label (its pp() does not). */

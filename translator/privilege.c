@@ -24,48 +24,32 @@
 #include "stap.h"
 #include "probes/probes.h"
 
-extern const struct probe_family pf_begin, pf_end, pf_error, pf_never, pf_timer,
-	pf_uprobe, pf_utask;
+extern const struct probe_family pf_uprobe, pf_utask;
 
 const char *const priv_names[] = {
 	[PRIV_STAPDEV] = "stapdev", [PRIV_STAPSYS] = "stapsys", [PRIV_STAPUSR] = "stapusr",
 };
 
-static const char *const units[] = { "jiffies", "s", "sec", "ms", "msec", "us",
-				     "usec", "ns", "nsec", "hz" };
-
-static bool timer_unit(const char *name, size_t len)
+/* Whether the len bytes at word are one of the n words of list. */
+static bool one_of(const char *word, size_t len, const char *const *list, size_t n)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
-		if (strlen(units[i]) == len && !strncmp(name, units[i], len))
+	for (size_t i = 0; i < n; i++)
+		if (strlen(list[i]) == len && !strncmp(word, list[i], len))
 			return true;
 	return false;
 }
 
+/* stapusr's probe points, by their first component and a timer's unit. */
 bool priv_form_allowed(const char *form)
 {
 	static const char *const firsts[] = { "begin", "end", "error", "never", "process" };
-	size_t n = strcspn(form, ".(");
+	static const char *const units[] = { "jiffies", "s", "sec", "ms", "msec", "us",
+					     "usec", "ns", "nsec", "hz" };
 
-	for (size_t i = 0; i < ARRAY_SIZE(firsts); i++)
-		if (strlen(firsts[i]) == n && !strncmp(form, firsts[i], n))
-			return true;
-	return !strncmp(form, "timer.", 6) && timer_unit(form + 6, strcspn(form + 6, ".("));
-}
-
-/* stapusr's probe points: by family, and timer's by unit. */
-static bool point_allowed(const struct resolved_probe *rp)
-{
-	const struct probe_family *f = rp->family;
-	const struct pp_comp *unit;
-
-	if (f == &pf_begin || f == &pf_end || f == &pf_error || f == &pf_never ||
-	    f == &pf_uprobe || f == &pf_utask)
+	if (one_of(form, strcspn(form, ".("), firsts, ARRAY_SIZE(firsts)))
 		return true;
-	if (f != &pf_timer)
-		return false;
-	unit = rp->point->comps->next;
-	return unit && timer_unit(unit->name, strlen(unit->name));
+	return !strncmp(form, "timer.", 6) &&
+	       one_of(form + 6, strcspn(form + 6, ".("), units, ARRAY_SIZE(units));
 }
 
 /* Where a construct reads: 1 if kernel memory (see above). */
@@ -163,7 +147,8 @@ int priv_check(struct session *s)
 	for (i = 0; i < s->probes.len; i++) {
 		struct resolved_probe *rp = s->probes.items[i];
 
-		if (point_allowed(rp))
+		/* The resolved point's own text: an alias is judged by what it stands for. */
+		if (priv_form_allowed(rp->pp))
 			continue;
 		diag_error(s, &rp->point->loc, "probe point %s is not allowed with "
 			   "--privilege=%s", rp->pp, w.level);

@@ -297,18 +297,11 @@ static int add_site(const struct dw_site *site, void *arg)
 	}
 	if ((w->kind == DWF_CALL && site->inlined) || (w->kind == DWF_INLINE && !site->inlined))
 		return 0;
-	/*
-	 * .exported, as SystemTap 4.8 reads it: the out-of-line copies of
-	 * functions with external linkage (DW_AT_external: not static),
-	 * whether or not EXPORT_SYMBOL names them.
-	 */
+	/* .exported: the out-of-line copies of functions that are not static. */
 	if (w->kind == DWF_EXPORTED) {
-		Dwarf_Die die;
-
 		if (site->inlined)
 			return 0;
-		if (!dwarf_offdie(w->dbg, site->die_off, &die) ||
-		    !dwarf_hasattr_integrate(&die, DW_AT_external)) {
+		if (!pf_die_external(w->dbg, site->die_off)) {
 			w->not_exported++;
 			return 0;
 		}

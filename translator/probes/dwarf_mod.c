@@ -354,12 +354,9 @@ static int add_site(const struct dw_site *site, void *arg)
 		return 0;
 	/* .exported: out-of-line copies of functions that are not static (dwarf_func.c). */
 	if (w->kind == DWM_EXPORTED) {
-		Dwarf_Die die;
-
 		if (site->inlined)
 			return 0;
-		if (!dwarf_offdie(dw_dwarf(w->mod), site->die_off, &die) ||
-		    !dwarf_hasattr_integrate(&die, DW_AT_external)) {
+		if (!pf_die_external(dw_dwarf(w->mod), site->die_off)) {
 			w->not_exported++;
 			return 0;
 		}

@@ -230,7 +230,7 @@ void pf_form_texts(struct session *s, const struct probe_point *pt, struct vec *
 /* Each plain form with (string)/(number) for its arguments, once per argument type. */
 static void list_form(const struct form *fm, int k, struct strbuf *sb, struct vec *out)
 {
-	size_t len = sb->len;
+	size_t len = sb->len, named;
 	const struct form_comp *c;
 
 	if (k == fm->n) {
@@ -239,21 +239,19 @@ static void list_form(const struct form *fm, int k, struct strbuf *sb, struct ve
 	}
 	c = &fm->c[k];
 	sb_printf(sb, "%s%s", k ? "." : "", c->name);
-	if (c->arg == FA_NONE || c->arg == FA_OPTIONAL)
+	named = sb->len;
+	/* Each variant appends to the name (and so terminates the text again). */
+	if (c->arg != FA_NEEDED)
 		list_form(fm, k + 1, sb, out);
-	sb->len = len + (k ? 1 : 0) + strlen(c->name);
-	if (c->arg != FA_NONE) {
-		size_t at = sb->len;
-
-		if (c->type != 'N') {
-			sb_puts(sb, "(string)");
-			list_form(fm, k + 1, sb, out);
-			sb->len = at;
-		}
-		if (c->type != 'S') {
-			sb_puts(sb, "(number)");
-			list_form(fm, k + 1, sb, out);
-		}
+	if (c->arg != FA_NONE && c->type != 'N') {
+		sb->len = named;
+		sb_puts(sb, "(string)");
+		list_form(fm, k + 1, sb, out);
+	}
+	if (c->arg != FA_NONE && c->type != 'S') {
+		sb->len = named;
+		sb_puts(sb, "(number)");
+		list_form(fm, k + 1, sb, out);
 	}
 	sb->len = len;
 	sb->buf[len] = 0;

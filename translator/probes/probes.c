@@ -158,3 +158,10 @@ int pf_each_label(Dwarf_Die *parent, const char *pattern, pf_label_fn fn, void *
 	} while (!ret && dwarf_siblingof(&child, &child) == 0);
 	return ret;
 }
+
+bool pf_die_external(Dwarf *dbg, uint64_t die_off)
+{
+	Dwarf_Die die;
+
+	return dwarf_offdie(dbg, die_off, &die) && dwarf_hasattr_integrate(&die, DW_AT_external);
+}

@@ -98,6 +98,12 @@ const char *pf_string_arg(struct session *s, const struct pp_comp *c, const char
  * Stops at fn's first non-zero return, which it returns.
  */
 typedef int (*pf_label_fn)(const char *name, uint64_t pc, int line, void *arg);
+/*
+ * .exported, as SystemTap 4.8 reads it: whether the function at DIE
+ * die_off has external linkage (DW_AT_external: not static), whether or
+ * not EXPORT_SYMBOL names it.
+ */
+bool pf_die_external(Dwarf *dbg, uint64_t die_off);
 int pf_each_label(Dwarf_Die *parent, const char *pattern, pf_label_fn fn, void *arg);
 /*
  * The points a point with wildcards in its component names stands for

@@ -694,18 +694,12 @@ static int add_site(const struct dw_site *site, void *arg)
 		return 0;
 	}
 	/*
-	 * .exported: external linkage, as kernel.function's (dwarf_func.c);
-	 * a function known from the symbol table alone counts as visible.
+	 * .exported: out-of-line copies of functions that are not static; a
+	 * function known from the symbol table alone (no DIE) counts as visible.
 	 */
-	if (kind == UP_EXPORTED && site->die_off) {
-		Dwarf_Die die;
-
-		if (site->inlined || !dwarf_offdie(dw_dwarf(w->mod), site->die_off, &die) ||
-		    !dwarf_hasattr_integrate(&die, DW_AT_external))
-			return 0;
-	} else if (kind == UP_EXPORTED && site->inlined) {
+	if (kind == UP_EXPORTED && (site->inlined ||
+				    (site->die_off && !pf_die_external(dw_dwarf(w->mod), site->die_off))))
 		return 0;
-	}
 	if (kind == UP_LABEL) {
 		struct up_labels L = { w, site };
 		Dwarf_Die die;
