@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/printk.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -65,6 +66,26 @@ int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max)
 }
 
 /* One hit at a time per CPU (context.c): no stack buffers. */
+
+bool _stp_callers_match(struct stp_context *c, const struct stp_callers *cl)
+{
+#ifdef STAP_CALLEE_MATCHALL
+	return true;
+#else
+	unsigned long *pcs = _stp_scratch()->pcs;
+	unsigned long slide = (unsigned long)&_printk - (unsigned long)cl->link_ref;
+	int n = _stp_stack_pcs(c, pcs, min_t(int, cl->n + 1, STP_MAX_STACK));
+	u32 i;
+
+	/* pcs[0] is the probe's own address. */
+	if (n < (int)cl->n + 1)
+		return false;
+	for (i = 0; i < cl->n; i++)
+		if (pcs[i + 1] != (unsigned long)cl->ra[i] + slide)
+			return false;
+	return true;
+#endif
+}
 
 /*
  * One address as SystemTap prints it: " 0x... : symbol+0xoff/0xsize [mod]"

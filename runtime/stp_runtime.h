@@ -33,6 +33,22 @@ struct stp_uentries;
 /* Capture groups (with the whole match) a script can read back. */
 #define STP_MAX_MATCH_GROUPS 10
 
+/*
+ * A .callee probe's callers (translator/probes/callee.c): the hit runs
+ * only if the stack's return addresses, from the innermost caller out,
+ * are ra[0..n): link-time addresses of the kernel moved by its KASLR
+ * offset (_printk's address less link_ref), or for a user probe
+ * (_stp_ucallers_match) file offsets in the probed file.
+ * -DSTAP_CALLEE_MATCHALL runs every hit, as in SystemTap.
+ */
+struct stp_callers {
+	/* _stp_(u)callers_match: named here so that only such modules link an unwinder */
+	bool (*match)(struct stp_context *c, const struct stp_callers *cl);
+	u64 link_ref;
+	u32 n;
+	const u64 *ra;
+};
+
 /* One probe as the translator emitted it. */
 struct stp_probe {
 	const char *pp;		/* probe point as written, for pp() */
@@ -48,6 +64,7 @@ struct stp_probe {
 	 */
 	u8 args_regs;
 	u32 timed;		/* stap -t: 1 + its row of stp_timed[]; 0 untimed */
+	const struct stp_callers *callers;	/* .callee probes, else NULL */
 };
 
 /*

@@ -232,6 +232,9 @@ void _stp_symfileline(char *dst, size_t len, unsigned long addr, char what);
  * user mode has no kernel stack (0).
  */
 int _stp_stack_pcs(struct stp_context *c, unsigned long *pcs, int max);
+/* Were the hit's callers those of its probe's stp_callers? */
+bool _stp_callers_match(struct stp_context *c, const struct stp_callers *cl);
+bool _stp_ucallers_match(struct stp_context *c, const struct stp_callers *cl);
 /*
  * Print (to_str false) or write into dst (MAXSTRINGLEN) one line per
  * hex address in the string addrs: verbose " 0x... : sym+off/size [mod]"

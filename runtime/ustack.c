@@ -70,6 +70,9 @@ static int ustack_walk(const struct stp_ustart *start, unsigned long *pcs, int m
 		struct stp_uloc l;
 
 		pcs[n++] = pc;
+		/* Enough: the frame past the last asked for is not read. */
+		if (n == max)
+			break;
 		/* A return address's call is the byte before it. */
 		if (!mm || _stp_uloc(mm, n > 1 ? pc - 1 : pc, &l))
 			break;
@@ -115,6 +118,42 @@ int _stp_ustack_pcs(struct stp_context *c, unsigned long *pcs, int max)
 }
 
 /* One walk at a time per CPU (one hit at a time): no stack buffers. */
+
+bool _stp_ucallers_match(struct stp_context *c, const struct stp_callers *cl)
+{
+#ifdef STAP_CALLEE_MATCHALL
+	return true;
+#else
+	unsigned long *pcs = _stp_scratch()->upcs;
+	int n = _stp_ustack_pcs(c, pcs, min_t(int, cl->n + 1, STP_MAX_STACK));
+	struct inode *ino = NULL;
+	struct mm_struct *mm;
+	bool ok = n >= (int)cl->n + 1;
+	u32 i;
+
+	if (!ok)
+		return false;
+	mm = _stp_umm_lock();
+	if (!mm)
+		return false;
+	/* pcs[0] is the probe's own address: the callers must be in its file. */
+	for (i = 0; ok && i <= cl->n; i++) {
+		struct vm_area_struct *v = find_vma(mm, pcs[i]);
+
+		if (!v || pcs[i] < v->vm_start || !v->vm_file) {
+			ok = false;
+		} else if (!i) {
+			ino = file_inode(v->vm_file);
+		} else {
+			unsigned long base = v->vm_start - (v->vm_pgoff << PAGE_SHIFT);
+
+			ok = file_inode(v->vm_file) == ino && pcs[i] - base == cl->ra[i - 1];
+		}
+	}
+	_stp_umm_unlock(mm);
+	return ok;
+#endif
+}
 
 void _stp_ubacktrace_hex(struct stp_context *c, char *dst, int count, bool trailing)
 {

@@ -58,7 +58,7 @@
 #include <gelf.h>
 
 /* Bump when the database layout or its contents' meaning changes. */
-#define DW_SCHEMA_VERSION 9	/* 9: statements also of lines with no is_stmt row */
+#define DW_SCHEMA_VERSION 10	/* 10: user files' names as libdw gives them */
 
 /* A kernel, a module or a user file (above). */
 struct dw_object;

@@ -227,6 +227,13 @@ static char *file_name(struct worker *w, const char *file)
 
 	if (!w->b->compdir)
 		return srcroots_name(&w->b->files.roots, file);
+	/*
+	 * A user file's as libdw gives it, as SystemTap 4.8 prints it: "gcc
+	 * c.c" in /tmp names "/tmp/c.c" (the compile directory's), "gcc
+	 * ./c.c" "./c.c", "gcc sub/c.c" "sub/c.c".
+	 */
+	if (w->b->meta->user)
+		return xstrdup(file);
 	while (!strncmp(file, "./", 2))
 		file += 2;
 	if (n && !strncmp(file, w->comp_dir, n) && file[n] == '/')

@@ -1404,6 +1404,28 @@ static bool uses_tvars(struct session *s)
  * function's entry (the kretprobe's entry handler) and fills the slots
  * the handler reads back as c->entry_slots[i].
  */
+/*
+ * A .callee probe's callers (runtime struct stp_callers): kernel
+ * link-time return addresses, checked against _printk's move, or a user
+ * file's offsets.
+ */
+static void emit_callers(struct session *s, struct strbuf *c, const struct resolved_probe *rp)
+{
+	uint64_t printk = 0;
+
+	/* The kernel family checked the symbol; user files' are file offsets. */
+	if (!rp->callers_user)
+		pf_ksym_addr(s->release, "_printk", &printk);
+	sb_printf(c, "static const u64 stp_callers_ra_%d[] = {", rp->id);
+	for (int i = 0; i < rp->ncallers; i++)
+		sb_printf(c, "%s0x%" PRIx64 "ULL", i ? ", " : " ", rp->callers[i]);
+	sb_printf(c, " };\nstatic const struct stp_callers stp_callers_%d = {\n"
+		  "\t.match = %s,\n\t.link_ref = 0x%" PRIx64 "ULL,\n"
+		  "\t.n = %d,\n\t.ra = stp_callers_ra_%d,\n};\n", rp->id,
+		  rp->callers_user ? "_stp_ucallers_match" : "_stp_callers_match", printk,
+		  rp->ncallers, rp->id);
+}
+
 static void emit_entry_funcs(struct session *s, struct strbuf *c)
 {
 	for (int i = 0; i < s->probes.len; i++) {
@@ -1536,6 +1558,8 @@ int emit_program(struct session *s)
 
 		emit_c_string(&pp, rp->pp, (int)strlen(rp->pp));
 		sb_printf(&at, "%s:%d:%d", loc->file->name, loc->line, loc->col);
+		if (rp->ncallers)
+			emit_callers(s, c, rp);
 		sb_printf(c, "static const struct stp_probe " PF_DESC_FMT " = {\n"
 			  "\t.pp = %s,\n\t.loc = ", rp->id, sb_str(&pp));
 		emit_c_string(c, sb_str(&at), (int)at.len);
@@ -1553,6 +1577,8 @@ int emit_program(struct session *s)
 			sb_puts(c, "\t.args_regs = 1,\n");
 		if (s->timing || s->monitor_s)
 			sb_printf(c, "\t.timed = %d,\n", i + 1);
+		if (rp->ncallers)
+			sb_printf(c, "\t.callers = &stp_callers_%d,\n", rp->id);
 		sb_puts(c, "};\n\n");
 		sb_free(&pp);
 		sb_free(&at);

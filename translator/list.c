@@ -447,7 +447,7 @@ static int list_resolved(struct session *s, const char *pattern, struct vec *lin
 
 		/* SystemTap's -l names a label (its pp() does not). */
 		vec_push(lines, rp->label ? xasprintf("%s.label(\"%s\")", rp->pp, rp->label) :
-					    xstrdup(rp->pp));
+					    xstrdup(rp->list_pp ? rp->list_pp : rp->pp));
 	}
 	return 0;
 }

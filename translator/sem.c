@@ -2079,7 +2079,8 @@ static int resolve_family(struct sem *S, struct probe *pr, struct probe_point *p
 
 		x->family = rp->family;
 		x->point = pt;
-		x->pn = S->pn;
+		/* A callee's pn() is its path from the caller (list_pp), unless an alias's. */
+		x->pn = S->pn ? S->pn : x->list_pp;
 		/* SystemTap's pn() names a label probe's label, its pp() does not. */
 		if (!x->pn && x->label)
 			x->pn = arena_printf(&s->arena, "%s.label(\"%s\")", x->pp, x->label);

@@ -476,6 +476,7 @@ struct session {
 	bool list_vars;		/* -L: with context variables */
 	struct vec sym_modules;	/* -d MODULE: symbols wanted for backtraces */
 	bool ldd;		/* --ldd: and those of the user files' libraries */
+	bool need_usyms;	/* user_files' tables even if no function asks (.callee) */
 	struct vec user_files;	/* files process(...) probes are in: their symbols
 				 * serve user backtraces (const char *, arena) */
 	bool all_modules;	/* --all-modules */
@@ -515,6 +516,14 @@ struct resolved_probe {
 	const char *label;		/* .label probes: the label's name, for
 					 * pnlabel() and stap -l's .label("NAME") */
 	const char *pn;			/* the alias the script named, for pn(); or NULL */
+	const char *list_pp;		/* what stap -l prints, if not pp (.callee) */
+	/*
+	 * .callee probes: the return addresses (link-time) the hit's callers
+	 * must have, the innermost first (runtime struct stp_callers).
+	 */
+	const uint64_t *callers;
+	int ncallers;
+	bool callers_user;		/* ... file offsets of a user file */
 	struct node *body;		/* prologues + body + epilogues */
 	int64_t priority;		/* begin(N)/end(N) ordering */
 	int id;

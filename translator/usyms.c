@@ -146,7 +146,7 @@ void usyms_emit(struct session *s, struct strbuf *c)
 	struct strbuf ent = STRBUF_INIT;
 	struct vec files = VEC_INIT, libs = VEC_INIT;
 
-	if (syms_script_needs(s, "/* usymbols */")) {
+	if (s->need_usyms || syms_script_needs(s, "/* usymbols */")) {
 		for (int i = 0; i < s->user_files.len; i++)
 			add_path(&files, s->user_files.items[i]);
 		/*

@@ -57,12 +57,15 @@
 #define DWF_MAX_MAXACTIVE	4096
 
 /* Which copies a point probes; the suffix after .function(...). */
-enum dwf_kind { DWF_ANY, DWF_CALL, DWF_INLINE, DWF_RETURN, DWF_LABEL, DWF_EXPORTED };
+enum dwf_kind { DWF_ANY, DWF_CALL, DWF_INLINE, DWF_RETURN, DWF_LABEL, DWF_EXPORTED,
+		DWF_CALLEE };
 
 static const char *const dwf_suffix[] = {
 	[DWF_ANY] = "", [DWF_CALL] = ".call", [DWF_INLINE] = ".inline",
 	[DWF_RETURN] = ".return", [DWF_LABEL] = ".label", [DWF_EXPORTED] = ".exported",
+	[DWF_CALLEE] = ".callee",
 };
+
 
 /* What resolve() leaves in the point's resolved_probe.family_data. */
 struct dwf_point {
@@ -71,6 +74,10 @@ struct dwf_point {
 	enum dwf_kind kind;
 	const char *label;	/* .label("LPATTERN") */
 	int maxactive;		/* .return.maxactive(N); -1: KRETACTIVE */
+	/* .callee("PATTERN")[.call], .callees[(N)] */
+	const char *callee;	/* PATTERN; "*" for .callees */
+	int depth;		/* 1, or .callees(N)'s N */
+	enum dwf_kind callee_kind;	/* DWF_ANY or DWF_CALL */
 };
 
 /* One kprobe: symbol + offset, and the DWARF context of its address. */
@@ -85,6 +92,13 @@ struct dwf_kprobe {
 	uint64_t ftrace;	/* an entry's or .return's fentry call (pf_ftrace_site), or 0 */
 	const char *label;	/* .label: the label's name */
 	int line;		/* .label: its line, which names the probe */
+	/*
+	 * .callee: the probe's name as stap -l and pn() give it, and the
+	 * return addresses its callers' calls must have, the innermost first.
+	 */
+	const char *callee_pn;
+	const uint64_t *ra;
+	int nra;
 };
 
 /* What expand() leaves in each match's family_data. */
@@ -102,7 +116,7 @@ struct dwf_func {
 static int unexpected(struct session *s, const struct pp_comp *c, const char *after)
 {
 	static const char *const valid[] = { "call", "inline", "return", "maxactive", "label",
-					     "exported" };
+					     "exported", "callee", "callees" };
 	const char *near = diag_closest(c->name, valid, (int)ARRAY_SIZE(valid));
 
 	diag_error(s, &c->loc, "unexpected '%s' after %s", c->name, after);
@@ -154,8 +168,15 @@ static int resolve_dwarf(struct session *s, struct probe_point *pt,
 	dp->kind = DWF_ANY;
 	dp->maxactive = -1;
 	c = f->next;
-	if (c) {
-		for (i = 1; i < ARRAY_SIZE(dwf_suffix); i++)
+	if (c && (!strcmp(c->name, "callee") || !strcmp(c->name, "callees"))) {
+		bool call;
+
+		if (pf_resolve_callee(s, c, &dp->callee, &dp->depth, &call))
+			return -1;
+		dp->kind = DWF_CALLEE;
+		dp->callee_kind = call ? DWF_CALL : DWF_ANY;
+	} else if (c) {
+		for (i = 1; i < ARRAY_SIZE(dwf_suffix) - 1; i++)
 			if (!strcmp(c->name, dwf_suffix[i] + 1))
 				dp->kind = (enum dwf_kind)i;
 		if (dp->kind == DWF_ANY)
@@ -203,6 +224,7 @@ struct dwf_walk {
 	bool by_addr;		/* kprobes go by address: see emit_decls */
 	enum dwf_kind kind;
 	const char *label;	/* .label: LPATTERN */
+	bool callee;		/* .callee: sites come from callee_add */
 	struct vec matches;	/* struct dwf_match *, in the index's order */
 	int nkps;
 	int too_many;		/* a limit was hit: DWF_MAX_* */
@@ -224,7 +246,8 @@ static int add_kprobe(struct dwf_walk *w, struct dwf_match *m, const struct dw_s
 	struct dwf_kprobe *kp;
 	int i;
 
-	for (i = 0; i < m->kps.len; i++) {
+	/* .callee: the same callee from other callers is another probe. */
+	for (i = 0; i < m->kps.len && !w->callee; i++) {
 		struct dwf_kprobe *o = m->kps.items[i];
 
 		if (o->offset == offset && !strcmp(o->symbol, site->symbol))
@@ -466,6 +489,39 @@ static void note_skipped(struct session *s, const struct dwf_point *dp,
 			  w->refused_why);
 }
 
+/* ---- .callee: the functions a matched function calls ---- */
+
+/* Probe callee copy t of caller, called through chain (outermost first). */
+static int add_callee(const struct dw_site *caller, const struct dw_site *t,
+		      const uint64_t *chain, int nchain, void *arg)
+{
+	void **ctx = arg;
+	struct dwf_walk *w = ctx[0];
+	const struct dwf_point *dp = ctx[1];
+	struct dwf_match *last = w->matches.len ? w->matches.items[w->matches.len - 1] : NULL;
+	int before = last ? last->kps.len : 0, ret;
+	struct dwf_match *m;
+	struct dwf_kprobe *kp;
+	uint64_t *ra;
+
+	w->kind = dp->callee_kind;
+	ret = add_site(t, w);
+	w->kind = DWF_CALLEE;
+	m = w->matches.len ? w->matches.items[w->matches.len - 1] : NULL;
+	if (ret || !m || m->kps.len == (m == last ? before : 0))
+		return ret;
+	kp = m->kps.items[m->kps.len - 1];
+	kp->callee_pn = arena_printf(&w->s->arena, "kernel.function(\"%s@%s:%d\").callee(\"%s@%s:%d\")%s",
+				     caller->name, caller->file, caller->line, t->name, t->file,
+				     t->line, dwf_suffix[dp->callee_kind]);
+	ra = arena_alloc(&w->s->arena, sizeof(*ra) * (size_t)(nchain ? nchain : 1));
+	for (int i = 0; i < nchain; i++)
+		ra[i] = chain[nchain - 1 - i];
+	kp->ra = ra;
+	kp->nra = nchain;
+	return 0;
+}
+
 static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec *out)
 {
 	const struct dwf_point *dp = rp->family_data;
@@ -494,7 +550,20 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 
 		w.by_addr = pf_ksym_addr(s->release, "_printk", &printk) == 1;
 	}
-	n = dw_lookup_functions(k, &pat, add_site, &w);
+	/* Callers are told by address: KASLR moves them as it moves _printk. */
+	if (dp->kind == DWF_CALLEE && !w.by_addr) {
+		diag_error(s, dp->loc, "callee probes need kernel %s's symbol table "
+			   "(System.map) to know their callers", s->release);
+		goto out;
+	}
+	if (dp->kind == DWF_CALLEE) {
+		void *ctx[2] = { &w, (void *)dp };
+
+		w.callee = true;
+		n = pf_walk_callees(s, k, &pat, dp->callee, dp->depth, add_callee, ctx);
+	} else {
+		n = dw_lookup_functions(k, &pat, add_site, &w);
+	}
 	if (n < 0 && !w.too_many) {
 		diag_error(s, dp->loc, "dwarf: cannot look up '%s' in the index of kernel %s (%s)",
 			   dp->pattern, s->release, strerror(-n));
@@ -538,7 +607,15 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 			 */
 			x->pp = arena_printf(&s->arena, "kernel.function(\"%s@%s:%d\")%s", m->name,
 					     m->file, df->kps[0].line ? df->kps[0].line : m->line,
-					     dp->kind == DWF_LABEL ? "" : dwf_suffix[dp->kind]);
+					     dp->kind == DWF_LABEL ? "" :
+					     dp->kind == DWF_CALLEE ? dwf_suffix[dp->callee_kind] :
+					     dwf_suffix[dp->kind]);
+			/* A callee's pp() is the callee's, its pn() the whole path. */
+			if (df->kps[0].callee_pn) {
+				x->list_pp = df->kps[0].callee_pn;
+				x->callers = df->kps[0].ra;
+				x->ncallers = df->kps[0].nra;
+			}
 			if (dp->maxactive > 0)
 				x->pp = arena_printf(&s->arena, "%s.maxactive(%d)", x->pp,
 						     dp->maxactive);
@@ -599,6 +676,9 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 	else if (w.not_exported)
 		diag_error(s, dp->loc, "no function matching '%s' is exported (all are static)",
 			   dp->pattern);
+	else if (dp->kind == DWF_CALLEE && n > 0)
+		diag_error(s, dp->loc, "'%s' calls no function matching '%s' that can be probed",
+			   dp->pattern, dp->callee);
 	else if (w.matches.len && dp->kind == DWF_LABEL)
 		diag_error(s, dp->loc, "no label matching '%s' in '%s'", dp->label,
 			   dp->pattern);
@@ -607,7 +687,10 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 			   dp->kind == DWF_INLINE ? "inlined" : "out-of-line", dp->pattern);
 	else
 		diag_error(s, dp->loc, "no kernel function matches '%s'", dp->pattern);
-	if (!w.matches.len)
+	if (dp->kind == DWF_CALLEE && n > 0)
+		diag_hint(s, "callees are the calls the DWARF records: not those through "
+			  "pointers, nor tail calls");
+	else if (!w.matches.len)
 		hint_no_match(s, k, &pat);
 out:
 	/* The matches themselves are in the arena. */
@@ -683,7 +766,8 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 const struct probe_family pf_dwarf_func = {
 	.name = "kernel",
 	.forms = (const char *const[]){
-		"kernel.function(S)[.call|.inline|.return[.maxactive(N)]|.label(S)|.exported]",
+		"kernel.function(S)[.call|.inline|.return[.maxactive(N)]|.label(S)|.exported|"
+		".callee(S)[.call]|.callees[(N)]]",
 		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_dwarf,

@@ -97,6 +97,17 @@ static int resolve_suffix(struct session *s, const struct pp_comp *c, struct dwm
 
 	if (!c)
 		return 0;
+	/*
+	 * A module's call sites are offsets in sections the loader places
+	 * apart: the return addresses to check are not there yet.
+	 */
+	if (!strcmp(c->name, "callee") || !strcmp(c->name, "callees")) {
+		diag_error(s, &c->loc, "module(...).function(...).%s is not supported yet",
+			   c->name);
+		diag_hint(s, "probe the callee and test caller_addr() (or symname(caller_addr())) "
+			  "in the handler");
+		return -1;
+	}
 	for (size_t i = 1; i <= DWM_LABEL; i++)
 		if (!strcmp(c->name, dwm_suffix[i] + 1))
 			dp->kind = (enum dwm_kind)i;

@@ -106,6 +106,31 @@ typedef int (*pf_label_fn)(const char *name, uint64_t pc, int line, void *arg);
 bool pf_die_external(Dwarf *dbg, uint64_t die_off);
 int pf_each_label(Dwarf_Die *parent, const char *pattern, pf_label_fn fn, void *arg);
 /*
+ * .callee / .callees(DEPTH) (callee.c): for each copy of the functions
+ * of @o matching @callers, each function matching @pattern it calls
+ * (inlined into it, or at a call site the DWARF records), and down to @depth levels every function those call:
+ * add(caller, callee, chain, nchain, arg) for each copy of a callee to
+ * probe (its inlined copy in the caller, or its out-of-line copies),
+ * where chain holds the return addresses of the out-of-line calls on the
+ * way, outermost first (link-time addresses).  Stops at add's first
+ * non-zero return.  The number of caller copies walked, or -errno.
+ */
+/*
+ * .callee("PATTERN")[.call] or .callees[(DEPTH)] at c: the callee
+ * pattern ("*" for .callees), the depth (1 unless .callees(N)) and
+ * whether .call follows.  0, or -1 after an error.
+ */
+#define PF_MAX_CALLEE_DEPTH	8
+int pf_resolve_callee(struct session *s, const struct pp_comp *c, const char **pattern,
+		      int *depth, bool *call);
+struct dw_object;
+struct dw_pattern;
+struct dw_site;
+typedef int (*pf_callee_add_fn)(const struct dw_site *caller, const struct dw_site *callee,
+				const uint64_t *chain, int nchain, void *arg);
+int pf_walk_callees(struct session *s, struct dw_object *o, const struct dw_pattern *callers,
+		    const char *pattern, int depth, pf_callee_add_fn add, void *arg);
+/*
  * The points a point with wildcards in its component names stands for
  * among the families' forms (process.* is process.begin, process.end,
  * ...): each a copy of pt with the names filled in, pushed onto out.

@@ -63,6 +63,7 @@ enum up_kind {
 	UP_STATEMENT, UP_MARK,
 	UP_PLT, UP_PLT_RETURN,	/* .plt("NAME"), .plt("NAME").return */
 	UP_ADDR,		/* .statement(ADDRESS): a link-time address */
+	UP_CALLEE,		/* .callee("PATTERN")[.call], .callees[(N)] */
 };
 
 static const char *const up_suffix[] = {
@@ -70,7 +71,7 @@ static const char *const up_suffix[] = {
 	[UP_RETURN] = ".return", [UP_EXPORTED] = ".exported", [UP_LABEL] = ".label",
 	[UP_STATEMENT] = "",
 	[UP_MARK] = "",
-	[UP_PLT] = "", [UP_PLT_RETURN] = ".return", [UP_ADDR] = "",
+	[UP_PLT] = "", [UP_PLT_RETURN] = ".return", [UP_ADDR] = "", [UP_CALLEE] = "",
 };
 
 static bool up_is_return(enum up_kind k)
@@ -91,6 +92,10 @@ struct up_point {
 	const struct srcloc *ploc, *loc;
 	enum up_kind kind;
 	bool nearest;		/* .statement(...).nearest */
+	/* .callee("PATTERN") ("*": .callees), to depth; .call after it */
+	const char *callee;
+	int depth;
+	bool callee_call;
 };
 
 /* One marker argument, decoded. */
@@ -293,15 +298,20 @@ static int resolve_glob(struct session *s, const struct pp_comp *c, struct up_po
 
 static int resolve_suffix(struct session *s, const struct pp_comp *c, struct up_point *up)
 {
-	static const char *const valid[] = { "call", "inline", "return", "exported", "label" };
+	static const char *const valid[] = { "call", "inline", "return", "exported", "label",
+					     "callee", "callees" };
 
 	if (!c)
 		return 0;
+	if (!strcmp(c->name, "callee") || !strcmp(c->name, "callees")) {
+		up->kind = UP_CALLEE;
+		return pf_resolve_callee(s, c, &up->callee, &up->depth, &up->callee_call);
+	}
 	for (int i = UP_CALL; i <= UP_LABEL; i++)
 		if (!strcmp(c->name, up_suffix[i] + 1))
 			up->kind = (enum up_kind)i;
 	if (up->kind == UP_ANY)
-		return pf_unexpected(s, c, "process(...).function(...)", valid, 5);
+		return pf_unexpected(s, c, "process(...).function(...)", valid, 7);
 	if (up->kind == UP_LABEL) {
 		up->label = pf_string_arg(s, c, ".label(\"LPATTERN\")");
 		if (!up->label)
@@ -572,6 +582,7 @@ struct up_walk {
 	struct vec *out;
 	int nskipped_inline, nbad;
 	int label_funcs;	/* .label: copies whose labels were looked at */
+	int callers;		/* .callee: caller copies walked */
 	char *bad_err;
 	struct vec near;	/* .nearest: the statements read, struct dw_stmt * */
 	/* file offsets probed so far (open addressing, 0: empty, offset + 1) */
@@ -642,7 +653,8 @@ static struct up_probe *site_probe(struct up_walk *w, const struct dw_site *site
 		w->nbad++;
 		return NULL;
 	}
-	if (seen_offset(w, off))
+	/* A callee called from elsewhere is another probe. */
+	if (w->up->kind != UP_CALLEE && seen_offset(w, off))
 		return NULL;
 	p = new_probe(w, pp);
 	/* The index's symbol for the probe pc (a .return's entry is in it too). */
@@ -719,6 +731,42 @@ static int add_site(const struct dw_site *site, void *arg)
 				  w->path, site->name, up_suffix[kind]);
 	site_probe(w, site, pc, pp, &stop);
 	return stop;
+}
+
+/* .callee: copy t of a function caller calls, through chain (outermost first). */
+static int add_callee(const struct dw_site *caller, const struct dw_site *t,
+		      const uint64_t *chain, int nchain, void *arg)
+{
+	struct up_walk *w = arg;
+	const char *call = w->up->callee_call ? ".call" : "";
+	struct resolved_probe *x;
+	uint64_t *ra;
+	int stop = 0;
+
+	if (w->up->callee_call && t->inlined)
+		return 0;
+	ra = arena_alloc(&w->s->arena, sizeof(*ra) * (size_t)(nchain ? nchain : 1));
+	/* The runtime meets return addresses as file offsets, innermost first. */
+	for (int i = 0; i < nchain; i++)
+		if (dw_file_offset(w->mod, chain[nchain - 1 - i], &ra[i]) < 0) {
+			w->nbad++;
+			return 0;
+		}
+	if (!site_probe(w, t, t->probe_pc,
+			arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")%s",
+				     w->path, t->name, t->file, t->line, call), &stop))
+		return stop;
+	x = w->out->items[w->out->len - 1];
+	x->list_pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")"
+				  ".callee(\"%s@%s:%d\")%s", w->path, caller->name, caller->file,
+				  caller->line, t->name, t->file, t->line, call);
+	x->callers = ra;
+	x->ncallers = nchain;
+	x->callers_user = true;
+	/* The stack is unwound with the file's tables (usyms.c). */
+	if (nchain)
+		w->s->need_usyms = true;
+	return 0;
 }
 
 static int add_stmt(const struct dw_stmt *st, void *arg)
@@ -1106,8 +1154,15 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 			free(err);
 			return -1;
 		}
-		n = up->kind != UP_STATEMENT ? dw_lookup_functions(w->mod, &pat, add_site, w) :
-		    up->nearest ? nearest_stmts(w, &pat) : dw_statements(w->mod, &pat, add_stmt, w);
+		if (up->kind == UP_CALLEE) {
+			n = pf_walk_callees(s, w->mod, &pat, up->callee, up->depth, add_callee, w);
+			w->callers += n > 0 ? n : 0;
+		} else {
+			n = up->kind != UP_STATEMENT ?
+			    dw_lookup_functions(w->mod, &pat, add_site, w) :
+			    up->nearest ? nearest_stmts(w, &pat) :
+			    dw_statements(w->mod, &pat, add_stmt, w);
+		}
 		dw_pattern_free(&pat);
 	}
 	if (n < 0 && w->out->len < UP_MAX_PROBES) {
@@ -1132,7 +1187,12 @@ static int expand_process(struct session *s, struct resolved_probe *rp, struct v
 			   "probe point may probe", up->pattern, UP_MAX_PROBES, up->path);
 		n = -1;
 	} else if (!out->len && !rp->point->optional) {
-		if (w.mod && up->paths.len == 1)
+		if (up->kind == UP_CALLEE && w.callers) {
+			diag_error(s, up->loc, "'%s' calls no function matching '%s' that can be "
+				   "probed", up->pattern, up->callee);
+			diag_hint(s, "callees are the calls the DWARF records: not those "
+				  "through pointers, nor tail calls, nor calls into other files");
+		} else if (w.mod && up->paths.len == 1)
 			no_match(s, &w);
 		else
 			diag_error(s, up->loc, "no %s matches '%s' in the %d files matching "
@@ -1437,7 +1497,8 @@ static void emit_stop(struct session *s, struct strbuf *c, struct vec *probes)
 const struct probe_family pf_uprobe = {
 	.name = "process",
 	.forms = (const char *const[]){
-		"process[(S|N)][.library(S)].{function(S)[.call|.inline|.return|.exported|.label(S)]|"
+		"process[(S|N)][.library(S)].{function(S)[.call|.inline|.return|.exported|.label(S)|"
+		".callee(S)[.call]|.callees[(N)]]|"
 		"statement(S)[.nearest]|mark(S)|provider(S).mark(S)|plt(S)[.return]}",
 		"process(S|N)[.library(S)].plt[.return]",
 		"process[(S|N)].statement(N)",

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * .callee("PATTERN") and .callees(DEPTH) (stapprobes(3stap)): the
+ * functions a function calls, for the DWARF families (dwarf_func.c for
+ * the kernel, uprobe.c for user files).  A callee is either inlined into
+ * its caller (its copy there is probed: being there is being called from
+ * there) or called at a call site the DWARF records (its out-of-line
+ * copy is probed, and the hit must return to that call: the runtime
+ * compares the return addresses, struct stp_callers).  Depth N walks the
+ * callees' callees, each level's out-of-line calls one more return
+ * address to check.
+ */
+#include <dwarf.h>
+#include <fnmatch.h>
+#include <string.h>
+
+#include "probes.h"
+#include "../dw.h"
+
+/* The DIE a call site calls: DWARF 5's DW_AT_call_origin, GCC's GNU form's abstract origin. */
+static bool call_origin(Dwarf_Die *site, Dwarf_Die *origin)
+{
+	Dwarf_Attribute a;
+
+	if (!dwarf_attr(site, DW_AT_call_origin, &a) &&
+	    !dwarf_attr(site, DW_AT_abstract_origin, &a))
+		return false;
+	return dwarf_formref_die(&a, origin) != NULL;
+}
+
+/* Where a call returns to: DW_AT_call_return_pc, or the GNU form's low_pc. */
+static bool call_return_pc(Dwarf_Die *site, uint64_t *pc)
+{
+	Dwarf_Attribute a;
+	Dwarf_Addr addr;
+
+	if (dwarf_attr(site, DW_AT_call_return_pc, &a) || dwarf_attr(site, DW_AT_low_pc, &a)) {
+		if (dwarf_formaddr(&a, &addr) == 0) {
+			*pc = addr;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * fn on each function parent's DIE calls whose name matches pattern, in
+ * its lexical blocks too but not in functions inlined into it (their
+ * calls are theirs): an inlined copy (inlined, die its
+ * DW_TAG_inlined_subroutine, ra 0), or a call site naming its callee (die
+ * the callee's DIE, perhaps a declaration; ra where the call returns, as
+ * the DWARF has it).  Calls through pointers and tail calls are not
+ * there: no callee, or no return into this function to tell it by.
+ * Stops at fn's first non-zero return, which it returns.
+ */
+typedef int (*callee_fn)(const char *name, Dwarf_Die *die, bool inlined, uint64_t ra,
+			 void *arg);
+
+static int each_callee(Dwarf_Die *parent, const char *pattern, callee_fn fn, void *arg)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die child, origin;
+	const char *name;
+	uint64_t ra;
+	int ret = 0;
+
+	if (dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_lexical_block:
+			ret = each_callee(&child, pattern, fn, arg);
+			break;
+		case DW_TAG_inlined_subroutine:
+			name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &a));
+			if (name && !fnmatch(pattern, name, 0))
+				ret = fn(name, &child, true, 0, arg);
+			break;
+		case DW_TAG_call_site:
+		case DW_TAG_GNU_call_site:
+			/*
+			 * A tail call returns to the caller's caller: no return
+			 * address of this function to know it by.  Calls through
+			 * a pointer have no origin.
+			 */
+			if (dwarf_hasattr(&child, DW_AT_call_tail_call) ||
+			    dwarf_hasattr(&child, DW_AT_GNU_tail_call) ||
+			    !call_origin(&child, &origin) || !call_return_pc(&child, &ra))
+				break;
+			name = dwarf_formstring(dwarf_attr_integrate(&origin, DW_AT_name, &a));
+			if (name && !fnmatch(pattern, name, 0))
+				ret = fn(name, &origin, false, ra, arg);
+			break;
+		}
+	} while (!ret && dwarf_siblingof(&child, &child) == 0);
+	return ret;
+}
+
+struct callee_walk {
+	struct session *s;
+	struct dw_object *o;
+	Dwarf *dbg;
+	pf_callee_add_fn add;
+	void *arg;
+	int ncallers;		/* caller copies walked */
+};
+
+/* A site kept past the index's callback, whose strings are the index's. */
+static int push_site(const struct dw_site *site, void *arg)
+{
+	void **ctx = arg;
+	struct session *s = ctx[0];
+	struct dw_site *c = arena_alloc(&s->arena, sizeof(*c));
+
+	*c = *site;
+	c->name = arena_strdup(&s->arena, site->name);
+	c->file = arena_strdup(&s->arena, site->file);
+	c->cu = site->cu ? arena_strdup(&s->arena, site->cu) : NULL;
+	c->symbol = site->symbol ? arena_strdup(&s->arena, site->symbol) : NULL;
+	c->section = site->section ? arena_strdup(&s->arena, site->section) : NULL;
+	c->vars = NULL;
+	vec_push(ctx[1], c);
+	return 0;
+}
+
+static int sites_of(struct callee_walk *cw, const struct dw_pattern *p, struct vec *out)
+{
+	void *ctx[2] = { cw->s, out };
+
+	return dw_lookup_functions(cw->o, p, push_site, ctx);
+}
+
+/* One callee each_callee found. */
+struct callee_hit {
+	const char *name;
+	uint64_t die_off;	/* inlined: its DW_TAG_inlined_subroutine; else the callee's */
+	bool inlined;
+	uint64_t ra;
+};
+
+static int push_callee(const char *name, Dwarf_Die *die, bool inlined, uint64_t ra, void *arg)
+{
+	void **ctx = arg;
+	struct session *s = ctx[0];
+	struct callee_hit *h = arena_alloc(&s->arena, sizeof(*h));
+
+	h->name = arena_strdup(&s->arena, name);
+	h->die_off = dwarf_dieoffset(die);
+	h->inlined = inlined;
+	h->ra = ra;
+	vec_push(ctx[1], h);
+	return 0;
+}
+
+/*
+ * Which out-of-line functions named as a call site's callee it calls:
+ * the one whose DIE the call names, else (a declaration) the functions
+ * of that name that are not static, else those of the caller's unit.
+ */
+static bool callee_is(struct callee_walk *cw, const struct callee_hit *h,
+		      const struct dw_site *caller, const struct dw_site *t,
+		      const struct vec *sites)
+{
+	int by_die = 0, external = 0;
+
+	for (int i = 0; i < sites->len; i++) {
+		const struct dw_site *o = sites->items[i];
+
+		if (o->inlined)
+			continue;
+		by_die += o->die_off == h->die_off;
+		external += pf_die_external(cw->dbg, o->die_off);
+	}
+	if (by_die)
+		return t->die_off == h->die_off;
+	if (external)
+		return pf_die_external(cw->dbg, t->die_off);
+	return !t->cu || !caller->cu || !strcmp(t->cu, caller->cu);
+}
+
+/*
+ * The callees matching pattern of caller copy caller, reached through the
+ * calls in chain (their return addresses, outermost first), and theirs
+ * down to depth levels.
+ */
+static int walk(struct callee_walk *cw, const struct dw_site *caller,
+		const uint64_t *chain, int nchain, int depth, const char *pattern)
+{
+	struct session *s = cw->s;
+	struct vec hits = VEC_INIT;
+	void *ctx[2] = { s, &hits };
+	Dwarf_Die die;
+	int ret = 0;
+
+	if (!caller->die_off || !dwarf_offdie(cw->dbg, caller->die_off, &die))
+		return 0;
+	cw->ncallers++;
+	each_callee(&die, pattern, push_callee, ctx);
+	for (int i = 0; i < hits.len && !ret; i++) {
+		const struct callee_hit *h = hits.items[i];
+		struct dw_pattern pat = { .name = (char *)h->name };
+		struct vec sites = VEC_INIT;
+		uint64_t *next = arena_alloc(&s->arena, sizeof(*next) * (size_t)(nchain + 1));
+		int n = nchain;
+
+		if (nchain)
+			memcpy(next, chain, sizeof(*next) * (size_t)nchain);
+		if (!h->inlined)
+			next[n++] = h->ra;
+		if (sites_of(cw, &pat, &sites) < 0)
+			continue;
+		for (int j = 0; j < sites.len && !ret; j++) {
+			const struct dw_site *t = sites.items[j];
+
+			if (h->inlined ? t->die_off != h->die_off
+				       : t->inlined || !callee_is(cw, h, caller, t, &sites))
+				continue;
+			ret = cw->add(caller, t, next, n, cw->arg);
+			if (!ret && depth > 1)
+				ret = walk(cw, t, next, n, depth - 1, "*");
+		}
+		vec_free(&sites);
+	}
+	vec_free(&hits);
+	return ret;
+}
+
+int pf_walk_callees(struct session *s, struct dw_object *o, const struct dw_pattern *callers,
+		    const char *pattern, int depth, pf_callee_add_fn add, void *arg)
+{
+	struct callee_walk cw = { .s = s, .o = o, .dbg = dw_dwarf(o), .add = add, .arg = arg };
+	struct vec sites = VEC_INIT;
+	int n = sites_of(&cw, callers, &sites), ret = 0;
+
+	for (int i = 0; i < sites.len && !ret; i++)
+		ret = walk(&cw, sites.items[i], NULL, 0, depth, pattern);
+	vec_free(&sites);
+	return n < 0 ? n : cw.ncallers;
+}
+
+int pf_resolve_callee(struct session *s, const struct pp_comp *c, const char **pattern,
+		      int *depth, bool *call)
+{
+	static const char *const valid[] = { "call" };
+
+	*call = false;
+	*depth = 1;
+	if (!strcmp(c->name, "callees")) {
+		*pattern = "*";
+		if (c->arg && c->arg->kind != ND_NUM) {
+			diag_error(s, &c->arg->loc, "callees needs a number: .callees(DEPTH)");
+			return -1;
+		}
+		if (c->arg && (c->arg->num < 1 || c->arg->num > PF_MAX_CALLEE_DEPTH)) {
+			diag_error(s, &c->arg->loc, "callees' depth must be between 1 and %d",
+				   PF_MAX_CALLEE_DEPTH);
+			return -1;
+		}
+		if (c->arg)
+			*depth = (int)c->arg->num;
+		return c->next ? pf_unexpected(s, c->next, ".callees", NULL, 0) : 0;
+	}
+	*pattern = pf_string_arg(s, c, ".callee(\"PATTERN\")");
+	if (!*pattern)
+		return -1;
+	if (strchr(*pattern, '@')) {
+		diag_error(s, &c->arg->loc, "a callee's @FILE is not supported yet");
+		diag_hint(s, "name the callee alone: .callee(\"%.*s\")",
+			  (int)(strchr(*pattern, '@') - *pattern), *pattern);
+		return -1;
+	}
+	c = c->next;
+	if (!c)
+		return 0;
+	if (!strcmp(c->name, "return")) {
+		diag_error(s, &c->loc, ".callee(...).return is not supported yet");
+		diag_hint(s, "probe the callee's .return and test caller_addr() at its entry");
+		return -1;
+	}
+	if (strcmp(c->name, "call"))
+		return pf_unexpected(s, c, ".callee(...)", valid, 1);
+	if (c->arg) {
+		diag_error(s, &c->arg->loc, ".call takes no argument");
+		return -1;
+	}
+	*call = true;
+	return c->next ? pf_unexpected(s, c->next, ".call", NULL, 0) : 0;
+}
