@@ -347,8 +347,11 @@ int _stp_run_probe_hit(const struct stp_probe *p, struct pt_regs *regs,
 	c->procfs = h ? h->procfs : NULL;
 	c->uprobe = h ? h->uprobe : NULL;
 
-	/* A .callee probe called from elsewhere: not a hit (nor an entry to save). */
-	if (unlikely(p->callers) && !p->callers->match(c, p->callers)) {
+	/*
+	 * A .callee probe called from elsewhere: not a hit.  A .return's is
+	 * checked at its entry, whose failure leaves the return unarmed.
+	 */
+	if (unlikely(p->callers) && !(h && h->ret_from) && !p->callers->match(c, p->callers)) {
 		barrier();
 		WRITE_ONCE(sc->busy, 0);
 		goto out;

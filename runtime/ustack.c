@@ -17,6 +17,7 @@
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/string.h>
+#include <linux/uprobes.h>
 #include "stp_tapset.h"
 #include "stp_scratch.h"
 
@@ -55,6 +56,25 @@ static int read_word(unsigned long addr, unsigned long *val)
 	return _stp_uread_quiet(val, addr, sizeof(*val));
 }
 
+/*
+ * The return address read from slot, unless a uretprobe took it: then
+ * the trampoline's address is there, and the task's return instance for
+ * that slot (its stack) holds the caller's (prepare_uretprobe() stores
+ * the real one even for a chained instance).
+ */
+static unsigned long unhijack(unsigned long slot, unsigned long ra)
+{
+#ifdef CONFIG_UPROBES
+	struct uprobe_task *ut = current->utask;
+	struct return_instance *ri;
+
+	for (ri = ut ? ut->return_instances : NULL; ri; ri = ri->next)
+		if (ri->stack == slot)
+			return ri->orig_ret_vaddr;
+#endif
+	return ra;
+}
+
 static int ustack_walk(const struct stp_ustart *start, unsigned long *pcs, int max)
 {
 	unsigned long pc = start->pc, sp = start->sp, bp = start->bp;
@@ -88,6 +108,7 @@ static int ustack_walk(const struct stp_ustart *start, unsigned long *pcs, int m
 			cfa = (row->cfa_reg == STP_UCFI_SP ? sp : bp) + row->cfa_off;
 			if (read_word(cfa + 8 * row->ra, &ra))
 				break;
+			ra = unhijack(cfa + 8 * row->ra, ra);
 			if (row->bp && read_word(cfa + 8 * row->bp, &nbp))
 				break;
 		} else {
@@ -95,6 +116,7 @@ static int ustack_walk(const struct stp_ustart *start, unsigned long *pcs, int m
 			cfa = bp + 16;
 			if (!bp || read_word(bp + 8, &ra) || read_word(bp, &nbp))
 				break;
+			ra = unhijack(bp + 8, ra);
 		}
 		if (!ra || cfa <= sp)
 			break;

@@ -13,8 +13,8 @@ nodw 'callees("x")'
 contains "error: callees needs a number: .callees(DEPTH)"
 nodw 'callee'
 contains "error: callee needs a quoted argument: .callee(\"PATTERN\")"
-nodw 'callee("x").return'
-contains "error: .callee(...).return is not supported yet"
+nodw 'callee("x").return.maxactive(3)'
+contains "error: unexpected 'maxactive' after .return"
 nodw 'callee("x@y.c")'
 contains 'hint: name the callee alone: .callee("x")'
 nodw 'callee("x").inline'
@@ -54,6 +54,12 @@ kernel.function("vfs_read@fs/read_write.c:450").callee("inc_syscr@include/linux/
 	expect_rc 0 "$STAP" -p2 -r "$r" -e 'probe kernel.function("vfs_read").callee("rw_verify_area").call { }'
 	[ "$(L "$out" | grep '<-')" = 'kernel.function("rw_verify_area@fs/read_write.c:L").call /* <- <input>:1:7 */' ] ||
 		fail "$r: -p2 of .call: $out"
+	expect_rc 0 "$STAP" -p2 -r "$r" -e 'probe kernel.function("vfs_read").callee("rw_verify_area").return { }'
+	[ "$(L "$out" | grep '<-')" = 'kernel.function("rw_verify_area@fs/read_write.c:L").return /* <- <input>:1:7 */' ] ||
+		fail "$r: -p2 of .return: $out"
+	# Checked at the entry: an entry function, which saves nothing.
+	expect_rc 0 "$STAP" -p3 -r "$r" -e 'probe kernel.function("vfs_read").callee("rw_verify_area").return { }'
+	grep -qF 'c->entry_slots[0] = (int64_t)(0);' <<<"$out" || fail "$r: no entry for .return"
 	# An out-of-line callee checks one return address, an inlined one none.
 	expect_rc 0 "$STAP" -p3 -r "$r" -e 'probe kernel.function("vfs_read").callee("rw_verify_area"), kernel.function("vfs_read").callee("inc_syscr") { }'
 	[ "$(grep -c '^	\.n = 1,$' <<<"$out")" = 1 ] && [ "$(grep -c '\.callers = ' <<<"$out")" = 1 ] ||

@@ -239,11 +239,11 @@ int pf_walk_callees(struct session *s, struct dw_object *o, const struct dw_patt
 }
 
 int pf_resolve_callee(struct session *s, const struct pp_comp *c, const char **pattern,
-		      int *depth, bool *call)
+		      int *depth, enum pf_callee_suffix *suffix)
 {
-	static const char *const valid[] = { "call" };
+	static const char *const valid[] = { "call", "return" };
 
-	*call = false;
+	*suffix = PF_CALLEE_ANY;
 	*depth = 1;
 	if (!strcmp(c->name, "callees")) {
 		*pattern = "*";
@@ -272,17 +272,20 @@ int pf_resolve_callee(struct session *s, const struct pp_comp *c, const char **p
 	c = c->next;
 	if (!c)
 		return 0;
-	if (!strcmp(c->name, "return")) {
-		diag_error(s, &c->loc, ".callee(...).return is not supported yet");
-		diag_hint(s, "probe the callee's .return and test caller_addr() at its entry");
-		return -1;
-	}
-	if (strcmp(c->name, "call"))
-		return pf_unexpected(s, c, ".callee(...)", valid, 1);
+	if (strcmp(c->name, "call") && strcmp(c->name, "return"))
+		return pf_unexpected(s, c, ".callee(...)", valid, 2);
 	if (c->arg) {
-		diag_error(s, &c->arg->loc, ".call takes no argument");
+		diag_error(s, &c->arg->loc, ".%s takes no argument", c->name);
 		return -1;
 	}
-	*call = true;
-	return c->next ? pf_unexpected(s, c->next, ".call", NULL, 0) : 0;
+	*suffix = c->name[0] == 'c' ? PF_CALLEE_CALL : PF_CALLEE_RETURN;
+	return c->next ? pf_unexpected(s, c->next, c->name[0] == 'c' ? ".call" : ".return",
+				       NULL, 0) : 0;
+}
+
+void pf_callee_entry_slot(struct resolved_probe *rp)
+{
+	/* Nothing to save: the slot only makes the runtime run the entry. */
+	if (rp->ncallers && !rp->entry_exprs.len)
+		vec_push(&rp->entry_exprs, (void *)"0");
 }

@@ -77,7 +77,7 @@ struct dwf_point {
 	/* .callee("PATTERN")[.call], .callees[(N)] */
 	const char *callee;	/* PATTERN; "*" for .callees */
 	int depth;		/* 1, or .callees(N)'s N */
-	enum dwf_kind callee_kind;	/* DWF_ANY or DWF_CALL */
+	enum dwf_kind callee_kind;	/* DWF_ANY, DWF_CALL or DWF_RETURN */
 };
 
 /* One kprobe: symbol + offset, and the DWARF context of its address. */
@@ -169,12 +169,13 @@ static int resolve_dwarf(struct session *s, struct probe_point *pt,
 	dp->maxactive = -1;
 	c = f->next;
 	if (c && (!strcmp(c->name, "callee") || !strcmp(c->name, "callees"))) {
-		bool call;
+		enum pf_callee_suffix suffix;
 
-		if (pf_resolve_callee(s, c, &dp->callee, &dp->depth, &call))
+		if (pf_resolve_callee(s, c, &dp->callee, &dp->depth, &suffix))
 			return -1;
 		dp->kind = DWF_CALLEE;
-		dp->callee_kind = call ? DWF_CALL : DWF_ANY;
+		dp->callee_kind = suffix == PF_CALLEE_CALL ? DWF_CALL :
+				  suffix == PF_CALLEE_RETURN ? DWF_RETURN : DWF_ANY;
 	} else if (c) {
 		for (i = 1; i < ARRAY_SIZE(dwf_suffix) - 1; i++)
 			if (!strcmp(c->name, dwf_suffix[i] + 1))
@@ -592,7 +593,8 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 		 */
 		for (j = 0; j < m->kps.len; j++) {
 			df = arena_alloc(&s->arena, sizeof(*df));
-			df->is_return = dp->kind == DWF_RETURN;
+			df->is_return = dp->kind == DWF_RETURN ||
+					(dp->kind == DWF_CALLEE && dp->callee_kind == DWF_RETURN);
 			df->several = w.nkps > 1;
 			df->optional = optional;
 			df->nkps = 1;
@@ -615,6 +617,8 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 				x->list_pp = df->kps[0].callee_pn;
 				x->callers = df->kps[0].ra;
 				x->ncallers = df->kps[0].nra;
+				if (df->is_return)
+					pf_callee_entry_slot(x);
 			}
 			if (dp->maxactive > 0)
 				x->pp = arena_printf(&s->arena, "%s.maxactive(%d)", x->pp,
@@ -767,7 +771,7 @@ const struct probe_family pf_dwarf_func = {
 	.name = "kernel",
 	.forms = (const char *const[]){
 		"kernel.function(S)[.call|.inline|.return[.maxactive(N)]|.label(S)|.exported|"
-		".callee(S)[.call]|.callees[(N)]]",
+		".callee(S)[.call|.return]|.callees[(N)]]",
 		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_dwarf,

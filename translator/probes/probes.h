@@ -116,13 +116,18 @@ int pf_each_label(Dwarf_Die *parent, const char *pattern, pf_label_fn fn, void *
  * non-zero return.  The number of caller copies walked, or -errno.
  */
 /*
- * .callee("PATTERN")[.call] or .callees[(DEPTH)] at c: the callee
- * pattern ("*" for .callees), the depth (1 unless .callees(N)) and
- * whether .call follows.  0, or -1 after an error.
+ * .callee("PATTERN")[.call|.return] or .callees[(DEPTH)] at c: the
+ * callee pattern ("*" for .callees), the depth (1 unless .callees(N))
+ * and what follows.  0, or -1 after an error.  A .return probe with
+ * callers to check gets an @entry slot (pf_callee_entry_slot): its
+ * callers are checked at the entry, which arms the return only if they
+ * match.
  */
 #define PF_MAX_CALLEE_DEPTH	8
+enum pf_callee_suffix { PF_CALLEE_ANY, PF_CALLEE_CALL, PF_CALLEE_RETURN };
 int pf_resolve_callee(struct session *s, const struct pp_comp *c, const char **pattern,
-		      int *depth, bool *call);
+		      int *depth, enum pf_callee_suffix *suffix);
+void pf_callee_entry_slot(struct resolved_probe *rp);
 struct dw_object;
 struct dw_pattern;
 struct dw_site;

@@ -92,10 +92,10 @@ struct up_point {
 	const struct srcloc *ploc, *loc;
 	enum up_kind kind;
 	bool nearest;		/* .statement(...).nearest */
-	/* .callee("PATTERN") ("*": .callees), to depth; .call after it */
+	/* .callee("PATTERN") ("*": .callees), to depth; .call or .return after it */
 	const char *callee;
 	int depth;
-	bool callee_call;
+	enum pf_callee_suffix callee_suffix;
 };
 
 /* One marker argument, decoded. */
@@ -305,7 +305,7 @@ static int resolve_suffix(struct session *s, const struct pp_comp *c, struct up_
 		return 0;
 	if (!strcmp(c->name, "callee") || !strcmp(c->name, "callees")) {
 		up->kind = UP_CALLEE;
-		return pf_resolve_callee(s, c, &up->callee, &up->depth, &up->callee_call);
+		return pf_resolve_callee(s, c, &up->callee, &up->depth, &up->callee_suffix);
 	}
 	for (int i = UP_CALL; i <= UP_LABEL; i++)
 		if (!strcmp(c->name, up_suffix[i] + 1))
@@ -738,13 +738,19 @@ static int add_callee(const struct dw_site *caller, const struct dw_site *t,
 		      const uint64_t *chain, int nchain, void *arg)
 {
 	struct up_walk *w = arg;
-	const char *call = w->up->callee_call ? ".call" : "";
+	enum pf_callee_suffix suffix = w->up->callee_suffix;
+	const char *call = suffix == PF_CALLEE_CALL ? ".call" :
+			   suffix == PF_CALLEE_RETURN ? ".return" : "";
+	struct up_probe *p;
 	struct resolved_probe *x;
 	uint64_t *ra;
 	int stop = 0;
 
-	if (w->up->callee_call && t->inlined)
+	/* An inlined copy is not called, and has no return to probe. */
+	if (suffix != PF_CALLEE_ANY && t->inlined) {
+		w->nskipped_inline += suffix == PF_CALLEE_RETURN;
 		return 0;
+	}
 	ra = arena_alloc(&w->s->arena, sizeof(*ra) * (size_t)(nchain ? nchain : 1));
 	/* The runtime meets return addresses as file offsets, innermost first. */
 	for (int i = 0; i < nchain; i++)
@@ -752,10 +758,13 @@ static int add_callee(const struct dw_site *caller, const struct dw_site *t,
 			w->nbad++;
 			return 0;
 		}
-	if (!site_probe(w, t, t->probe_pc,
-			arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")%s",
-				     w->path, t->name, t->file, t->line, call), &stop))
+	p = site_probe(w, t, suffix == PF_CALLEE_RETURN ? t->entry_pc : t->probe_pc,
+		       arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")%s",
+				    w->path, t->name, t->file, t->line, call), &stop);
+	if (!p)
 		return stop;
+	if (suffix == PF_CALLEE_RETURN)
+		p->kind = UP_RETURN;
 	x = w->out->items[w->out->len - 1];
 	x->list_pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")"
 				  ".callee(\"%s@%s:%d\")%s", w->path, caller->name, caller->file,
@@ -763,6 +772,8 @@ static int add_callee(const struct dw_site *caller, const struct dw_site *t,
 	x->callers = ra;
 	x->ncallers = nchain;
 	x->callers_user = true;
+	if (suffix == PF_CALLEE_RETURN)
+		pf_callee_entry_slot(x);
 	/* The stack is unwound with the file's tables (usyms.c). */
 	if (nchain)
 		w->s->need_usyms = true;
@@ -1498,7 +1509,7 @@ const struct probe_family pf_uprobe = {
 	.name = "process",
 	.forms = (const char *const[]){
 		"process[(S|N)][.library(S)].{function(S)[.call|.inline|.return|.exported|.label(S)|"
-		".callee(S)[.call]|.callees[(N)]]|"
+		".callee(S)[.call|.return]|.callees[(N)]]|"
 		"statement(S)[.nearest]|mark(S)|provider(S).mark(S)|plt(S)[.return]}",
 		"process(S|N)[.library(S)].plt[.return]",
 		"process[(S|N)].statement(N)",
