@@ -2079,8 +2079,9 @@ static int resolve_family(struct sem *S, struct probe *pr, struct probe_point *p
 
 		x->family = rp->family;
 		x->point = pt;
-		/* A callee's pn() is its path from the caller (list_pp), unless an alias's. */
-		x->pn = S->pn ? S->pn : x->list_pp;
+		/* An alias's name, else the family's (a callee's path from its caller). */
+		if (S->pn)
+			x->pn = S->pn;
 		/* SystemTap's pn() names a label probe's label, its pp() does not. */
 		if (!x->pn && x->label)
 			x->pn = arena_printf(&s->arena, "%s.label(\"%s\")", x->pp, x->label);

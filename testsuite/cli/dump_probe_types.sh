@@ -5,8 +5,8 @@
 # forms both list must come in the same order, none of ours may go
 # missing, and ours has only the extras below (forms 4.8 spells as an
 # alias or does not combine).  4.8's forms we lack are listed, not
-# failed: they are features still to build (function(number),
-# kernel.mark, process.insn, ...).
+# failed: they are features still to build (module(...).function(number),
+# .statement(number).nearest, kernel.mark, process.insn, ...).
 ref=$(dirname "$0")/dump_probe_types.ref
 expect_rc 0 "$STAP" --dump-probe-types
 ours=$out
@@ -21,6 +21,10 @@ perf.type(number).config(number).hz(number).process(string)
 perf.type(number).config(number).process.counter(string)
 perf.type(number).config(number).sample(number).process
 perf.type(number).config(number).sample(number).process(string)
+process(number).library(string).function(number)
+process(number).library(string).function(number).call
+process(number).library(string).function(number).exported
+process(number).library(string).function(number).return
 process(number).library(string).function(string)
 process(number).library(string).function(string).call
 process(number).library(string).function(string).callee(string)

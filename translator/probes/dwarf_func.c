@@ -74,6 +74,8 @@ struct dwf_point {
 	enum dwf_kind kind;
 	const char *label;	/* .label("LPATTERN") */
 	int maxactive;		/* .return.maxactive(N); -1: KRETACTIVE */
+	uint64_t addr;		/* function(ADDRESS): a link-time address */
+	bool has_addr;
 	/* .callee("PATTERN")[.call], .callees[(N)] */
 	const char *callee;	/* PATTERN; "*" for .callees */
 	int depth;		/* 1, or .callees(N)'s N */
@@ -155,15 +157,21 @@ static int resolve_dwarf(struct session *s, struct probe_point *pt,
 
 	if (strcmp(k->name, "kernel") || k->arg || !f || strcmp(f->name, "function"))
 		return 0;
-	if (!f->arg || f->arg->kind != ND_STR || !f->arg->str_len ||
-	    (int)strlen(f->arg->str) != f->arg->str_len) {
-		diag_error(s, f->arg ? &f->arg->loc : &f->loc,
-			   "kernel.function needs a quoted pattern: "
-			   "kernel.function(\"NAME[@FILE[:LINE]]\")");
-		return -1;
-	}
 	dp = arena_alloc(&s->arena, sizeof(*dp));
-	dp->pattern = f->arg->str;
+	if (f->arg && f->arg->kind == ND_NUM) {
+		/* function(ADDRESS): the function holding it, by its name for messages. */
+		dp->addr = (uint64_t)f->arg->num;
+		dp->has_addr = true;
+		dp->pattern = arena_printf(&s->arena, "0x%" PRIx64, dp->addr);
+	} else if (!f->arg || f->arg->kind != ND_STR || !f->arg->str_len ||
+		   (int)strlen(f->arg->str) != f->arg->str_len) {
+		diag_error(s, f->arg ? &f->arg->loc : &f->loc,
+			   "kernel.function needs a quoted pattern or an address: "
+			   "kernel.function(\"NAME[@FILE[:LINE]]\") or kernel.function(ADDRESS)");
+		return -1;
+	} else {
+		dp->pattern = f->arg->str;
+	}
 	dp->loc = &f->arg->loc;
 	dp->kind = DWF_ANY;
 	dp->maxactive = -1;
@@ -197,6 +205,13 @@ static int resolve_dwarf(struct session *s, struct probe_point *pt,
 			return unexpected(s, c->next, dwf_suffix[dp->kind]);
 		}
 	}
+	/* SystemTap's forms of an address: its entry, .call, .exported, .return. */
+	if (dp->has_addr && (dp->kind == DWF_INLINE || dp->kind == DWF_LABEL ||
+			     dp->kind == DWF_CALLEE)) {
+		diag_error(s, &c->loc, "kernel.function(ADDRESS) has no .%s: it names one "
+			   "out-of-line function", c->name);
+		return -1;
+	}
 	if (dw_parse_pattern(dp->pattern, &pat, &err) < 0) {
 		diag_error(s, dp->loc, "%s", err);
 		free(err);
@@ -226,6 +241,7 @@ struct dwf_walk {
 	enum dwf_kind kind;
 	const char *label;	/* .label: LPATTERN */
 	bool callee;		/* .callee: sites come from callee_add */
+	uint64_t at_die;	/* function(ADDRESS): the one out-of-line copy, else 0 */
 	struct vec matches;	/* struct dwf_match *, in the index's order */
 	int nkps;
 	int too_many;		/* a limit was hit: DWF_MAX_* */
@@ -301,6 +317,9 @@ static int add_label(const char *name, uint64_t pc, int line, void *arg)
 static int add_site(const struct dw_site *site, void *arg)
 {
 	struct dwf_walk *w = arg;
+
+	if (w->at_die && (site->inlined || site->die_off != w->at_die))
+		return 0;
 	struct dwf_match *m = w->matches.len ? w->matches.items[w->matches.len - 1] : NULL;
 	const char *why;
 	uint64_t offset, start;
@@ -557,7 +576,23 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 			   "(System.map) to know their callers", s->release);
 		goto out;
 	}
-	if (dp->kind == DWF_CALLEE) {
+	if (dp->has_addr) {
+		const char *name = NULL;
+
+		w.at_die = pf_func_at(w.dbg, dp->addr, &name);
+		if (!w.at_die) {
+			ret = optional ? 0 : -1;
+			if (!optional) {
+				diag_error(s, dp->loc, "no kernel function holds 0x%" PRIx64, dp->addr);
+				diag_hint(s, "kernel.function(ADDRESS) takes a link-time address, "
+					  "as System.map and nm vmlinux give them");
+			}
+			goto out;
+		}
+		dw_pattern_free(&pat);
+		pat = (struct dw_pattern){ .name = xstrdup(name) };
+		n = dw_lookup_functions(k, &pat, add_site, &w);
+	} else if (dp->kind == DWF_CALLEE) {
 		void *ctx[2] = { &w, (void *)dp };
 
 		w.callee = true;
@@ -614,11 +649,20 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 					     dwf_suffix[dp->kind]);
 			/* A callee's pp() is the callee's, its pn() the whole path. */
 			if (df->kps[0].callee_pn) {
-				x->list_pp = df->kps[0].callee_pn;
+				x->pn = x->list_pp = df->kps[0].callee_pn;
 				x->callers = df->kps[0].ra;
 				x->ncallers = df->kps[0].nra;
 				if (df->is_return)
 					pf_callee_entry_slot(x);
+			}
+			/* SystemTap names an address's probe by the address. */
+			if (dp->has_addr) {
+				x->pp = arena_printf(&s->arena, "kernel.function(%s)%s", dp->pattern,
+						     dwf_suffix[dp->kind]);
+				/* stap -l gives the function's own address, as 4.8's. */
+				x->list_pp = arena_printf(&s->arena, "kernel.function(0x%" PRIx64
+							  ")%s", df->kps[0].entry_pc,
+							  dwf_suffix[dp->kind]);
 			}
 			if (dp->maxactive > 0)
 				x->pp = arena_printf(&s->arena, "%s.maxactive(%d)", x->pp,
@@ -772,6 +816,7 @@ const struct probe_family pf_dwarf_func = {
 	.forms = (const char *const[]){
 		"kernel.function(S)[.call|.inline|.return[.maxactive(N)]|.label(S)|.exported|"
 		".callee(S)[.call|.return]|.callees[(N)]]",
+		"kernel.function(N)[.call|.exported|.return[.maxactive(N)]]",
 		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_dwarf,

@@ -165,3 +165,19 @@ bool pf_die_external(Dwarf *dbg, uint64_t die_off)
 
 	return dwarf_offdie(dbg, die_off, &die) && dwarf_hasattr_integrate(&die, DW_AT_external);
 }
+
+uint64_t pf_func_at(Dwarf *dbg, uint64_t addr, const char **name)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Attribute a;
+	uint64_t off = 0;
+	int n = dbg && dwarf_addrdie(dbg, addr, &cu) ? dwarf_getscopes(&cu, addr, &scopes) : 0;
+
+	for (int i = n - 1; i >= 0 && !off; i--)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+			*name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &a));
+			off = *name ? dwarf_dieoffset(&scopes[i]) : 0;
+		}
+	free(scopes);
+	return off;
+}

@@ -106,6 +106,12 @@ typedef int (*pf_label_fn)(const char *name, uint64_t pc, int line, void *arg);
 bool pf_die_external(Dwarf *dbg, uint64_t die_off);
 int pf_each_label(Dwarf_Die *parent, const char *pattern, pf_label_fn fn, void *arg);
 /*
+ * function(ADDRESS): the out-of-line function whose code holds link-time
+ * address addr (the outermost subprogram around it: code inlined there
+ * is the function's), its DIE's offset and name (*name); 0 if none.
+ */
+uint64_t pf_func_at(Dwarf *dbg, uint64_t addr, const char **name);
+/*
  * .callee / .callees(DEPTH) (callee.c): for each copy of the functions
  * of @o matching @callers, each function matching @pattern it calls
  * (inlined into it, or at a call site the DWARF records), and down to @depth levels every function those call:

@@ -92,6 +92,7 @@ struct up_point {
 	const struct srcloc *ploc, *loc;
 	enum up_kind kind;
 	bool nearest;		/* .statement(...).nearest */
+	bool fn_addr;		/* .function(ADDRESS): addr, a link-time address */
 	/* .callee("PATTERN") ("*": .callees), to depth; .call or .return after it */
 	const char *callee;
 	int depth;
@@ -551,8 +552,21 @@ static int resolve_process(struct session *s, struct probe_point *pt,
 				   "\"FUNC@FILE:LINE\", LINE a number, N-M or *");
 			return -1;
 		}
+	} else if (f->arg && f->arg->kind == ND_NUM) {
+		/* function(ADDRESS): the function holding it (walk_file). */
+		up->fn_addr = true;
+		up->addr = (uint64_t)f->arg->num;
+		up->pattern = arena_printf(&s->arena, "0x%" PRIx64, up->addr);
+		if (resolve_suffix(s, f->next, up))
+			return -1;
+		if (up->kind == UP_INLINE || up->kind == UP_LABEL || up->kind == UP_CALLEE) {
+			diag_error(s, &f->next->loc, "function(ADDRESS) has no .%s: it names one "
+				   "out-of-line function", f->next->name);
+			return -1;
+		}
 	} else {
-		up->pattern = pf_string_arg(s, f, "function(\"NAME[@FILE[:LINE]]\")");
+		up->pattern = pf_string_arg(s, f, "function(\"NAME[@FILE[:LINE]]\") or "
+					    "function(ADDRESS)");
 		if (!up->pattern || resolve_suffix(s, f->next, up))
 			return -1;
 	}
@@ -583,6 +597,7 @@ struct up_walk {
 	int nskipped_inline, nbad;
 	int label_funcs;	/* .label: copies whose labels were looked at */
 	int callers;		/* .callee: caller copies walked */
+	uint64_t at_die;	/* function(ADDRESS): the one out-of-line copy, else 0 */
 	char *bad_err;
 	struct vec near;	/* .nearest: the statements read, struct dw_stmt * */
 	/* file offsets probed so far (open addressing, 0: empty, offset + 1) */
@@ -699,6 +714,8 @@ static int add_site(const struct dw_site *site, void *arg)
 	const char *pp;
 	int stop = 0;
 
+	if (w->at_die && (site->inlined || site->die_off != w->at_die))
+		return 0;
 	if ((kind == UP_CALL && site->inlined) || (kind == UP_INLINE && !site->inlined))
 		return 0;
 	if (kind == UP_RETURN && site->inlined) {
@@ -722,14 +739,21 @@ static int add_site(const struct dw_site *site, void *arg)
 		w->label_funcs++;
 		return pf_each_label(&die, w->up->label, add_label, &L);
 	}
-	if (*site->file)
+	/* SystemTap names an address's probe by the address. */
+	if (w->at_die)
+		pp = arena_printf(&w->s->arena, "process(\"%s\").function(%s)%s", w->path,
+				  w->up->pattern, up_suffix[kind]);
+	else if (*site->file)
 		pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")%s",
 				  w->path, site->name, site->file, site->line,
 				  up_suffix[kind]);
 	else
 		pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s\")%s",
 				  w->path, site->name, up_suffix[kind]);
-	site_probe(w, site, pc, pp, &stop);
+	if (site_probe(w, site, pc, pp, &stop) && w->at_die)
+		((struct resolved_probe *)w->out->items[w->out->len - 1])->list_pp =
+			arena_printf(&w->s->arena, "process(\"%s\").function(0x%" PRIx64 ")%s",
+				     w->path, site->entry_pc, up_suffix[kind]);
 	return stop;
 }
 
@@ -766,7 +790,7 @@ static int add_callee(const struct dw_site *caller, const struct dw_site *t,
 	if (suffix == PF_CALLEE_RETURN)
 		p->kind = UP_RETURN;
 	x = w->out->items[w->out->len - 1];
-	x->list_pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")"
+	x->pn = x->list_pp = arena_printf(&w->s->arena, "process(\"%s\").function(\"%s@%s:%d\")"
 				  ".callee(\"%s@%s:%d\")%s", w->path, caller->name, caller->file,
 				  caller->line, t->name, t->file, t->line, call);
 	x->callers = ra;
@@ -1165,7 +1189,23 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 			free(err);
 			return -1;
 		}
-		if (up->kind == UP_CALLEE) {
+		if (up->fn_addr) {
+			const char *name = NULL;
+
+			w->at_die = pf_func_at(dw_dwarf(w->mod), up->addr, &name);
+			if (!w->at_die) {
+				if (w->rp->point->optional)
+					return 0;
+				diag_error(s, up->loc, "no function of %s holds 0x%" PRIx64, path,
+					   up->addr);
+				diag_hint(s, "function(ADDRESS) takes a link-time address, as nm %s "
+					  "gives them", path);
+				return -1;
+			}
+			dw_pattern_free(&pat);
+			pat = (struct dw_pattern){ .name = xstrdup(name) };
+			n = dw_lookup_functions(w->mod, &pat, add_site, w);
+		} else if (up->kind == UP_CALLEE) {
 			n = pf_walk_callees(s, w->mod, &pat, up->callee, up->depth, add_callee, w);
 			w->callers += n > 0 ? n : 0;
 		} else {
@@ -1513,6 +1553,7 @@ const struct probe_family pf_uprobe = {
 		"statement(S)[.nearest]|mark(S)|provider(S).mark(S)|plt(S)[.return]}",
 		"process(S|N)[.library(S)].plt[.return]",
 		"process[(S|N)].statement(N)",
+		"process[(S|N)][.library(S)].function(N)[.call|.exported|.return]",
 		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.user_space = true,
