@@ -42,6 +42,8 @@ process(number).library(string).plt.return
 process(number).library(string).plt(string)
 process(number).library(string).plt(string).return
 process(number).library(string).provider(string).mark(string)
+process(number).library(string).statement(number)
+process(number).library(string).statement(number).nearest
 process(number).library(string).statement(string)
 process(number).library(string).statement(string).nearest
 timer.profile'

@@ -14,8 +14,10 @@ expect_rc 0 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe kernel.function("ksys_read") ?
 expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe kernel.function("ksys_read").retrun { }'
 contains "error: unexpected 'retrun' after kernel.function(...)"
 contains "hint: did you mean '.return'?"
-expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe kernel.function(42) { }'
-contains "error: kernel.function needs a quoted pattern: kernel.function(\"NAME[@FILE[:LINE]]\")"
+expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe kernel.function { }'
+contains "error: kernel.function needs a quoted pattern or an address: kernel.function(\"NAME[@FILE[:LINE]]\") or kernel.function(ADDRESS)"
+expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe kernel.function(42).label("x") { }'
+contains "error: kernel.function(ADDRESS) has no .label: it names one out-of-line function"
 
 kernels=$(debug_kernels)
 [ -n "$kernels" ] || { echo "no kernel debuginfo (/usr/lib/debug/boot/vmlinux-*)"; exit 77; }

@@ -1,5 +1,5 @@
 # kernel.function(ADDRESS) and process(...).function(ADDRESS)[.call|
-# .exported|.return]: the function whose code holds a link-time address
+# .exported|.return] (and a user statement(ADDRESS).nearest): the function whose code holds a link-time address
 # (probes.c's pf_func_at), probed at its entry, named by the address as
 # SystemTap 4.8 names it.  4.8 on 6.1 (reference-stap) printed pp()
 # "kernel.function(0xffffffff813669f0)" for vfs_read + 0x10, ppfunc() ""
@@ -32,13 +32,18 @@ done
 
 uprog=$TOP/testsuite/uprog
 [ -x "$uprog" ] || fail "testsuite/uprog is not built (make check builds it)"
-add=$(nm "$uprog" | awk '$3 == "add" { print $1 }')
+add=$(nm "$uprog" | awk '$3 == "add" { sub(/^0+/, "", $1); print $1 }')
 addmid=$(printf '0x%x' $((0x$add + 1)))
 expect_rc 0 "$STAP" -p2 -e "probe process(\"$uprog\").function($addmid).call { }"
 is "# probes
 process(\"$uprog\").function($addmid).call /* <- <input>:1:7 */"
 expect_rc 1 "$STAP" -p2 -e "probe process(\"$uprog\").function(0x1) { }"
 contains "error: no function of $uprog holds 0x1"
+# statement(ADDRESS).nearest: the beginning of the statement holding it.
+expect_rc 0 "$STAP" -p2 -e "probe process(\"$uprog\").statement($addmid).nearest { }"
+contains "process(\"$uprog\").statement(0x$add) /* <- <input>:1:7 */"
+expect_rc 1 "$STAP" -p2 -e "probe process(\"$uprog\").statement(0x1).nearest { }"
+contains "error: no statement of $uprog holds 0x1"
 
 # Run: add's calls by uprog 2, and vfs_read's by it.
 r=$(first_kernel)

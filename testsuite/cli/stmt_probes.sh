@@ -97,6 +97,14 @@ for r in $kernels; do
 		odd=$(printf '%x' $((0x$addr + 1)))
 		expect_rc 1 "$STAP" -p2 -r "$r" -e "probe kernel.statement(0x$odd) { }"
 		contains "error: 0x$odd is not at the beginning of a statement"
+		contains "hint: the statement holding it begins at 0x$addr: probe that, or add .nearest"
+		# .nearest: that statement's beginning.
+		expect_rc 0 "$STAP" -p2 -r "$r" -e "probe kernel.statement(0x$odd).nearest { }"
+		contains "kernel.statement(0x$addr) /* <- <input>:1:7 */"
+		# A line-table row GCC does not mark is_stmt begins one too, as
+		# SystemTap 4.8 reads them (vfs_read + 5 on 6.1).
+		[ "$r" != 6.1.0-56-amd64 ] ||
+			expect_rc 0 "$STAP" -p2 -r "$r" -e "probe kernel.statement($(printf '0x%x' $((0x$addr + 5)))) { }"
 		expect_rc 0 "$STAP" -p3 -g -r "$r" -e "probe kernel.statement(0x$odd) { }"
 		contains '.symbol = "vfs_read", .offset = 0x1, '
 	}

@@ -169,10 +169,13 @@ static int resolve_stmt(struct session *s, struct probe_point *pt,
 		if (c && !strcmp(c->name, "absolute") && !c->arg) {
 			sp->absolute = true;
 			c = c->next;
+		} else if (c && !strcmp(c->name, "nearest") && !c->arg) {
+			sp->nearest = true;
+			c = c->next;
 		}
 		if (c)
-			return unexpected(s, c, sp->absolute ? ".absolute" :
-					  "kernel.statement(ADDR)");
+			return unexpected(s, c, sp->absolute ? ".absolute" : sp->nearest ?
+					  ".nearest" : "kernel.statement(ADDR)");
 		if (sp->absolute && !s->guru) {
 			diag_error(s, &f->next->loc, "kernel.statement(ADDR).absolute is only "
 				   "allowed in guru mode");
@@ -185,7 +188,7 @@ static int resolve_stmt(struct session *s, struct probe_point *pt,
 			return -1;
 		}
 		rp->pp = arena_printf(&s->arena, "kernel.statement(0x%" PRIx64 ")%s", sp->addr,
-				      sp->absolute ? ".absolute" : "");
+				      sp->absolute ? ".absolute" : sp->nearest ? ".nearest" : "");
 		rp->family_data = sp;
 		return 1;
 	}
@@ -702,8 +705,7 @@ static int expand_addr(struct st_expand *e)
 	Dwarf *dbg = dw_dwarf(e->k);
 	Dwarf_Die cu, *scopes = NULL, fn;
 	struct st_copy cp = { 0 };
-	Dwarf_Line *l;
-	Dwarf_Addr la = 0, entry;
+	Dwarf_Addr la = 0, entry, addr = sp->addr;
 	bool stmt = false, have_fn = false;
 	int n, i;
 
@@ -716,22 +718,25 @@ static int expand_addr(struct st_expand *e)
 			  "System.map); with -g, .absolute takes a run-time one");
 		return -1;
 	}
-	l = dwarf_getsrc_die(&cu, sp->addr);
-	if (l) {
-		dwarf_lineaddr(l, &la);
-		dwarf_linebeginstatement(l, &stmt);
-	}
-	if ((!l || la != sp->addr || !stmt) && !s->guru) {
+	stmt = pf_stmt_begin(&cu, sp->addr, &la);
+	/* .nearest: the beginning of the statement holding it. */
+	if (sp->nearest && stmt)
+		addr = la;
+	if ((!stmt || la != addr) && !s->guru) {
 		if (e->optional)
 			return 0;
 		diag_error(s, sp->loc, "0x%" PRIx64 " is not at the beginning of a statement",
 			   sp->addr);
-		diag_hint(s, "use an address stap -l 'kernel.statement(\"FUNC@FILE:*\")' "
-			  "lines start at, or stap -g to probe it anyway");
+		if (stmt)
+			diag_hint(s, "the statement holding it begins at 0x%" PRIx64 ": probe "
+				  "that, or add .nearest, or use stap -g to probe it anyway", la);
+		else
+			diag_hint(s, "use an address stap -l 'kernel.statement(\"FUNC@FILE:*\")' "
+				  "lines start at, or stap -g to probe it anyway");
 		return -1;
 	}
 	/* The innermost function around it gives $locals their scope. */
-	n = dwarf_getscopes(&cu, sp->addr, &scopes);
+	n = dwarf_getscopes(&cu, addr, &scopes);
 	for (i = 0; i < n && !have_fn; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 
@@ -743,10 +748,10 @@ static int expand_addr(struct st_expand *e)
 	free(scopes);
 	if (have_fn) {
 		cp.die_off = dwarf_dieoffset(&fn);
-		cp.entry_pc = dwarf_entrypc(&fn, &entry) == 0 ? entry : sp->addr;
+		cp.entry_pc = dwarf_entrypc(&fn, &entry) == 0 ? entry : addr;
 	}
 	add_probe(e, have_fn ? &cp : NULL,
-		  arena_printf(&s->arena, "kernel.statement(0x%" PRIx64 ")", sp->addr), sp->addr);
+		  arena_printf(&s->arena, "kernel.statement(0x%" PRIx64 ")", addr), addr);
 	if (e->out->len || e->optional)
 		return e->out->len;
 	if (e->refused)
@@ -992,7 +997,7 @@ const struct probe_family pf_dwarf_stmt = {
 	.name = "kernel.statement",
 	.forms = (const char *const[]){
 		"kernel.statement(S)[.nearest]",
-		"kernel.statement(N)[.absolute]",
+		"kernel.statement(N)[.absolute|.nearest]",
 		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_stmt,

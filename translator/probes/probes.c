@@ -181,3 +181,27 @@ uint64_t pf_func_at(Dwarf *dbg, uint64_t addr, const char **name)
 	free(scopes);
 	return off;
 }
+
+bool pf_stmt_begin(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Addr *begin)
+{
+	Dwarf_Lines *lines;
+	size_t n;
+	bool found = false;
+
+	if (dwarf_getsrclines(cu, &lines, &n) != 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		bool end = false;
+
+		if (!l || dwarf_lineaddr(l, &a) || a > addr)
+			continue;
+		dwarf_lineendsequence(l, &end);
+		if (!end && (!found || a > *begin)) {
+			*begin = a;
+			found = true;
+		}
+	}
+	return found;
+}

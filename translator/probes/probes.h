@@ -112,6 +112,13 @@ int pf_each_label(Dwarf_Die *parent, const char *pattern, pf_label_fn fn, void *
  */
 uint64_t pf_func_at(Dwarf *dbg, uint64_t addr, const char **name);
 /*
+ * The beginning of the statement holding link-time address addr in cu's
+ * line table, as SystemTap 4.8 reads it: the last row at or before it,
+ * is_stmt or not (4.8 takes vfs_read + 5 on 6.1, a row GCC does not
+ * mark), into *begin.  false if none.
+ */
+bool pf_stmt_begin(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Addr *begin);
+/*
  * .callee / .callees(DEPTH) (callee.c): for each copy of the functions
  * of @o matching @callers, each function matching @pattern it calls
  * (inlined into it, or at a call site the DWARF records), and down to @depth levels every function those call:

@@ -449,8 +449,13 @@ static int resolve_addr(struct session *s, const struct pp_comp *f, struct up_po
 			  "takes a link-time address of PATH");
 		return -1;
 	}
-	if (f->next)
+	if (f->next && !strcmp(f->next->name, "nearest") && !f->next->arg) {
+		up->nearest = true;
+		if (f->next->next)
+			return pf_unexpected(s, f->next->next, ".nearest", NULL, 0);
+	} else if (f->next) {
 		return pf_unexpected(s, f->next, "process(...).statement(ADDRESS)", NULL, 0);
+	}
 	up->kind = UP_ADDR;
 	up->addr = (uint64_t)f->arg->num;
 	up->pattern = arena_printf(&s->arena, "0x%" PRIx64, up->addr);
@@ -1168,20 +1173,36 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 		if (fd >= 0)
 			close(fd);
 	} else if (up->kind == UP_ADDR) {
-		uint64_t off;
+		uint64_t off, addr = up->addr;
 		struct up_probe *p;
+		Dwarf_Die cu;
+		Dwarf_Addr begin;
 
-		if (dw_file_offset(w->mod, up->addr, &off) < 0) {
+		/* .nearest: the beginning of the statement holding it. */
+		if (up->nearest) {
+			Dwarf *dbg = dw_dwarf(w->mod);
+
+			if (!dbg || !dwarf_addrdie(dbg, addr, &cu) ||
+			    !pf_stmt_begin(&cu, addr, &begin)) {
+				diag_error(s, up->loc, "no statement of %s holds 0x%" PRIx64, path,
+					   addr);
+				diag_hint(s, "give a link-time address of %s's code, as objdump -d "
+					  "shows them", path);
+				return -1;
+			}
+			addr = begin;
+		}
+		if (dw_file_offset(w->mod, addr, &off) < 0) {
 			diag_error(s, up->loc, "0x%" PRIx64 " is not an address in %s's loaded "
-				   "segments", up->addr, path);
+				   "segments", addr, path);
 			diag_hint(s, "give a link-time address, as nm or objdump -d %s show them",
 				  path);
 			return -1;
 		}
 		p = new_probe(w, arena_printf(&s->arena, "process(\"%s\").statement(0x%" PRIx64 ")",
-					      path, up->addr));
+					      path, addr));
 		p->offset = off;
-		p->vaddr = up->addr;
+		p->vaddr = addr;
 		n = 1;
 	} else {
 		if (dw_parse_pattern(up->pattern, &pat, &err) < 0) {
@@ -1551,8 +1572,8 @@ const struct probe_family pf_uprobe = {
 		"process[(S|N)][.library(S)].{function(S)[.call|.inline|.return|.exported|.label(S)|"
 		".callee(S)[.call|.return]|.callees[(N)]]|"
 		"statement(S)[.nearest]|mark(S)|provider(S).mark(S)|plt(S)[.return]}",
-		"process(S|N)[.library(S)].plt[.return]",
-		"process[(S|N)].statement(N)",
+		"process[(S|N)][.library(S)].plt[.return]",
+		"process[(S|N)][.library(S)].statement(N)[.nearest]",
 		"process[(S|N)][.library(S)].function(N)[.call|.exported|.return]",
 		NULL },
 	.state = "STP_SESSION_RUNNING",
