@@ -45,6 +45,14 @@ for r in $kernels; do
 	# The module file itself names the module, no --vm-insmod needed.
 	expect_rc 0 "$STAP" -p2 -r "$r" -e "probe module(\"$ko\").statement(\"stp_test_stmt@stp_test.c:104\") { }"
 	contains 'module("stp_test").statement("stp_test_stmt@stp_test.c:104") /* <- <input>:1:7 */'
+	# .nearest: line 102 has no code, 101 and 103 have, and a tie takes
+	# the later; stap -l names the line asked for, as SystemTap 4.8's does.
+	expect_rc 0 "$STAP" -p2 "${m[@]}" -e 'probe module("stp_test").statement("stp_test_stmt@stp_test.c:102").nearest { }'
+	contains 'module("stp_test").statement("stp_test_stmt@stp_test.c:103") /* <- <input>:1:7 */'
+	expect_rc 0 "$STAP" "${m[@]}" -l 'module("stp_test").statement("stp_test_stmt@*:102").nearest'
+	is 'module("stp_test").statement("stp_test_stmt@stp_test.c:102").nearest'
+	expect_rc 1 "$STAP" -p2 "${m[@]}" -e 'probe module("stp_test").statement("stp_test_stmt@stp_test.c:102") { }'
+	contains "hint: nearest lines with code: 101 and 103; or add .nearest"
 
 	# Errors: the exact messages and their hints.
 	expect_rc 1 "$STAP" -p2 "${m[@]}" -e 'probe module("stp_tset").function("stp_test_return") { }'

@@ -64,6 +64,9 @@ for r in $kernels; do
 	[ $((gap - lo)) -lt $((hi - gap)) ] && near=$lo
 	expect_rc 0 "$STAP" -p2 -r "$r" -e "probe kernel.statement(\"vfs_read@fs/read_write.c:$gap\").nearest { }"
 	contains "kernel.statement(\"vfs_read@fs/read_write.c:$near\") /* <- <input>:1:7 */"
+	# stap -l names the line asked for, as SystemTap 4.8's does.
+	expect_rc 0 "$STAP" -r "$r" -l "kernel.statement(\"vfs_read@*:$gap\").nearest"
+	is "kernel.statement(\"vfs_read@fs/read_write.c:$gap\").nearest"
 	# A range takes the lines in it that have code; +N counts from the declaration.
 	expect_rc 0 "$STAP" -p2 -r "$r" -e "probe kernel.statement(\"vfs_read@fs/read_write.c:$lo-$hi\") { }"
 	[ "$(grep -c '^kernel\.statement' <<<"$out")" = 2 ] || fail "$r: range $lo-$hi: $out"

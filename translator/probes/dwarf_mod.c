@@ -61,6 +61,7 @@ struct dwm_point {
 	enum dwm_kind kind;
 	const char *label;	/* .label("LPATTERN") */
 	int maxactive;		/* -1: KRETACTIVE */
+	bool nearest;		/* .statement(...).nearest */
 };
 
 /* One kprobe: "MODULE:SYMBOL" + offset, and the DWARF context there. */
@@ -170,8 +171,15 @@ static int resolve_module(struct session *s, struct probe_point *pt,
 		dp->pattern = pf_string_arg(s, f, "statement(\"FUNC@FILE:LINE\")");
 		if (!dp->pattern)
 			return -1;
-		if (f->next)
-			return pf_unexpected(s, f->next, "module(...).statement(...)", NULL, 0);
+		if (f->next && !strcmp(f->next->name, "nearest") && !f->next->arg) {
+			dp->nearest = true;
+			if (f->next->next)
+				return pf_unexpected(s, f->next->next, ".nearest", NULL, 0);
+		} else if (f->next) {
+			static const char *const after[] = { "nearest" };
+
+			return pf_unexpected(s, f->next, "module(...).statement(...)", after, 1);
+		}
 		if (!strchr(dp->pattern, ':')) {
 			diag_error(s, &f->arg->loc, "statement needs a line: "
 				   "\"FUNC@FILE:LINE\", LINE a number, N-M or *");
@@ -237,6 +245,7 @@ struct dwm_walk {
 	struct session *s;
 	struct dw_object *mod;
 	enum dwm_kind kind;
+	int near_want;		/* .nearest: the line asked for */
 	struct vec matches;	/* struct dwm_match * */
 	int nkps, too_many;
 	int no_symbol, refused;
@@ -487,10 +496,16 @@ static void push_probe(struct session *s, struct dwm_walk *w, const struct dwm_p
 	p->optional = optional;
 	p->maxactive = dp->maxactive;
 	p->kp = *(struct dwm_kprobe *)m->kps.items[j];
-	if (dp->kind == DWM_STATEMENT)
+	if (dp->kind == DWM_STATEMENT) {
 		x->pp = arena_printf(&s->arena, "module(\"%s\").statement(\"%s@%s:%d\")",
 				     dw_name(w->mod), m->name, m->stmt_file,
 				     m->stmt_line);
+		/* stap -l names the line asked for, as SystemTap 4.8's does. */
+		if (dp->nearest)
+			x->list_pp = arena_printf(&s->arena, "module(\"%s\").statement(\"%s@%s:%d\")"
+						  ".nearest", dw_name(w->mod), m->name,
+						  m->stmt_file, w->near_want);
+	}
 	else if (p->kp.label)	/* by the label's line, as kernel.function's (dwarf_func.c) */
 	{
 		x->pp = arena_printf(&s->arena, "module(\"%s\").function(\"%s@%s:%d\")",
@@ -568,7 +583,9 @@ static void no_match_error(struct session *s, const struct dwm_point *dp,
 	else
 		diag_error(s, dp->loc, "no %s in module %s matches '%s'", what, mname,
 			   dp->pattern);
-	if (!w->matches.len)
+	if (dp->kind == DWM_STATEMENT && !dp->nearest)
+		pf_near_hint(s, w->mod, dp->pattern);
+	else if (!w->matches.len)
 		hint_no_function(s, w->mod, dp->pattern);
 }
 
@@ -600,7 +617,8 @@ static int expand_module(struct session *s, struct resolved_probe *rp, struct ve
 	}
 	for (i = 0; i < files.len; i++) {
 		struct dwm_file *f = files.items[i];
-		struct dwm_walk w = { .s = s, .kind = dp->kind, .label = dp->label };
+		struct dwm_walk w = { .s = s, .kind = dp->kind, .label = dp->label,
+				      .near_want = pat.line_lo };
 		int before = out->len;
 
 		w.mod = dw_module_open(s->release, f->name, f->path, &err);
@@ -614,8 +632,9 @@ static int expand_module(struct session *s, struct resolved_probe *rp, struct ve
 			continue;
 		}
 		nopened++;
-		n = dp->kind == DWM_STATEMENT ? dw_statements(w.mod, &pat, add_stmt, &w)
-					      : dw_lookup_functions(w.mod, &pat, add_site, &w);
+		n = dp->kind != DWM_STATEMENT ? dw_lookup_functions(w.mod, &pat, add_site, &w) :
+		    dp->nearest ? pf_nearest_stmts(s, w.mod, &pat, add_stmt, &w) :
+		    dw_statements(w.mod, &pat, add_stmt, &w);
 		if (n < 0 && !w.too_many) {
 			diag_error(s, dp->loc, "dwarf: cannot look up '%s' in module %s (%s)",
 				   dp->pattern, f->name, strerror(-n));
@@ -732,7 +751,7 @@ const struct probe_family pf_dwarf_mod = {
 	.name = "module",
 	.forms = (const char *const[]){
 		"module(S).function(S)[.call|.inline|.return[.maxactive(N)]|.exported|.label(S)]",
-		"module(S).statement(S)",
+		"module(S).statement(S)[.nearest]",
 		NULL },
 	.state = "STP_SESSION_RUNNING",
 	.resolve = resolve_module,

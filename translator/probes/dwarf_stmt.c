@@ -612,6 +612,8 @@ static int expand_pattern(struct st_expand *e)
 		ncode_copies++;
 		if (sp->kind == ST_RELATIVE)
 			lo = hi = cp->decl_line + sp->lo;
+		int want = lo, first = e->out->len;
+
 		if (sp->nearest) {
 			bool has = false;
 
@@ -624,6 +626,11 @@ static int expand_pattern(struct st_expand *e)
 			if (sp->kind == ST_ALL || (lines[j].line >= lo && lines[j].line <= hi))
 				full = add_probe(e, cp, line_pp(s, cp, lines[j].line),
 						 lines[j].addr);
+		/* stap -l names the line asked for, as SystemTap 4.8's does. */
+		for (j = first; sp->nearest && j < e->out->len; j++)
+			((struct resolved_probe *)e->out->items[j])->list_pp =
+				arena_printf(&s->arena, "kernel.statement(\"%s@%s:%d\").nearest",
+					     cp->name, cp->file, want);
 		if (!first_lines) {
 			first_lines = lines;
 			nfirst = n;
@@ -916,6 +923,9 @@ int pf_stmt_list(struct session *s, const char *pattern, bool with_vars,
 	int n;
 
 	if (strncmp(pattern, pre, strlen(pre)))
+		return 1;
+	/* .nearest: as a script resolves it (list.c), named as asked. */
+	if (len > 10 && !strcmp(pattern + len - 10, "\").nearest"))
 		return 1;
 	if (len < strlen(pre) + 2 || strcmp(pattern + len - 2, "\")")) {
 		util_err("cannot list '%s': expected kernel.statement(\"FUNC@FILE:LINE\")",

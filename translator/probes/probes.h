@@ -144,6 +144,17 @@ void pf_callee_entry_slot(struct resolved_probe *rp);
 struct dw_object;
 struct dw_pattern;
 struct dw_site;
+struct dw_stmt;
+/*
+ * .statement("FUNC@FILE:N").nearest in a module or user file (stmt_near.c):
+ * add(st, arg) on the statements of line N in each matching function, or
+ * of the closest line of the function's own file with code where N has
+ * none (the later on a tie).  dw_statements' count, or -errno.
+ */
+int pf_nearest_stmts(struct session *s, struct dw_object *o, const struct dw_pattern *pat,
+		     int (*add)(const struct dw_stmt *st, void *arg), void *arg);
+/* A statement line with no code: a hint naming the lines either side. */
+void pf_near_hint(struct session *s, struct dw_object *o, const char *pattern);
 typedef int (*pf_callee_add_fn)(const struct dw_site *caller, const struct dw_site *callee,
 				const uint64_t *chain, int nchain, void *arg);
 int pf_walk_callees(struct session *s, struct dw_object *o, const struct dw_pattern *callers,

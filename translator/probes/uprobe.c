@@ -603,8 +603,8 @@ struct up_walk {
 	int label_funcs;	/* .label: copies whose labels were looked at */
 	int callers;		/* .callee: caller copies walked */
 	uint64_t at_die;	/* function(ADDRESS): the one out-of-line copy, else 0 */
+	int near_want;		/* .statement(...).nearest: the line asked for */
 	char *bad_err;
-	struct vec near;	/* .nearest: the statements read, struct dw_stmt * */
 	/* file offsets probed so far (open addressing, 0: empty, offset + 1) */
 	uint64_t *seen;
 	size_t nseen, cap;
@@ -823,6 +823,11 @@ static int add_stmt(const struct dw_stmt *st, void *arg)
 	}
 	p = new_probe(w, arena_printf(&w->s->arena, "process(\"%s\").statement(\"%s@%s:%d\")",
 				      w->path, st->func, st->file, st->line));
+	/* stap -l names the line asked for, as SystemTap 4.8's does. */
+	if (w->up->nearest)
+		((struct resolved_probe *)w->out->items[w->out->len - 1])->list_pp =
+			arena_printf(&w->s->arena, "process(\"%s\").statement(\"%s@%s:%d\").nearest",
+				     w->path, st->func, st->file, w->near_want);
 	if (st->symbol)
 		p->func = arena_strdup(&w->s->arena, st->symbol);
 	p->offset = off;
@@ -832,116 +837,6 @@ static int add_stmt(const struct dw_stmt *st, void *arg)
 	p->pc = st->pc;
 	p->entry_pc = st->entry_pc;
 	return 0;
-}
-
-/*
- * .statement("FUNC@FILE:N").nearest: in each function where line N has
- * no code, the closest line of the function's own file that has (the
- * later on a tie), as kernel.statement does (probes/dwarf_stmt.c) and
- * SystemTap 4.8 resolves it.  Each matching function's statements are
- * read whole, then probed at the lines chosen.
- */
-static const char *adup(struct arena *a, const char *str)
-{
-	return str ? arena_strdup(a, str) : NULL;
-}
-
-static int keep_stmt(const struct dw_stmt *st, void *arg)
-{
-	struct up_walk *w = arg;
-	struct arena *a = &w->s->arena;
-	struct dw_stmt *c = arena_alloc(a, sizeof(*c));
-
-	*c = *st;
-	c->func = adup(a, st->func);
-	c->decl_file = adup(a, st->decl_file);
-	c->file = adup(a, st->file);
-	c->symbol = adup(a, st->symbol);
-	c->section = adup(a, st->section);
-	vec_push(&w->near, c);
-	return 0;
-}
-
-static int stmt_cmp(const void *a, const void *b)
-{
-	const struct dw_stmt *x = *(const struct dw_stmt *const *)a;
-	const struct dw_stmt *y = *(const struct dw_stmt *const *)b;
-
-	if (x->die_off != y->die_off)
-		return x->die_off < y->die_off ? -1 : 1;
-	if (x->line != y->line)
-		return x->line - y->line;
-	return (x->pc > y->pc) - (x->pc < y->pc);
-}
-
-/* A line of the function's own file (not a header's inlined code). */
-static bool own_line(const struct dw_stmt *st)
-{
-	return st->file && st->decl_file && !strcmp(st->file, st->decl_file);
-}
-
-/* The lines with code either side of a statement's line: SystemTap 4.8's
- * hint ("try :105 or :107") and .nearest's choice between them. */
-struct near_lines {
-	int want, below, above;
-};
-
-static int near_line(const struct dw_stmt *st, void *arg)
-{
-	struct near_lines *nl = arg;
-
-	if (!own_line(st))
-		return 0;
-	if (st->line < nl->want && st->line > nl->below)
-		nl->below = st->line;
-	if (st->line > nl->want && (!nl->above || st->line < nl->above))
-		nl->above = st->line;
-	return 0;
-}
-
-/* .nearest's line: the closer of the two, the later on a tie (0: none). */
-static int near_pick(const struct near_lines *nl)
-{
-	if (!nl->below || (nl->above && nl->above - nl->want <= nl->want - nl->below))
-		return nl->above;
-	return nl->below;
-}
-
-static int nearest_stmts(struct up_walk *w, const struct dw_pattern *pat)
-{
-	struct dw_pattern all = *pat;
-	struct dw_stmt **v;
-	int n, a, b, i;
-
-	all.line_lo = all.line_hi = 0;
-	n = dw_statements(w->mod, &all, keep_stmt, w);
-	v = (struct dw_stmt **)w->near.items;
-	if (n >= 0 && w->near.len)
-		qsort(v, (size_t)w->near.len, sizeof(*v), stmt_cmp);
-	for (a = 0; n >= 0 && a < w->near.len; a = b) {
-		int lo = pat->line_lo, hi = pat->line_hi;
-		struct near_lines nl = { .want = lo };
-		bool has = false;
-
-		for (b = a; b < w->near.len && v[b]->die_off == v[a]->die_off; b++) {
-			has |= v[b]->line == lo;
-			near_line(v[b], &nl);
-		}
-		if (lo && !has) {
-			lo = hi = near_pick(&nl);
-			if (!lo)
-				continue;	/* no line of its own file */
-		}
-		for (i = a; i < b; i++)
-			if (!lo || (v[i]->line >= lo && v[i]->line <= hi &&
-				    (has || own_line(v[i]))))
-				if (add_stmt(v[i], w))
-					break;
-		if (i < b)
-			break;		/* full */
-	}
-	w->near.len = 0;
-	return n;
 }
 
 static int add_mark(const struct sdt_note *n, void *arg)
@@ -1061,29 +956,6 @@ static void plt_hint(struct session *s, const char *path, const char *pattern)
 		close(fd);
 }
 
-static void near_hint(struct session *s, const struct up_walk *w)
-{
-	struct dw_pattern pat;
-	struct near_lines nl = { 0 };
-	char *err = NULL;
-
-	if (dw_parse_pattern(w->up->pattern, &pat, &err) < 0) {
-		free(err);
-		return;
-	}
-	nl.want = pat.line_lo;
-	pat.line_lo = pat.line_hi = 0;
-	if (nl.want && dw_statements(w->mod, &pat, near_line, &nl) > 0 && (nl.below || nl.above)) {
-		if (nl.below && nl.above)
-			diag_hint(s, "nearest lines with code: %d and %d; or add .nearest",
-				  nl.below, nl.above);
-		else
-			diag_hint(s, "nearest line with code: %d; or add .nearest",
-				  nl.below ? nl.below : nl.above);
-	}
-	dw_pattern_free(&pat);
-}
-
 /* Why nothing matched: an error at up->loc with a hint. */
 static void no_match(struct session *s, const struct up_walk *w)
 {
@@ -1117,7 +989,7 @@ static void no_match(struct session *s, const struct up_walk *w)
 		if (!strpbrk(name, "*?[") && dw_list_functions(w->mod, &any, add_func_name, &names) > 0)
 			best = diag_closest(name, (const char *const *)names.items, names.len);
 		if (best && up->kind == UP_STATEMENT && !strcmp(best, name))
-			near_hint(s, w);
+			pf_near_hint(s, w->mod, w->up->pattern);
 		else if (best)
 			diag_hint(s, "did you mean '%s'?", best);
 		else if (!dw_dwarf(w->mod))
@@ -1232,7 +1104,8 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 		} else {
 			n = up->kind != UP_STATEMENT ?
 			    dw_lookup_functions(w->mod, &pat, add_site, w) :
-			    up->nearest ? nearest_stmts(w, &pat) :
+			    up->nearest ? (w->near_want = pat.line_lo,
+					   pf_nearest_stmts(s, w->mod, &pat, add_stmt, w)) :
 			    dw_statements(w->mod, &pat, add_stmt, w);
 		}
 		dw_pattern_free(&pat);
@@ -1279,7 +1152,7 @@ static int expand_process(struct session *s, struct resolved_probe *rp, struct v
 	}
 	free(w.bad_err);
 	free(w.seen);
-	vec_free(&w.near);
+
 	return n;
 }
 
