@@ -14,7 +14,7 @@ stap_SOURCES = \
 	translator/syms.c translator/syms.h translator/lines.c translator/ucfi.c translator/usyms.c translator/dump.c \
 	translator/tvar.c translator/tvar.h \
 	translator/probes/probes.h translator/probes/probes.c translator/probes/forms.c \
-	translator/probes/callee.c translator/probes/stmt_near.c \
+	translator/probes/callee.c translator/probes/stmt_near.c translator/probes/obsolete.c \
 	translator/probes/begin_end.c translator/probes/timer.c \
 	translator/probes/dwarf_func.c translator/probes/kprobe.c \
 	translator/probes/dwarf_mod.c \

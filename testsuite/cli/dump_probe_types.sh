@@ -5,8 +5,9 @@
 # forms both list must come in the same order, none of ours may go
 # missing, and ours has only the extras below (forms 4.8 spells as an
 # alias or does not combine).  4.8's forms we lack are listed, not
-# failed: they are features still to build (module(...).function(number),
-# .statement(number).nearest, kernel.mark, process.insn, ...).
+# failed: they are features still to build (module(...).function(number)
+# and .statement(number), module callees, process(PID).statement(ADDR)
+# .absolute).
 ref=$(dirname "$0")/dump_probe_types.ref
 expect_rc 0 "$STAP" --dump-probe-types
 ours=$out

@@ -29,6 +29,7 @@ struct form_comp {
 struct form {
 	int n;
 	struct form_comp *c;
+	bool listed_only;	/* its family's probe_family.listed_only */
 };
 
 static struct vec all_forms;	/* struct form *: every family's, once per process */
@@ -132,7 +133,10 @@ static void load_forms(void)
 
 			expand(*f, &plain);
 			for (int k = 0; k < plain.len; k++) {
-				vec_push(&all_forms, parse_form(plain.items[k]));
+				struct form *fm = parse_form(plain.items[k]);
+
+				fm->listed_only = pf_families[i]->listed_only;
+				vec_push(&all_forms, fm);
 				free(plain.items[k]);
 			}
 			vec_free(&plain);
@@ -169,7 +173,7 @@ int pf_form_points(struct session *s, const struct probe_point *pt, struct vec *
 		const char *text;
 		int k;
 
-		if (!form_matches(fm, pt->comps))
+		if (fm->listed_only || !form_matches(fm, pt->comps))
 			continue;
 		q = arena_alloc(&s->arena, sizeof(*q));
 		*q = *pt;
@@ -207,7 +211,7 @@ void pf_form_texts(struct session *s, const struct probe_point *pt, struct vec *
 		const struct pp_comp *u = pt->comps;
 		struct strbuf sb = STRBUF_INIT;
 
-		if (fm->n != n)
+		if (fm->n != n || fm->listed_only)
 			continue;
 		for (int k = 0; k < n; k++, u = u->next) {
 			const struct form_comp *c = &fm->c[k];

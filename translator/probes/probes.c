@@ -15,7 +15,7 @@ extern const struct probe_family pf_begin, pf_end, pf_error, pf_never;
 extern const struct probe_family pf_timer;
 extern const struct probe_family pf_dwarf_func, pf_dwarf_mod, pf_dwarf_stmt, pf_kprobe;
 extern const struct probe_family pf_trace, pf_procfs, pf_netfilter, pf_uprobe, pf_utask;
-extern const struct probe_family pf_hwbkpt, pf_perf;
+extern const struct probe_family pf_hwbkpt, pf_perf, pf_obsolete;
 
 /* Tried in order; the first family that claims a point gets it. */
 const struct probe_family *const pf_families[] = {
@@ -25,7 +25,7 @@ const struct probe_family *const pf_families[] = {
 	 */
 	&pf_begin, &pf_timer, &pf_dwarf_func, &pf_dwarf_mod, &pf_dwarf_stmt, &pf_kprobe,
 	&pf_trace, &pf_procfs, &pf_netfilter, &pf_uprobe, &pf_utask, &pf_hwbkpt, &pf_perf,
-	&pf_end, &pf_error, &pf_never,
+	&pf_end, &pf_error, &pf_never, &pf_obsolete,
 };
 const int pf_nfamilies = (int)ARRAY_SIZE(pf_families);
 

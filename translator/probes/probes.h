@@ -20,6 +20,12 @@ struct probe_family {
 	 */
 	const char *const *forms;
 	/*
+	 * Its forms are for --dump-probe-types only: neither a wildcard
+	 * point nor a did-you-mean stands for them (obsolete.c's, which
+	 * cannot be probed).
+	 */
+	bool listed_only;
+	/*
 	 * Does this point belong to the family?  Returns 1 and fills rp
 	 * (pp, priority, family_data) if so, 0 if not, -1 after reporting
 	 * an error (bad argument).
