@@ -227,6 +227,11 @@ static int stmt_row(sqlite3_stmt *st, void *fn, void *arg)
 	return ((dw_stmt_fn)fn)(&s, arg);
 }
 
+/*
+ * A function's statements are the lines of its own file, as SystemTap
+ * 4.8 reads FUNC@FILE:LINE: a header's lines inlined into it (atoi's in
+ * main) are not main's.
+ */
 int dwdb_stmts(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_stmt_fn fn,
 	       void *arg)
 {
@@ -236,6 +241,7 @@ int dwdb_stmts(sqlite3 *db, const char *db_path, const struct dw_pattern *p, dw_
 		   " FROM funcs f JOIN files fl ON fl.id = f.file"
 		   " JOIN stmts t ON t.func = f.id JOIN files tf ON tf.id = t.file"
 		   " LEFT JOIN symbols sy ON sy.id = t.sym" DWDB_WHERE("tf", "t.line")
+		   " AND t.file = f.file"
 		   " ORDER BY f.name, tf.path, t.line, t.pc", p, stmt_row, (void *)fn, arg);
 }
 #endif /* HAVE_SQLITE3 */

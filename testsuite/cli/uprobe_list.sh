@@ -62,6 +62,11 @@ contains "hint: did you mean 'add'?"
 expect_rc 1 "$STAP" -p2 -e "probe process(\"$uprog\").statement(\"main@*:106\") { }"
 contains "error: no statement in $uprog matches 'main@*:106'"
 contains "hint: nearest lines with code: 105 and 107; or add .nearest"
+# A function's lines are those of its own file: atoi's, inlined into
+# main from stdlib.h, are not main's (4.8 lists only uprog.c's).
+expect_rc 0 "$STAP" -l "process(\"$uprog\").statement(\"main@*:*\")"
+grep -q 'main@testsuite/uprog.c:' <<<"$out" || fail "main's lines: $out"
+! grep -v 'main@testsuite/uprog.c:' <<<"$out" || fail "lines of other files in main's"
 # stap -l names the line asked for, as SystemTap 4.8's does.
 expect_rc 0 "$STAP" -l "process(\"$uprog\").statement(\"main@*:106\").nearest"
 is "process(\"$uprog\").statement(\"main@testsuite/uprog.c:106\").nearest"
