@@ -17,6 +17,9 @@ expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe module("m").statement("f@m.c")
 contains 'error: statement needs a line: "FUNC@FILE:LINE", LINE a number, N-M or *'
 expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe module("m") { }'
 contains "error: module(\"m\") needs a function or statement: module(\"m\").function(\"PATTERN\")"
+expect_rc 1 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe module("m").function(0x10) { }'
+contains "<input>:1:28: error: module(...).function(ADDRESS) is not supported: a module's addresses are offsets in sections the loader places apart"
+contains 'hint: name the function or line: module("m").function("NAME")'
 # An optional point naming no module is dropped.
 expect_rc 0 "$STAP" -p2 -r 0.0.0-nosuch -e 'probe module("nosuch").function("f") ?, begin { }'
 

@@ -166,6 +166,15 @@ static int resolve_module(struct session *s, struct probe_point *pt,
 			   "module(\"%s\").function(\"PATTERN\")", dp->module, dp->module);
 		return -1;
 	}
+	/* SystemTap 4.8 matches no module address either ("no match"). */
+	if (f->arg && f->arg->kind == ND_NUM) {
+		diag_error(s, &f->arg->loc, "module(...).%s(ADDRESS) is not supported: a module's "
+			   "addresses are offsets in sections the loader places apart", f->name);
+		diag_hint(s, "name the function or line: module(\"%s\").%s", dp->module,
+			  !strcmp(f->name, "function") ? "function(\"NAME\")"
+						       : "statement(\"FUNC@FILE:LINE\")");
+		return -1;
+	}
 	if (!strcmp(f->name, "statement")) {
 		dp->kind = DWM_STATEMENT;
 		dp->pattern = pf_string_arg(s, f, "statement(\"FUNC@FILE:LINE\")");
