@@ -427,11 +427,12 @@ static int list_aliases(struct session *s, const char *pattern, bool with_vars,
 /*
  * Any other point (timer.s(1), begin, procfs("x").read, .exported, ...):
  * resolved as the probe point of "probe PATTERN {}" would be, by the
- * families, and listed by their canonical names (with -L, without
- * variables).  As SystemTap lists them.
+ * families, and listed by their canonical names (with -L, with the
+ * variables the family knows: kernel and user functions').  As
+ * SystemTap lists them.
  */
-static int list_resolved(struct session *s, const char *pattern, struct vec *lines,
-			 bool lib_loaded)
+static int list_resolved(struct session *s, const char *pattern, bool with_vars,
+			 struct vec *lines, bool lib_loaded)
 {
 	struct srcfile *f;
 
@@ -446,8 +447,14 @@ static int list_resolved(struct session *s, const char *pattern, struct vec *lin
 		const struct resolved_probe *rp = s->probes.items[i];
 
 		/* SystemTap's -l names a label (its pp() does not). */
-		vec_push(lines, rp->label ? xasprintf("%s.label(\"%s\")", rp->pp, rp->label) :
-					    xstrdup(rp->list_pp ? rp->list_pp : rp->pp));
+		const char *text = rp->list_pp ? rp->list_pp : rp->pp;
+
+		if (rp->label)
+			vec_push(lines, xasprintf("%s.label(\"%s\")", rp->pp, rp->label));
+		else if (with_vars && rp->list_vars && *rp->list_vars)
+			vec_push(lines, xasprintf("%s %s", text, rp->list_vars));
+		else
+			vec_push(lines, xstrdup(text));
 	}
 	return 0;
 }
@@ -480,7 +487,7 @@ int list_probes(struct session *s, const char *pattern, bool with_vars)
 	if (!pat) {
 		free(mpat);
 		mpat = NULL;
-		if (list_resolved(s, pattern, &l.lines, lib_loaded) < 0)
+		if (list_resolved(s, pattern, with_vars, &l.lines, lib_loaded) < 0)
 			goto out;
 		goto print;
 	}

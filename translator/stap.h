@@ -517,6 +517,7 @@ struct resolved_probe {
 					 * pnlabel() and stap -l's .label("NAME") */
 	const char *pn;			/* the alias the script named, for pn(); or NULL */
 	const char *list_pp;		/* what stap -l prints, if not pp (.callee) */
+	const char *list_vars;		/* what stap -L adds: "$a:int $b:char*" */
 	/*
 	 * .callee probes: the return addresses (link-time) the hit's callers
 	 * must have, the innermost first (runtime struct stp_callers).

@@ -43,6 +43,12 @@ kernel.function("vfs_read@fs/read_write.c:450").callee("add_rchar@include/linux/
 kernel.function("vfs_read@fs/read_write.c:450").callee("inc_syscr@include/linux/sched/xacct.h:22")'
 		[ "$(grep -Fxf <(echo "$want") <<<"$out")" = "$want" ] || fail "$r: not SystemTap's: $out"
 	}
+	# -L: the callee's variables, as 4.8's for an inlined one.
+	expect_rc 0 "$STAP" -r "$r" -L 'kernel.function("vfs_read").callee("inc_syscr")'
+	[ "$(L "$out")" = 'kernel.function("vfs_read@fs/read_write.c:L").callee("inc_syscr@include/linux/sched/xacct.h:L") $tsk:struct task_struct*' ] ||
+		fail "$r: -L: $out"
+	expect_rc 0 "$STAP" -r "$r" -L 'kernel.function("vfs_read").callee("rw_verify_area")'
+	contains ' $count:size_t'
 	# Depth 2 adds the callees' callees, named from their own caller.
 	expect_rc 0 "$STAP" -r "$r" -l 'kernel.function("vfs_read").callees(2)'
 	grep -qx 'kernel.function("rw_verify_area@fs/read_write.c:L").callee("unsigned_offsets@fs/read_write.c:L")' <<<"$(L "$out")" ||

@@ -19,6 +19,8 @@ for r in $kernels; do
 	# stap -l gives the function's own address, as 4.8's does.
 	expect_rc 0 "$STAP" -r "$r" -l "kernel.function($mid).call"
 	is "kernel.function(0x$a).call"
+	expect_rc 0 "$STAP" -r "$r" -L "kernel.function($mid)"
+	is "kernel.function(0x$a) \$file:struct file* \$buf:char* \$count:size_t \$pos:loff_t*"
 	# At vfs_read's entry, as function("vfs_read"), with its variables.
 	expect_rc 0 "$STAP" -p3 -r "$r" -e "probe kernel.function($mid).return { println(\$return + \$count) }"
 	contains '.symbol = "vfs_read", .offset = 0x0,'

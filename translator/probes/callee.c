@@ -118,7 +118,7 @@ static int push_site(const struct dw_site *site, void *arg)
 	c->cu = site->cu ? arena_strdup(&s->arena, site->cu) : NULL;
 	c->symbol = site->symbol ? arena_strdup(&s->arena, site->symbol) : NULL;
 	c->section = site->section ? arena_strdup(&s->arena, site->section) : NULL;
-	c->vars = NULL;
+	c->vars = site->vars ? arena_strdup(&s->arena, site->vars) : NULL;
 	vec_push(ctx[1], c);
 	return 0;
 }

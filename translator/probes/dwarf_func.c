@@ -101,6 +101,7 @@ struct dwf_kprobe {
 	const char *callee_pn;
 	const uint64_t *ra;
 	int nra;
+	const char *vars;	/* the copy's, for stap -L */
 };
 
 /* What expand() leaves in each match's family_data. */
@@ -286,6 +287,7 @@ static int add_kprobe(struct dwf_walk *w, struct dwf_match *m, const struct dw_s
 	kp->entry_pc = site->entry_pc;
 	kp->fentry = fentry;
 	kp->label = label ? arena_strdup(&w->s->arena, label) : NULL;
+	kp->vars = site->vars ? arena_strdup(&w->s->arena, site->vars) : NULL;
 	vec_push(&m->kps, kp);
 	w->nkps++;
 	return 0;
@@ -668,6 +670,9 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 				x->pp = arena_printf(&s->arena, "%s.maxactive(%d)", x->pp,
 						     dp->maxactive);
 			x->label = df->kps[0].label;
+			/* stap -L of a point only a script resolves (list.c) */
+			if (dp->kind != DWF_RETURN && !df->is_return)
+				x->list_vars = df->kps[0].vars;
 			x->family_data = df;
 			vec_push(out, x);
 		}

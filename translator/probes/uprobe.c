@@ -686,6 +686,10 @@ static struct up_probe *site_probe(struct up_walk *w, const struct dw_site *site
 	p->die_off = site->die_off;
 	p->pc = pc;
 	p->entry_pc = site->entry_pc;
+	/* stap -L of a point only a script resolves (list.c) */
+	if (site->vars && !up_is_return(w->up->kind))
+		((struct resolved_probe *)w->out->items[w->out->len - 1])->list_vars =
+			arena_strdup(&w->s->arena, site->vars);
 	return p;
 }
 
