@@ -81,6 +81,10 @@ kernel.function("vfs_read@fs/read_write.c:450").callee("inc_syscr@include/linux/
 	# Optional: dropped.
 	expect_rc 0 "$STAP" -p2 -r "$r" -e 'probe kernel.function("vfs_read").callee("nosuch") ?, begin { }'
 done
+# Too deep a walk of a busy function: an error, not an endless pass 2.
+r=$(head -n 1 <<<"$kernels")
+expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("do_sys_openat2").callees(8) { }'
+contains "error: the callees of 'do_sys_openat2' to depth 8 are more than one probe point may probe"
 
 # process(...).function(...).callee(...): testsuite/uprog's calls; the
 # out-of-line ones check user return addresses (file offsets), and the

@@ -11,6 +11,7 @@
  * address to check.
  */
 #include <dwarf.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <string.h>
 
@@ -95,6 +96,9 @@ static int each_callee(Dwarf_Die *parent, const char *pattern, callee_fn fn, voi
 	} while (!ret && dwarf_siblingof(&child, &child) == 0);
 	return ret;
 }
+
+/* Caller copies one point may walk: .callees(8) of a busy function fans out. */
+#define CALLEE_MAX_WALKS	20000
 
 struct callee_walk {
 	struct session *s;
@@ -194,7 +198,8 @@ static int walk(struct callee_walk *cw, const struct dw_site *caller,
 
 	if (!caller->die_off || !dwarf_offdie(cw->dbg, caller->die_off, &die))
 		return 0;
-	cw->ncallers++;
+	if (++cw->ncallers > CALLEE_MAX_WALKS)
+		return -E2BIG;
 	each_callee(&die, pattern, push_callee, ctx);
 	for (int i = 0; i < hits.len && !ret; i++) {
 		const struct callee_hit *h = hits.items[i];
@@ -235,7 +240,7 @@ int pf_walk_callees(struct session *s, struct dw_object *o, const struct dw_patt
 	for (int i = 0; i < sites.len && !ret; i++)
 		ret = walk(&cw, sites.items[i], NULL, 0, depth, pattern);
 	vec_free(&sites);
-	return n < 0 ? n : cw.ncallers;
+	return n < 0 ? n : ret == -E2BIG ? ret : cw.ncallers;
 }
 
 int pf_resolve_callee(struct session *s, const struct pp_comp *c, const char **pattern,

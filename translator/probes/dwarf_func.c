@@ -39,6 +39,7 @@
  * warning.
  */
 #include <dwarf.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -601,6 +602,12 @@ static int expand_dwarf(struct session *s, struct resolved_probe *rp, struct vec
 		n = pf_walk_callees(s, k, &pat, dp->callee, dp->depth, add_callee, ctx);
 	} else {
 		n = dw_lookup_functions(k, &pat, add_site, &w);
+	}
+	if (dp->kind == DWF_CALLEE && (n == -E2BIG || w.too_many)) {
+		diag_error(s, dp->loc, "the callees of '%s' to depth %d are more than one probe "
+			   "point may probe", dp->pattern, dp->depth);
+		diag_hint(s, "ask for fewer: a smaller .callees(DEPTH), or .callee(\"PATTERN\")");
+		goto out;
 	}
 	if (n < 0 && !w.too_many) {
 		diag_error(s, dp->loc, "dwarf: cannot look up '%s' in the index of kernel %s (%s)",

@@ -132,7 +132,9 @@ bool pf_stmt_begin(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Addr *begin);
  * probe (its inlined copy in the caller, or its out-of-line copies),
  * where chain holds the return addresses of the out-of-line calls on the
  * way, outermost first (link-time addresses).  Stops at add's first
- * non-zero return.  The number of caller copies walked, or -errno.
+ * non-zero return.  The number of caller copies walked, or -errno:
+ * -E2BIG once more than 20000 copies were walked (a deep .callees of a
+ * busy function).
  */
 /*
  * .callee("PATTERN")[.call|.return] or .callees[(DEPTH)] at c: the

@@ -1114,6 +1114,12 @@ static int walk_file(struct session *s, struct up_walk *w, const char *path)
 		}
 		dw_pattern_free(&pat);
 	}
+	if (up->kind == UP_CALLEE && (n == -E2BIG || w->out->len >= UP_MAX_PROBES)) {
+		diag_error(s, up->loc, "the callees of '%s' to depth %d in %s are more than one "
+			   "probe point may probe", up->pattern, up->depth, path);
+		diag_hint(s, "ask for fewer: a smaller .callees(DEPTH), or .callee(\"PATTERN\")");
+		return -1;
+	}
 	if (n < 0 && w->out->len < UP_MAX_PROBES) {
 		diag_error(s, up->loc, "cannot read %s: %s", path, strerror(-n));
 		return -1;
