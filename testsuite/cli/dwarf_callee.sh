@@ -105,3 +105,17 @@ grep -q '^const struct stp_usymtab _stp_usym_tables\[\] = {$' <<<"$out" &&
 	[ "$(grep -c '\.syms = { \.name = ' <<<"$out")" -ge 2 ] || fail "uprog: no unwind tables"
 expect_rc 1 "$STAP" -p2 -e "probe process(\"$uprog\").function(\"add\").callee(\"*\") { }"
 contains "error: 'add' calls no function matching '*' that can be probed"
+
+# A call names its callee's DIE, or only a declaration: a static helper
+# in a.c and an external one in c.c share the name, and each caller gets
+# its own.
+command -v gcc >/dev/null || exit 0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+printf '%s\n' '__attribute__((noinline)) static int helper(int x) { asm volatile(""); return x + 1; }' \
+	'__attribute__((noinline)) int caller(int x) { return helper(x) * 2; }' >"$tmp/a.c"
+printf '%s\n' '__attribute__((noinline)) int helper(int x) { asm volatile(""); return x - 1; }' \
+	'int caller(int);' 'int main(int argc, char **argv) { return caller(argc) + helper(argc); }' >"$tmp/c.c"
+(cd "$tmp" && gcc -O2 -g -o dup a.c c.c) || fail "gcc failed"
+expect_rc 0 "$STAP" -l "process(\"$tmp/dup\").function(\"*\").callee(\"helper\")"
+is "process(\"$tmp/dup\").function(\"caller@$tmp/a.c:2\").callee(\"helper@$tmp/a.c:1\")
+process(\"$tmp/dup\").function(\"main@$tmp/c.c:3\").callee(\"helper@$tmp/c.c:1\")"
