@@ -72,6 +72,16 @@ kernel.function("vfs_read@fs/read_write.c:450").callee("inc_syscr@include/linux/
 		fail "$r: callers: $(grep -A4 stp_callers <<<"$out")"
 	expect_rc 0 "$STAP" -p3 -r "$r" -e 'probe kernel.function("ksys_write").callees(2) { }'
 	grep -q '^	\.n = 2,$' <<<"$out" || fail "$r: no two-level callers in callees(2)"
+	# vfs_write's rw_verify_area through ksys_write: the return addresses,
+	# innermost first, are in vfs_write, then in ksys_write.
+	ra=$(grep -B12 'callee(\\"rw_verify_area@' <<<"$out" | sed -n 's/.*stp_callers_ra_[0-9]*\[\] = { 0x\([0-9a-f]*\)ULL, 0x\([0-9a-f]*\)ULL };/\1 \2/p' | head -n 1)
+	inside() {	# ADDR FUNC: is ADDR in FUNC's code (nm -S of the vmlinux)?
+		local a s z
+		read -r a s z < <(nm -S "/usr/lib/debug/boot/vmlinux-$r" | awk -v f="$2" '$4 == f { print $1, $2; exit }')
+		[ -n "$a" ] && (( 0x$1 > 0x$a && 0x$1 <= 0x$a + 0x$s ))
+	}
+	[ -n "$ra" ] && inside "${ra% *}" vfs_write && inside "${ra#* }" ksys_write ||
+		fail "$r: callers of vfs_write's rw_verify_area: '$ra'"
 	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("vfs_read").callee("nosuch") { }'
 	contains "<input>:1:23: error: 'vfs_read' calls no function matching 'nosuch' that can be probed"
 	expect_rc 1 "$STAP" -p2 -r "$r" -e 'probe kernel.function("vfs_read").callee("inc_syscr").call { }'
