@@ -1455,7 +1455,7 @@ const struct probe_family pf_uprobe = {
 		"process[(S|N)][.library(S)].{function(S)[.call|.inline|.return|.exported|.label(S)|"
 		".callee(S)[.call|.return]|.callees[(N)]]|"
 		"statement(S)[.nearest]|mark(S)|provider(S).mark(S)|plt(S)[.return]}",
-		"process[(S|N)][.library(S)].plt[.return]",
+		"process(S|N)[.library(S)].plt[.return]",
 		"process[(S|N)][.library(S)].statement(N)[.nearest]",
 		"process[(S|N)][.library(S)].function(N)[.call|.exported|.return]",
 		NULL },
