@@ -13,6 +13,7 @@
 #include <dwarf.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probes.h"
@@ -44,59 +45,6 @@ static bool call_return_pc(Dwarf_Die *site, uint64_t *pc)
 	return false;
 }
 
-/*
- * fn on each function parent's DIE calls whose name matches pattern, in
- * its lexical blocks too but not in functions inlined into it (their
- * calls are theirs): an inlined copy (inlined, die its
- * DW_TAG_inlined_subroutine, ra 0), or a call site naming its callee (die
- * the callee's DIE, perhaps a declaration; ra where the call returns, as
- * the DWARF has it).  Calls through pointers and tail calls are not
- * there: no callee, or no return into this function to tell it by.
- * Stops at fn's first non-zero return, which it returns.
- */
-typedef int (*callee_fn)(const char *name, Dwarf_Die *die, bool inlined, uint64_t ra,
-			 void *arg);
-
-static int each_callee(Dwarf_Die *parent, const char *pattern, callee_fn fn, void *arg)
-{
-	Dwarf_Attribute a;
-	Dwarf_Die child, origin;
-	const char *name;
-	uint64_t ra;
-	int ret = 0;
-
-	if (dwarf_child(parent, &child) != 0)
-		return 0;
-	do {
-		switch (dwarf_tag(&child)) {
-		case DW_TAG_lexical_block:
-			ret = each_callee(&child, pattern, fn, arg);
-			break;
-		case DW_TAG_inlined_subroutine:
-			name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &a));
-			if (name && !fnmatch(pattern, name, 0))
-				ret = fn(name, &child, true, 0, arg);
-			break;
-		case DW_TAG_call_site:
-		case DW_TAG_GNU_call_site:
-			/*
-			 * A tail call returns to the caller's caller: no return
-			 * address of this function to know it by.  Calls through
-			 * a pointer have no origin.
-			 */
-			if (dwarf_hasattr(&child, DW_AT_call_tail_call) ||
-			    dwarf_hasattr(&child, DW_AT_GNU_tail_call) ||
-			    !call_origin(&child, &origin) || !call_return_pc(&child, &ra))
-				break;
-			name = dwarf_formstring(dwarf_attr_integrate(&origin, DW_AT_name, &a));
-			if (name && !fnmatch(pattern, name, 0))
-				ret = fn(name, &origin, false, ra, arg);
-			break;
-		}
-	} while (!ret && dwarf_siblingof(&child, &child) == 0);
-	return ret;
-}
-
 /* Caller copies one point may walk: .callees(8) of a busy function fans out. */
 #define CALLEE_MAX_WALKS	20000
 
@@ -107,6 +55,9 @@ struct callee_walk {
 	pf_callee_add_fn add;
 	void *arg;
 	int ncallers;		/* caller copies walked */
+	/* the index's sites of each callee name met: one lookup per name */
+	struct strmap sites;	/* name -> struct vec * */
+	struct vec cached;	/* those vecs, to free */
 };
 
 /* A site kept past the index's callback, whose strings are the index's. */
@@ -134,23 +85,64 @@ static int sites_of(struct callee_walk *cw, const struct dw_pattern *p, struct v
 	return dw_lookup_functions(cw->o, p, push_site, ctx);
 }
 
-/* One callee each_callee found. */
+/* The sites of function name (exact), looked up once per walk. */
+static const struct vec *sites_named(struct callee_walk *cw, const char *name)
+{
+	struct vec **slot = (struct vec **)strmap_put(&cw->sites, name);
+
+	if (!*slot) {
+		struct dw_pattern pat = { .name = (char *)name };
+
+		*slot = xcalloc(1, sizeof(**slot));
+		vec_push(&cw->cached, *slot);
+		if (sites_of(cw, &pat, *slot) < 0)
+			(*slot)->len = 0;	/* a failed lookup: no sites */
+	}
+	return *slot;
+}
+
+/* One function a caller calls (its DIE's own scope, pf_each_own_die). */
 struct callee_hit {
 	const char *name;
 	uint64_t die_off;	/* inlined: its DW_TAG_inlined_subroutine; else the callee's */
 	bool inlined;
-	uint64_t ra;
+	uint64_t ra;		/* not inlined: where the call returns, as the DWARF has it */
 };
 
-static int push_callee(const char *name, Dwarf_Die *die, bool inlined, uint64_t ra, void *arg)
+/*
+ * An inlined copy, or a call site naming its callee (perhaps by a
+ * declaration), whose name matches the pattern.  Calls through pointers
+ * and tail calls are not callees: no callee, or no return into this
+ * function to tell them by.
+ */
+static int push_callee(Dwarf_Die *die, void *arg)
 {
 	void **ctx = arg;
 	struct session *s = ctx[0];
-	struct callee_hit *h = arena_alloc(&s->arena, sizeof(*h));
+	const char *pattern = ctx[2];
+	struct callee_hit *h;
+	Dwarf_Attribute a;
+	Dwarf_Die origin;
+	const char *name;
+	uint64_t ra = 0;
+	int tag = dwarf_tag(die);
 
+	if (tag == DW_TAG_inlined_subroutine) {
+		origin = *die;
+	} else if (tag != DW_TAG_call_site && tag != DW_TAG_GNU_call_site) {
+		return 0;
+	} else if (dwarf_hasattr(die, DW_AT_call_tail_call) ||
+		   dwarf_hasattr(die, DW_AT_GNU_tail_call) ||
+		   !call_origin(die, &origin) || !call_return_pc(die, &ra)) {
+		return 0;
+	}
+	name = dwarf_formstring(dwarf_attr_integrate(&origin, DW_AT_name, &a));
+	if (!name || fnmatch(pattern, name, 0))
+		return 0;
+	h = arena_alloc(&s->arena, sizeof(*h));
 	h->name = arena_strdup(&s->arena, name);
-	h->die_off = dwarf_dieoffset(die);
-	h->inlined = inlined;
+	h->die_off = dwarf_dieoffset(&origin);
+	h->inlined = tag == DW_TAG_inlined_subroutine;
 	h->ra = ra;
 	vec_push(ctx[1], h);
 	return 0;
@@ -192,7 +184,7 @@ static int walk(struct callee_walk *cw, const struct dw_site *caller,
 {
 	struct session *s = cw->s;
 	struct vec hits = VEC_INIT;
-	void *ctx[2] = { s, &hits };
+	void *ctx[3] = { s, &hits, (void *)pattern };
 	Dwarf_Die die;
 	int ret = 0;
 
@@ -200,11 +192,10 @@ static int walk(struct callee_walk *cw, const struct dw_site *caller,
 		return 0;
 	if (++cw->ncallers > CALLEE_MAX_WALKS)
 		return -E2BIG;
-	each_callee(&die, pattern, push_callee, ctx);
+	pf_each_own_die(&die, push_callee, ctx);
 	for (int i = 0; i < hits.len && !ret; i++) {
 		const struct callee_hit *h = hits.items[i];
-		struct dw_pattern pat = { .name = (char *)h->name };
-		struct vec sites = VEC_INIT;
+		const struct vec *sites = sites_named(cw, h->name);
 		uint64_t *next = arena_alloc(&s->arena, sizeof(*next) * (size_t)(nchain + 1));
 		int n = nchain;
 
@@ -212,19 +203,16 @@ static int walk(struct callee_walk *cw, const struct dw_site *caller,
 			memcpy(next, chain, sizeof(*next) * (size_t)nchain);
 		if (!h->inlined)
 			next[n++] = h->ra;
-		if (sites_of(cw, &pat, &sites) < 0)
-			continue;
-		for (int j = 0; j < sites.len && !ret; j++) {
-			const struct dw_site *t = sites.items[j];
+		for (int j = 0; j < sites->len && !ret; j++) {
+			const struct dw_site *t = sites->items[j];
 
 			if (h->inlined ? t->die_off != h->die_off
-				       : t->inlined || !callee_is(cw, h, caller, t, &sites))
+				       : t->inlined || !callee_is(cw, h, caller, t, sites))
 				continue;
 			ret = cw->add(caller, t, next, n, cw->arg);
 			if (!ret && depth > 1)
 				ret = walk(cw, t, next, n, depth - 1, "*");
 		}
-		vec_free(&sites);
 	}
 	vec_free(&hits);
 	return ret;
@@ -233,13 +221,20 @@ static int walk(struct callee_walk *cw, const struct dw_site *caller,
 int pf_walk_callees(struct session *s, struct dw_object *o, const struct dw_pattern *callers,
 		    const char *pattern, int depth, pf_callee_add_fn add, void *arg)
 {
-	struct callee_walk cw = { .s = s, .o = o, .dbg = dw_dwarf(o), .add = add, .arg = arg };
+	struct callee_walk cw = { .s = s, .o = o, .dbg = dw_dwarf(o), .add = add, .arg = arg,
+				  .sites = STRMAP_INIT, .cached = VEC_INIT };
 	struct vec sites = VEC_INIT;
 	int n = sites_of(&cw, callers, &sites), ret = 0;
 
 	for (int i = 0; i < sites.len && !ret; i++)
 		ret = walk(&cw, sites.items[i], NULL, 0, depth, pattern);
 	vec_free(&sites);
+	for (int i = 0; i < cw.cached.len; i++) {
+		vec_free(cw.cached.items[i]);
+		free(cw.cached.items[i]);
+	}
+	vec_free(&cw.cached);
+	strmap_free(&cw.sites);
 	return n < 0 ? n : ret == -E2BIG ? ret : cw.ncallers;
 }
 

@@ -67,7 +67,6 @@ static const char *const dwf_suffix[] = {
 	[DWF_CALLEE] = ".callee",
 };
 
-
 /* What resolve() leaves in the point's resolved_probe.family_data. */
 struct dwf_point {
 	const char *pattern;	/* the PATTERN argument */
@@ -320,14 +319,15 @@ static int add_label(const char *name, uint64_t pc, int line, void *arg)
 static int add_site(const struct dw_site *site, void *arg)
 {
 	struct dwf_walk *w = arg;
-
-	if (w->at_die && (site->inlined || site->die_off != w->at_die))
-		return 0;
 	struct dwf_match *m = w->matches.len ? w->matches.items[w->matches.len - 1] : NULL;
 	const char *why;
 	uint64_t offset, start;
 	bool fentry;
 	int ncopies;
+
+	/* function(ADDRESS): only the copy holding it. */
+	if (w->at_die && (site->inlined || site->die_off != w->at_die))
+		return 0;
 
 	if (!m || strcmp(m->name, site->name) || strcmp(m->file, site->file) ||
 	    m->line != site->line) {

@@ -131,32 +131,49 @@ const char *pf_string_arg(struct session *s, const struct pp_comp *c, const char
 	return NULL;
 }
 
-int pf_each_label(Dwarf_Die *parent, const char *pattern, pf_label_fn fn, void *arg)
+int pf_each_own_die(Dwarf_Die *parent, pf_die_fn fn, void *arg)
 {
-	Dwarf_Attribute a;
-	Dwarf_Addr pc;
 	Dwarf_Die child;
-	const char *name;
-	int ret = 0, line;
+	int ret = 0;
 
 	if (dwarf_child(parent, &child) != 0)
 		return 0;
 	do {
-		switch (dwarf_tag(&child)) {
-		case DW_TAG_lexical_block:
-			ret = pf_each_label(&child, pattern, fn, arg);
-			break;
-		case DW_TAG_label:
-			name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &a));
-			if (!name || fnmatch(pattern, name, 0) || dwarf_lowpc(&child, &pc))
-				break;	/* a label the compiler dropped has no address */
-			if (dwarf_decl_line(&child, &line) != 0)
-				line = 0;
-			ret = fn(name, pc, line, arg);
-			break;
-		}
+		ret = dwarf_tag(&child) == DW_TAG_lexical_block ? pf_each_own_die(&child, fn, arg)
+								: fn(&child, arg);
 	} while (!ret && dwarf_siblingof(&child, &child) == 0);
 	return ret;
+}
+
+struct each_label {
+	const char *pattern;
+	pf_label_fn fn;
+	void *arg;
+};
+
+static int label_die(Dwarf_Die *die, void *arg)
+{
+	struct each_label *e = arg;
+	Dwarf_Attribute a;
+	Dwarf_Addr pc;
+	const char *name;
+	int line;
+
+	if (dwarf_tag(die) != DW_TAG_label)
+		return 0;
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+	if (!name || fnmatch(e->pattern, name, 0) || dwarf_lowpc(die, &pc))
+		return 0;	/* a label the compiler dropped has no address */
+	if (dwarf_decl_line(die, &line) != 0)
+		line = 0;
+	return e->fn(name, pc, line, e->arg);
+}
+
+int pf_each_label(Dwarf_Die *parent, const char *pattern, pf_label_fn fn, void *arg)
+{
+	struct each_label e = { pattern, fn, arg };
+
+	return pf_each_own_die(parent, label_die, &e);
 }
 
 bool pf_die_external(Dwarf *dbg, uint64_t die_off)

@@ -105,6 +105,14 @@ const char *pf_string_arg(struct session *s, const struct pp_comp *c, const char
  */
 typedef int (*pf_label_fn)(const char *name, uint64_t pc, int line, void *arg);
 /*
+ * fn on each DIE of a function's own scope (parent's children, those of
+ * its lexical blocks in their place, not the blocks themselves; a
+ * function inlined into it is one DIE, not entered: what is in it is
+ * its own).  Stops at fn's first non-zero return, which it returns.
+ */
+typedef int (*pf_die_fn)(Dwarf_Die *die, void *arg);
+int pf_each_own_die(Dwarf_Die *parent, pf_die_fn fn, void *arg);
+/*
  * .exported, as SystemTap 4.8 reads it: whether the function at DIE
  * die_off has external linkage (DW_AT_external: not static), whether or
  * not EXPORT_SYMBOL names it.
