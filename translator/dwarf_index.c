@@ -215,11 +215,12 @@ static bool ptr_eq(uint32_t idx, const void *key, void *ctx)
 }
 
 /*
- * The name users write for a source file.  A module's or user file's:
- * relative to the compile directory when inside it (kbuild compiles
- * modules from the kernel tree, so this is "fs/ext4/inode.c" or, for the
- * test module built with -fdebug-prefix-map, "stp_test.c").  The
- * kernel's: relative to the source tree (srcroot.h).  Malloc'ed.
+ * The name users write for a source file.  A module's: relative to the
+ * compile directory when inside it (kbuild compiles modules from the
+ * kernel tree, so this is "fs/ext4/inode.c" or, for the test module
+ * built with -fdebug-prefix-map, "stp_test.c").  A user file's: libdw's
+ * (below).  The kernel's: relative to the source tree (srcroot.h).
+ * Malloc'ed.
  */
 static char *file_name(struct worker *w, const char *file)
 {

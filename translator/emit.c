@@ -1400,11 +1400,6 @@ static bool uses_tvars(struct session *s)
 }
 
 /*
- * .return probes reading @entry values: stp_entry_<id> runs at the
- * function's entry (the kretprobe's entry handler) and fills the slots
- * the handler reads back as c->entry_slots[i].
- */
-/*
  * A .callee probe's callers (runtime struct stp_callers): kernel
  * link-time return addresses, checked against _printk's move, or a user
  * file's offsets.
@@ -1426,6 +1421,11 @@ static void emit_callers(struct session *s, struct strbuf *c, const struct resol
 		  rp->ncallers, rp->id);
 }
 
+/*
+ * .return probes reading @entry values: stp_entry_<id> runs at the
+ * function's entry (the kretprobe's entry handler) and fills the slots
+ * the handler reads back as c->entry_slots[i].
+ */
 static void emit_entry_funcs(struct session *s, struct strbuf *c)
 {
 	for (int i = 0; i < s->probes.len; i++) {
